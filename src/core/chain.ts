@@ -1,0 +1,243 @@
+import { randomUUID } from 'node:crypto';
+import { boundToFit, utf8Bytes } from './bounding';
+import type { Fits } from './bounding';
+import { LinkedCancellation } from './cancellation';
+import type { CancellationSignal } from './cancellation';
+import { ToolContext } from './context';
+import type { Services } from './context';
+import type { AnyToolDefinition, ApprovalSummary } from './definition';
+import { failure, resolveExternally, retry, revise, success, ToolError } from './envelope';
+import type { Envelope, Snapshot } from './envelope';
+import type { ErrorCode } from './errors';
+import { modeAllows } from './modes';
+import { truncate } from './paths';
+import { compileInputValidator } from './validation';
+import type { InputValidator } from './validation';
+
+export interface CallOptions {
+  token?: CancellationSignal;
+  /** tokenizationOptions from VS Code: the result must also fit this many tokens. */
+  tokenBudget?: number;
+  countTokens?: (text: string) => PromiseLike<number>;
+  /** The person already confirmed this call in VS Code's confirmation UI. */
+  confirmed?: boolean;
+}
+
+export interface CallLog {
+  tool: string;
+  correlationId: string;
+  durationMs: number;
+  outcome: 'ok' | ErrorCode;
+  bytes: number;
+  truncated: boolean;
+}
+
+export interface ChainEnvironment {
+  services: Services;
+  log(entry: CallLog): void;
+  /** Asks the person to approve a call that was not confirmed before it reached the tool. */
+  confirm(tool: AnyToolDefinition, summary: ApprovalSummary): Promise<boolean>;
+}
+
+export interface CallResult {
+  envelope: Envelope;
+  /** The serialized envelope exactly as returned to the model. */
+  text: string;
+}
+
+/** The snapshot of a window with no folder open: there is no workspace to describe. */
+export const NO_WORKSPACE_SNAPSHOT: Snapshot = {
+  workspaceId: '00000000-0000-0000-0000-000000000000',
+  workspaceEpoch: 0,
+  snapshotId: '00000000-0000-0000-0000-000000000000',
+  transactionRevision: null,
+};
+
+const MAX_MESSAGE_LENGTH = 4000;
+
+class TimeoutSignal extends Error {}
+
+/**
+ * Runs every tool call through one chain, outermost first: explained failure, authorization,
+ * input validation, timeout, approval, output bounding, the tool. Input schemas are compiled
+ * once, here, when the runner is built.
+ */
+export class ToolRunner {
+  private readonly byName = new Map<string, { tool: AnyToolDefinition; validate: InputValidator }>();
+
+  constructor(
+    tools: readonly AnyToolDefinition[],
+    private readonly env: ChainEnvironment,
+  ) {
+    for (const tool of tools) {
+      if (this.byName.has(tool.name)) throw new Error(`Duplicate tool name ${tool.name}`);
+      this.byName.set(tool.name, { tool, validate: compileInputValidator(tool.inputSchema) });
+    }
+  }
+
+  tool(name: string): AnyToolDefinition | undefined {
+    return this.byName.get(name)?.tool;
+  }
+
+  /** The confirmation VS Code shows before a requiresApproval tool runs; undefined when none is needed. */
+  async prepare(name: string, input: unknown): Promise<ApprovalSummary | undefined> {
+    const entry = this.byName.get(name);
+    if (!entry?.tool.requiresApproval || !entry.tool.prepareApproval) return undefined;
+    const settings = this.env.services.settings();
+    if (settings.effectiveMode !== 'transactional' || !entry.validate(input).valid) return undefined;
+    try {
+      const ctx = new ToolContext(this.env.services, randomUUID(), settings.defaultMaxOutputBytes, undefined);
+      return await entry.tool.prepareApproval(input as never, ctx);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async invoke(name: string, input: unknown, options: CallOptions = {}): Promise<CallResult> {
+    const correlationId = randomUUID();
+    const started = Date.now();
+    const entry = this.byName.get(name);
+    let result: CallResult;
+    let truncated = false;
+    try {
+      if (!entry) throw new ToolError('InvalidRequest', `There is no tool named ${name}.`, revise('Use one of the listed Agent Workbench tools.'));
+      const bounded = await this.authorizeAndRun(entry.tool, entry.validate, input, options, correlationId);
+      truncated = bounded.truncated;
+      result = { envelope: bounded.envelope, text: bounded.text };
+    } catch (error) {
+      result = this.explain(name, input, error, correlationId);
+    }
+    this.env.log({
+      tool: name,
+      correlationId,
+      durationMs: Date.now() - started,
+      outcome: result.envelope.ok ? 'ok' : result.envelope.error.code,
+      bytes: utf8Bytes(result.text),
+      truncated,
+    });
+    return result;
+  }
+
+  private async authorizeAndRun(tool: AnyToolDefinition, validate: InputValidator, input: unknown, options: CallOptions, correlationId: string) {
+    const settings = this.env.services.settings();
+    if (!modeAllows(settings.effectiveMode, tool)) {
+      const why = settings.trusted ? `the operational mode is ${settings.effectiveMode}` : 'the workspace is not trusted, so Agent Workbench is inspection-only';
+      throw new ToolError(
+        'SourceMutationDisabled',
+        `${tool.name} changes code, and ${why}. Nothing was staged or written.`,
+        resolveExternally('Ask the person to trust the workspace or change the setting agentWorkbench.operationalMode; query tools still work.'),
+      );
+    }
+    if (tool.requiredPermission && !settings.grantedPermissions.includes(tool.requiredPermission)) {
+      throw new ToolError(
+        'PermissionDenied',
+        `${tool.name} needs the permission "${tool.requiredPermission}", which agentWorkbench.grantedPermissions does not grant.`,
+        resolveExternally(`Ask the person to add "${tool.requiredPermission}" to agentWorkbench.grantedPermissions.`),
+      );
+    }
+    const validation = validate(input);
+    if (!validation.valid) {
+      throw new ToolError(
+        'InvalidRequest',
+        `The request does not match ${tool.name}'s input schema: ${validation.problems.slice(0, 10).join('; ')}.`,
+        revise('Fix the named fields to match the input schema and call again.'),
+        { problems: validation.problems },
+      );
+    }
+    const typed = input as { expectedSnapshot?: Snapshot | null };
+    const maxBytes = tool.maxOutputBytes > 0 ? tool.maxOutputBytes : settings.defaultMaxOutputBytes;
+    const ctx = new ToolContext(this.env.services, correlationId, maxBytes, typed.expectedSnapshot);
+    const timeoutSeconds = tool.timeoutSeconds > 0 ? tool.timeoutSeconds : settings.defaultTimeoutSeconds;
+    const cancellation = new LinkedCancellation(options.token);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        reject(new TimeoutSignal());
+        cancellation.cancel();
+      }, timeoutSeconds * 1000);
+    });
+    const cancelled = new Promise<never>((_, reject) => {
+      cancellation.onCancellationRequested(() => reject(new ToolError('Cancelled', `${tool.name} was cancelled before it finished.`, retry('Call again if the answer is still needed.'))));
+    });
+    try {
+      return await Promise.race([this.approveBoundAndRun(tool, input, options, ctx, cancellation, maxBytes), deadline, cancelled]);
+    } catch (error) {
+      if (error instanceof TimeoutSignal) {
+        throw new ToolError(
+          'Timeout',
+          `${tool.name} did not finish within ${timeoutSeconds} s and was cancelled. Language services may still be loading the project.`,
+          retry('Retry once; if it times out again, narrow the request (a smaller limit or one document).'),
+        );
+      }
+      throw error;
+    } finally {
+      clearTimeout(timer);
+      cancellation.dispose();
+    }
+  }
+
+  private async approveBoundAndRun(tool: AnyToolDefinition, input: unknown, options: CallOptions, ctx: ToolContext, token: CancellationSignal, maxBytes: number) {
+    if (tool.requiresApproval) await this.approve(tool, input, options, ctx);
+    const data = await tool.run(input as never, ctx, token);
+    const envelope = success(data, ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT);
+    const fits: Fits = async (text) => {
+      if (utf8Bytes(text) > maxBytes) return false;
+      if (options.tokenBudget !== undefined && options.countTokens) return (await options.countTokens(text)) <= options.tokenBudget;
+      return true;
+    };
+    const bounded = await boundToFit(envelope, fits);
+    if (!bounded) {
+      throw new ToolError(
+        'OutputTooLarge',
+        `${tool.name}'s answer exceeds its output limit (${maxBytes} bytes${options.tokenBudget !== undefined ? ` or ${options.tokenBudget} tokens` : ''}) even with its lists emptied.`,
+        revise('Ask for less: a smaller window, limit or scope.'),
+      );
+    }
+    return { envelope: JSON.parse(bounded.text) as Envelope, text: bounded.text, truncated: bounded.truncated };
+  }
+
+  private async approve(tool: AnyToolDefinition, input: unknown, options: CallOptions, ctx: ToolContext): Promise<void> {
+    const mode = this.env.services.settings().effectiveMode;
+    if (mode === 'autonomous-trusted') return;
+    const code = tool.notApprovedCode ?? 'ApprovalDenied';
+    if (mode === 'approval-required') {
+      throw new ToolError(
+        code,
+        `In approval-required mode only the person can run ${tool.name}. Nothing was applied.`,
+        resolveExternally('Tell the person the change is staged and ask them to commit it from the Agent Workbench preview panel or the command palette.'),
+      );
+    }
+    if (options.confirmed) return;
+    const summary = tool.prepareApproval ? await tool.prepareApproval(input as never, ctx) : { title: tool.title, message: `Run ${tool.name}?` };
+    if (!(await this.env.confirm(tool, summary))) {
+      throw new ToolError(code, `The person did not approve ${tool.name}. Nothing was applied.`, resolveExternally('Ask the person what they want changed before trying again.'));
+    }
+  }
+
+  private explain(name: string, input: unknown, error: unknown, correlationId: string): CallResult {
+    const expected = error instanceof ToolError;
+    const code: ErrorCode = expected ? error.code : 'UnhandledException';
+    const message = expected
+      ? truncate(error.message, MAX_MESSAGE_LENGTH)
+      : `${name} failed unexpectedly (${truncate(error instanceof Error ? error.message : String(error), 300)}). Details are kept under correlationId ${correlationId}.`;
+    const continuation = expected ? error.continuation : { kind: 'CallTool' as const, tool: 'get-error-details', instruction: `Call get-error-details with correlationId ${correlationId} for the stored details, or retry once.` };
+    let inputText: string;
+    try {
+      inputText = truncate(JSON.stringify(input) ?? 'undefined', 4000);
+    } catch {
+      inputText = '(not serializable)';
+    }
+    this.env.services.errors.add({
+      correlationId,
+      tool: name,
+      code,
+      message,
+      time: new Date().toISOString(),
+      input: inputText,
+      stack: expected ? undefined : error instanceof Error ? error.stack : undefined,
+      details: expected ? error.details : undefined,
+    });
+    const envelope = failure(code, message, correlationId, continuation);
+    return { envelope, text: JSON.stringify(envelope) };
+  }
+}

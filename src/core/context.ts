@@ -1,0 +1,280 @@
+import type { AnyToolDefinition } from './definition';
+import { callTool, revise, ToolError } from './envelope';
+import type { Snapshot } from './envelope';
+import type { ErrorStore } from './errorStore';
+import type { HostDocument, WorkbenchHost } from './host';
+import type { EffectiveSettings } from './modes';
+import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
+import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
+import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
+
+export interface ProjectSelector {
+  projectId?: string;
+  name?: string;
+  path?: string;
+}
+
+export interface DocumentSelector {
+  path?: string;
+  documentId?: string;
+  project?: ProjectSelector | null;
+}
+
+export interface LocationSelector {
+  span?: { document: DocumentSelector; range: { start: number; length: number } };
+  selection?: { document: DocumentSelector; selectedText: string; contextBefore?: string | null; contextAfter?: string | null };
+}
+
+export interface DocumentRef {
+  documentId: string;
+  path: string;
+  projectId: string;
+}
+
+export interface LocationOutput {
+  document: DocumentRef;
+  span: { start: number; length: number };
+  line: number;
+  column: number;
+  snapshot: Snapshot;
+  selector: { span: { document: { documentId: string }; range: { start: number; length: number } } };
+}
+
+export interface ResolvedDocument {
+  workspace: Workspace;
+  relativePath: string;
+  absolutePath: string;
+  host: HostDocument;
+  lines: LineIndex;
+  project: ProjectInfo;
+  ref: DocumentRef;
+}
+
+export interface ResolvedLocation {
+  document: ResolvedDocument;
+  start: number;
+  length: number;
+}
+
+/** Long-lived services every call shares. */
+export interface Services {
+  host: WorkbenchHost;
+  registry: WorkspaceRegistry;
+  errors: ErrorStore;
+  tools: () => readonly AnyToolDefinition[];
+  settings: () => EffectiveSettings;
+  startedAt: number;
+}
+
+/**
+ * Per-call view of the workspace. Resolving a document through it records that the request
+ * touches the document, checks expectedSnapshot against that document only, and refuses paths
+ * that leave the workspace.
+ */
+export class ToolContext {
+  private used: Workspace | undefined;
+
+  constructor(
+    readonly services: Services,
+    readonly correlationId: string,
+    readonly maxOutputBytes: number,
+    private readonly expected: Snapshot | null | undefined,
+  ) {}
+
+  get host(): WorkbenchHost {
+    return this.services.host;
+  }
+
+  get registry(): WorkspaceRegistry {
+    return this.services.registry;
+  }
+
+  /** The snapshot of the folder this call worked on (the first folder when it named none). */
+  snapshot(): Snapshot | undefined {
+    return (this.used ?? this.registry.all()[0])?.snapshot();
+  }
+
+  workspace(selector?: WorkspaceSelector | null): Workspace {
+    const w = this.registry.resolve(selector);
+    this.use(w, []);
+    return w;
+  }
+
+  private use(w: Workspace, paths: string[]): void {
+    this.used ??= w;
+    if (!this.expected) return;
+    const check = w.tracker.check(this.expected, paths);
+    if (check.stale) {
+      throw new ToolError(
+        'SnapshotMismatch',
+        `The expectedSnapshot is stale: ${check.reason}. Spans computed on the old text are not reinterpreted.`,
+        revise('Resolve the target again (drop expectedSnapshot or use the snapshot of a fresh answer), then repeat the request.'),
+        { expected: this.expected, current: w.snapshot(), changedPaths: check.changedPaths },
+      );
+    }
+  }
+
+  /** Which folder and relative path a document selector names. */
+  private async locate(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null): Promise<{ workspace: Workspace; relativePath: string }> {
+    const named = workspaceSelector && Object.values(workspaceSelector).some((v) => v !== undefined);
+    if (selector.documentId !== undefined) {
+      const match = /^([0-9a-f]{8}):(.*)$/.exec(selector.documentId);
+      const w = match ? this.registry.byShortId(match[1]) : undefined;
+      if (!match || !w) {
+        throw new ToolError(
+          'DocumentNotFound',
+          `documentId "${truncate(selector.documentId)}" does not name a document of an open folder. documentIds look like "1a2b3c4d:src/file.ts".`,
+          revise('Use a documentId from a recent answer, or give the workspace-relative path instead.'),
+        );
+      }
+      if (named && this.registry.resolve(workspaceSelector).id !== w.id) {
+        throw new ToolError('InvalidRequest', `documentId "${selector.documentId}" belongs to folder ${w.alias}, not to the selected workspace.`, revise('Drop the workspace selector or use a documentId of that folder.'));
+      }
+      return { workspace: w, relativePath: toRelativePath(w.fsPath, match[2]) };
+    }
+    const requested = selector.path ?? '';
+    if (named || this.registry.all().length <= 1) {
+      const w = this.registry.resolve(workspaceSelector);
+      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested) };
+    }
+    if (isAbsoluteLike(requested)) {
+      const w = this.registry.all().find((f) => {
+        try {
+          toRelativePath(f.fsPath, requested);
+          return true;
+        } catch {
+          return false;
+        }
+      });
+      if (!w) return { workspace: this.registry.all()[0], relativePath: toRelativePath(this.registry.all()[0].fsPath, requested) };
+      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested) };
+    }
+    // Several folders and none named: the path decides, if it exists in exactly one of them.
+    const hits: { workspace: Workspace; relativePath: string }[] = [];
+    for (const w of this.registry.all()) {
+      const relativePath = toRelativePath(w.fsPath, requested);
+      const absolute = await confinePath(w.fsPath, relativePath, (p) => this.host.realPath(p));
+      if ((await this.host.realPath(absolute)) !== undefined) hits.push({ workspace: w, relativePath });
+    }
+    if (hits.length === 1) return hits[0];
+    if (hits.length > 1) {
+      throw new ToolError(
+        'DocumentAmbiguous',
+        `"${requested}" exists in ${hits.length} folders: ${hits.map((h) => `documentId "${h.workspace.documentId(h.relativePath)}" (folder ${h.workspace.alias})`).join(', ')}.`,
+        revise('Use one of those documentIds, or add a workspace selector.'),
+        { candidates: hits.map((h) => h.workspace.documentId(h.relativePath)) },
+      );
+    }
+    throw new ToolError('DocumentNotFound', `"${truncate(requested)}" exists in none of the open folders (${this.registry.all().map((w) => w.alias).join(', ')}).`, revise('Check the path, or add a workspace selector.'));
+  }
+
+  async document(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null): Promise<ResolvedDocument> {
+    const { workspace, relativePath } = await this.locate(selector, workspaceSelector);
+    if (relativePath === '') {
+      throw new ToolError('InvalidRequest', 'document.path names the workspace folder itself, not a document.', revise('Give the path of a file inside the folder.'));
+    }
+    const absolutePath = await confinePath(workspace.fsPath, relativePath, (p) => this.host.realPath(p));
+    const host = await this.host.readDocument(absolutePath);
+    if (!host) throw await this.notFound(workspace, relativePath);
+    this.use(workspace, [relativePath]);
+    const project = await workspace.projectFor(relativePath);
+    if (selector.project && !projectMatches(project, selector.project)) {
+      throw new ToolError(
+        'DocumentNotFound',
+        `${relativePath} belongs to project ${project.projectId} (${project.name}), not to ${JSON.stringify(selector.project)}.`,
+        revise('Drop document.project or name the owning project.'),
+      );
+    }
+    return {
+      workspace,
+      relativePath,
+      absolutePath,
+      host,
+      lines: new LineIndex(host.text),
+      project,
+      ref: { documentId: workspace.documentId(relativePath), path: relativePath, projectId: project.projectId },
+    };
+  }
+
+  private async notFound(workspace: Workspace, relativePath: string): Promise<ToolError> {
+    const base = relativePath.split('/').pop() ?? relativePath;
+    const { paths } = await workspace.files();
+    const similar = paths.filter((p) => p.split('/').pop() === base).slice(0, 5);
+    const hint = similar.length > 0 ? ` Files with that name: ${similar.join(', ')}.` : '';
+    return new ToolError(
+      'DocumentNotFound',
+      `No text document at "${relativePath}" in folder ${workspace.alias}.${hint}`,
+      revise('Use a path listed by get-project-details or returned by another tool.'),
+    );
+  }
+
+  async location(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null): Promise<ResolvedLocation> {
+    if (selector.span) {
+      const doc = await this.document(selector.span.document, workspaceSelector);
+      const { start, length } = selector.span.range;
+      const size = doc.host.text.length;
+      if (start > size || start + length > size) {
+        throw new ToolError(
+          'LocationNotFound',
+          `The span ${start}+${length} lies outside ${doc.relativePath}, which has ${size} UTF-16 code units.`,
+          revise('Resolve the location again from fresh text (a selection is safer than offsets).'),
+        );
+      }
+      if (splitsSurrogatePair(doc.host.text, start) || splitsSurrogatePair(doc.host.text, start + length)) {
+        throw new ToolError('InvalidRequest', `The span ${start}+${length} splits a surrogate pair (a character such as an emoji) in ${doc.relativePath}. Offsets count UTF-16 code units.`, revise('Move the span boundary to a character boundary.'));
+      }
+      return { document: doc, start, length };
+    }
+    if (selector.selection) {
+      const { document, selectedText, contextBefore, contextAfter } = selector.selection;
+      const doc = await this.document(document, workspaceSelector);
+      const matches = findSelection(doc.host.text, selectedText, contextBefore, contextAfter);
+      if (matches.length === 1) return { document: doc, ...matches[0] };
+      if (matches.length > 1) {
+        const shown = matches.slice(0, 20).map((m) => this.toLocation(doc, m.start, m.length));
+        throw new ToolError(
+          'LocationAmbiguous',
+          `selectedText occurs ${matches.length} times in ${doc.relativePath}. Candidates: ${shown.map(describeCandidate).join('; ')}${matches.length > shown.length ? '; …' : ''}.`,
+          revise('Add contextBefore/contextAfter that makes the selection unique, or use one candidate selector as location.'),
+          { candidates: shown },
+        );
+      }
+      const misses = findNearMisses(doc.host.text, selectedText, contextBefore, contextAfter);
+      const described = misses.map((m) => `${describeCandidate(this.toLocation(doc, m.start, m.length))}: ${m.difference}`);
+      throw new ToolError(
+        'LocationNotFound',
+        `selectedText does not occur in ${doc.relativePath}${contextBefore || contextAfter ? ' with the given context' : ''}.` +
+          (described.length > 0 ? ` Nearest: ${described.join('; ')}.` : ' Nothing similar was found.') +
+          ` The text is read from the editor buffer (${doc.host.isDirty ? 'unsaved changes included' : 'same as disk'}).`,
+        misses.length > 0 ? revise('Copy the text exactly from the document (or use a near-miss selector) and retry.') : callTool('get-code-context', 'Read the current text around the place you mean, then select from it.'),
+        { nearMisses: misses.map((m) => ({ ...this.toLocation(doc, m.start, m.length), difference: m.difference })) },
+      );
+    }
+    throw new ToolError('InvalidRequest', 'location: provide exactly one of span or selection.', revise('Add location.span or location.selection.'));
+  }
+
+  toLocation(doc: ResolvedDocument, start: number, length: number): LocationOutput {
+    const pos = doc.lines.positionAt(start);
+    return {
+      document: doc.ref,
+      span: { start, length },
+      line: pos.line + 1,
+      column: pos.character + 1,
+      snapshot: doc.workspace.snapshot(),
+      selector: { span: { document: { documentId: doc.ref.documentId }, range: { start, length } } },
+    };
+  }
+}
+
+function describeCandidate(location: LocationOutput): string {
+  return `line ${location.line} column ${location.column} ${JSON.stringify({ span: location.selector.span })}`;
+}
+
+function projectMatches(project: ProjectInfo, selector: ProjectSelector): boolean {
+  return (
+    (selector.projectId === undefined || selector.projectId === project.projectId) &&
+    (selector.name === undefined || selector.name === project.name) &&
+    (selector.path === undefined || selector.path === project.path || selector.path === project.directory)
+  );
+}
+

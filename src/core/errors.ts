@@ -1,0 +1,31 @@
+/** Every error code a tool can answer with. Stable: agents and tests match on them. */
+export const ERROR_CODES = [
+  'InvalidRequest',
+  'WorkspaceNotFound',
+  'WorkspaceSelectorRequired',
+  'DocumentNotFound',
+  'DocumentAmbiguous',
+  'ProjectNotFound',
+  'SymbolNotFound',
+  'SymbolAmbiguous',
+  'LocationNotFound',
+  'LocationAmbiguous',
+  'SnapshotMismatch',
+  'NoActiveTransaction',
+  'RevisionCapacityReached',
+  'TransactionConflicted',
+  'CommitFailed',
+  'TransactionCommitNotApproved',
+  'ApprovalDenied',
+  'SourceMutationDisabled',
+  'PermissionDenied',
+  'WorkspacePathNotAllowed',
+  'UnsupportedLanguageFeature',
+  'OutputTooLarge',
+  'ErrorDetailsNotFound',
+  'Cancelled',
+  'Timeout',
+  'UnhandledException',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];

@@ -1,0 +1,183 @@
+import * as fs from 'node:fs/promises';
+import * as vscode from 'vscode';
+import type { FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/host';
+import { toPosix } from '../core/paths';
+import * as path from 'node:path';
+
+/** Folders whose files are never project sources. */
+export const EXCLUDED_FOLDERS = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/.vscode-test/**,**/bin/**,**/obj/**,**/target/**,**/__pycache__/**,**/.venv/**}';
+
+const MAX_TEXT_DOCUMENT_BYTES = 50 * 1024 * 1024;
+
+function toFolder(f: vscode.WorkspaceFolder): HostFolder {
+  return { name: f.name, uri: f.uri.toString(), fsPath: f.uri.fsPath, index: f.index };
+}
+
+function findOpen(absPath: string): vscode.TextDocument | undefined {
+  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === absPath);
+}
+
+function toHostSymbol(doc: vscode.TextDocument, s: vscode.DocumentSymbol): HostSymbol {
+  return {
+    name: s.name,
+    detail: s.detail,
+    kind: vscode.SymbolKind[s.kind] ?? String(s.kind),
+    range: { start: doc.offsetAt(s.range.start), end: doc.offsetAt(s.range.end) },
+    selectionRange: { start: doc.offsetAt(s.selectionRange.start), end: doc.offsetAt(s.selectionRange.end) },
+    children: [...s.children].sort((a, b) => a.range.start.compareTo(b.range.start)).map((c) => toHostSymbol(doc, c)),
+  };
+}
+
+/** Runs an execute*Provider command; undefined when it fails (no provider, or the provider threw). */
+async function execute<T>(command: string, ...args: unknown[]): Promise<T | undefined> {
+  try {
+    return await vscode.commands.executeCommand<T>(command, ...args);
+  } catch {
+    return undefined;
+  }
+}
+
+const probe = (result: unknown): FeatureProbe => {
+  if (result === undefined || result === null) return 'unavailable';
+  if (Array.isArray(result)) return result.length > 0 ? 'available' : 'noResult';
+  return 'available';
+};
+
+/** The WorkbenchHost the core runs on, implemented with the VS Code API. */
+export class VsCodeHost implements WorkbenchHost {
+  constructor(readonly version: string) {}
+
+  get editorVersion(): string {
+    return vscode.version;
+  }
+
+  folders(): HostFolder[] {
+    return (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map(toFolder);
+  }
+
+  isTrusted(): boolean {
+    return vscode.workspace.isTrusted;
+  }
+
+  private async open(absPath: string): Promise<vscode.TextDocument | undefined> {
+    const existing = findOpen(absPath);
+    if (existing) return existing;
+    try {
+      const stat = await fs.stat(absPath);
+      if (!stat.isFile() || stat.size > MAX_TEXT_DOCUMENT_BYTES) return undefined;
+      return await vscode.workspace.openTextDocument(vscode.Uri.file(absPath));
+    } catch {
+      return undefined;
+    }
+  }
+
+  async readDocument(absPath: string): Promise<HostDocument | undefined> {
+    const wasOpen = findOpen(absPath) !== undefined;
+    const doc = await this.open(absPath);
+    if (!doc) return undefined;
+    return {
+      text: doc.getText(),
+      languageId: doc.languageId,
+      version: doc.version,
+      isDirty: doc.isDirty,
+      source: wasOpen ? 'buffer' : 'disk',
+      eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
+    };
+  }
+
+  async realPath(absPath: string): Promise<string | undefined> {
+    try {
+      return await fs.realpath(absPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async listFiles(folder: HostFolder, limit: number): Promise<{ paths: string[]; hasMore: boolean }> {
+    const uris = await vscode.workspace.findFiles(new vscode.RelativePattern(vscode.Uri.parse(folder.uri), '**/*'), EXCLUDED_FOLDERS, limit + 1);
+    const paths = uris.map((u) => toPosix(path.relative(folder.fsPath, u.fsPath)));
+    return { paths: paths.slice(0, limit), hasMore: paths.length > limit };
+  }
+
+  async readFileText(absPath: string, maxBytes: number): Promise<string | undefined> {
+    try {
+      const handle = await fs.open(absPath, 'r');
+      try {
+        const buffer = Buffer.alloc(maxBytes);
+        const { bytesRead } = await handle.read(buffer, 0, maxBytes, 0);
+        return buffer.subarray(0, bytesRead).toString('utf8');
+      } finally {
+        await handle.close();
+      }
+    } catch {
+      return undefined;
+    }
+  }
+
+  async documentSymbols(absPath: string): Promise<HostSymbol[] | undefined> {
+    const doc = await this.open(absPath);
+    if (!doc) return undefined;
+    const result = await execute<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    if (!result) return undefined;
+    const symbols = result.filter((s): s is vscode.DocumentSymbol => 'children' in s);
+    return symbols.sort((a, b) => a.range.start.compareTo(b.range.start)).map((s) => toHostSymbol(doc, s));
+  }
+
+  languages(): LanguageContribution[] {
+    const byId = new Map<string, LanguageContribution>();
+    const entry = (id: string): LanguageContribution => {
+      let e = byId.get(id);
+      if (!e) byId.set(id, (e = { id, aliases: [], extensions: [], filenames: [], providedBy: [] }));
+      return e;
+    };
+    for (const ext of vscode.extensions.all) {
+      const pkg = ext.packageJSON as { contributes?: { languages?: { id: string; aliases?: string[]; extensions?: string[]; filenames?: string[] }[] }; activationEvents?: string[] };
+      for (const lang of pkg.contributes?.languages ?? []) {
+        const e = entry(lang.id);
+        e.aliases.push(...(lang.aliases ?? []));
+        e.extensions.push(...(lang.extensions ?? []));
+        e.filenames.push(...(lang.filenames ?? []));
+      }
+      for (const event of pkg.activationEvents ?? []) {
+        const m = /^onLanguage:(.+)$/.exec(event);
+        if (m) {
+          const e = entry(m[1]);
+          if (!e.providedBy.some((p) => p.extensionId === ext.id)) e.providedBy.push({ extensionId: ext.id, active: ext.isActive });
+        }
+      }
+    }
+    return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+  }
+
+  openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[] {
+    return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ absPath: d.uri.fsPath, languageId: d.languageId, isDirty: d.isDirty }));
+  }
+
+  async probeLanguageFeatures(absPath: string): Promise<Record<string, FeatureProbe>> {
+    const doc = await this.open(absPath);
+    if (!doc) return {};
+    const uri = doc.uri;
+    const symbols = await execute<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
+    const first = symbols?.find((s) => 'selectionRange' in s);
+    const at = first ? first.selectionRange.start : new vscode.Position(0, 0);
+    const [folding, hover, definition, references, rename, legend, formatting] = await Promise.all([
+      execute<unknown[]>('vscode.executeFoldingRangeProvider', uri),
+      execute<unknown[]>('vscode.executeHoverProvider', uri, at),
+      execute<unknown[]>('vscode.executeDefinitionProvider', uri, at),
+      execute<unknown[]>('vscode.executeReferenceProvider', uri, at),
+      execute<unknown>('vscode.prepareRename', uri, at),
+      execute<unknown>('vscode.provideDocumentSemanticTokensLegend', uri),
+      execute<unknown[]>('vscode.executeFormatDocumentProvider', uri, { tabSize: 2, insertSpaces: true }),
+    ]);
+    return {
+      documentSymbols: probe(symbols),
+      foldingRanges: probe(folding),
+      hover: probe(hover),
+      definition: probe(definition),
+      references: probe(references),
+      rename: probe(rename),
+      semanticTokens: probe(legend),
+      formatting: probe(formatting),
+    };
+  }
+}

@@ -1,0 +1,165 @@
+import { defineTool } from '../core/definition';
+import type { ToolContext, LocationSelector, ResolvedDocument, LocationOutput } from '../core/context';
+import type { HostSymbol } from '../core/host';
+import { locationOutput, locationSelectorInput } from '../core/schemas';
+import { utf8Bytes } from '../core/bounding';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+
+interface CodeContextInput extends CommonInput {
+  location: LocationSelector;
+  contextLines?: number | null;
+  includeSymbols?: boolean;
+}
+
+interface EnclosingSymbol {
+  name: string;
+  kind: string;
+  detail: string;
+  signature: string;
+  location: LocationOutput;
+}
+
+const SIGNATURE_MAX = 300;
+const LINE_MAX = 2000;
+
+/** Symbols whose range contains [start, end], outermost first. */
+export function enclosingSymbols(symbols: readonly HostSymbol[], start: number, end: number): HostSymbol[] {
+  const chain: HostSymbol[] = [];
+  let level = symbols;
+  for (;;) {
+    const next = level.find((s) => s.range.start <= start && end <= s.range.end);
+    if (!next) return chain;
+    chain.push(next);
+    level = next.children;
+  }
+}
+
+/** The declaration line of a symbol: from its start to the end of its name's line, without an opening brace. */
+export function signatureOf(doc: ResolvedDocument, symbol: HostSymbol): string {
+  const nameLine = doc.lines.positionAt(symbol.selectionRange.end).line;
+  const text = doc.host.text.slice(symbol.range.start, Math.max(symbol.range.start, doc.lines.lineEnd(nameLine)));
+  const compact = text.replace(/\s+/g, ' ').replace(/\s*\{\s*$/, '').trim();
+  return compact.length > SIGNATURE_MAX ? `${compact.slice(0, SIGNATURE_MAX)}…` : compact;
+}
+
+function windowAround(doc: ResolvedDocument, start: number, end: number, contextLines: number) {
+  const first = doc.lines.positionAt(start).line;
+  const last = doc.lines.positionAt(end).line;
+  const startLine = Math.max(0, first - contextLines);
+  const endLine = Math.min(doc.lines.lineCount - 1, last + contextLines);
+  let longLines = false;
+  const lines: string[] = [];
+  for (let l = startLine; l <= endLine; l++) {
+    const text = doc.lines.lineText(l);
+    if (text.length > LINE_MAX && (l < first || l > last)) {
+      longLines = true;
+      lines.push(`${text.slice(0, LINE_MAX)}…`);
+    } else {
+      lines.push(text);
+    }
+  }
+  return { startLine: startLine + 1, endLine: endLine + 1, text: lines.join(doc.host.eol === 'CRLF' ? '\r\n' : '\n'), longLines };
+}
+
+export const getCodeContext = defineTool<CodeContextInput, unknown>({
+  name: 'get-code-context',
+  title: 'Get Code Context',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    'Returns a bounded window of text around a location (span or selection) together with the signatures of its enclosing symbols (class, method, ...) from the language\'s document symbol provider, outermost first. Reads the editor buffer, so unsaved changes are included. Use it to read code around a place before editing or to turn a selection into a canonical span. contextLines (default 10) lines are shown on each side; the window shrinks to fit the output limit and says so in window.truncated.',
+  inputSchema: inputSchema(
+    {
+      location: locationSelectorInput,
+      contextLines: { type: ['integer', 'null'], minimum: 0, maximum: 500, default: 10, description: 'Lines of context on each side of the location (default 10).' },
+      includeSymbols: { type: 'boolean', default: true, description: 'Include the enclosing symbols (default true).' },
+    },
+    ['location'],
+  ),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      location: locationOutput,
+      languageId: { type: 'string' },
+      source: { type: 'string', enum: ['buffer', 'disk'], description: 'Whether the text came from an open editor buffer or from disk.' },
+      isDirty: { type: 'boolean', description: 'True when the buffer has unsaved changes; the answer reflects them.' },
+      eol: { type: 'string', enum: ['LF', 'CRLF'] },
+      window: {
+        type: 'object',
+        properties: {
+          startLine: { type: 'integer', minimum: 1, description: 'One-based first line of text.' },
+          endLine: { type: 'integer', minimum: 1, description: 'One-based last line of text.' },
+          text: { type: 'string' },
+          contextLines: { type: 'integer', description: 'Context lines actually shown on each side.' },
+          truncated: { type: 'boolean', description: 'True when fewer context lines than asked, or shortened long lines, were returned to fit.' },
+        },
+        required: ['startLine', 'endLine', 'text', 'contextLines', 'truncated'],
+      },
+      enclosingSymbols: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { name: { type: 'string' }, kind: { type: 'string' }, detail: { type: 'string' }, signature: { type: 'string' }, location: locationOutput },
+          required: ['name', 'kind', 'detail', 'signature', 'location'],
+        },
+      },
+      symbolProvider: { type: 'string', enum: ['available', 'noResult', 'unavailable', 'skipped'], description: 'What the document symbol provider answered.' },
+    },
+    required: ['location', 'languageId', 'source', 'isDirty', 'eol', 'window', 'enclosingSymbols', 'symbolProvider'],
+  },
+  annotations: queryAnnotations('Get Code Context'),
+  examples: [
+    {
+      workflowId: 'read-code',
+      workflowTitle: 'Read code around a place',
+      step: 1,
+      id: 'code-context-selection',
+      title: 'Read around a selection',
+      purpose: 'See the code and enclosing declarations around a piece of text.',
+      expectedOutcome: 'Ten lines each side, the canonical span of the selection, and the enclosing class and method signatures.',
+      request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(' } }, contextLines: 10 },
+    },
+  ],
+  async run(input, ctx: ToolContext) {
+    const target = await ctx.location(input.location, input.workspace);
+    const doc = target.document;
+    const end = target.start + target.length;
+    let symbolProvider: 'available' | 'noResult' | 'unavailable' | 'skipped' = 'skipped';
+    let enclosing: EnclosingSymbol[] = [];
+    if (input.includeSymbols !== false) {
+      const symbols = await ctx.host.documentSymbols(doc.absolutePath);
+      symbolProvider = symbols === undefined ? 'unavailable' : symbols.length === 0 ? 'noResult' : 'available';
+      enclosing = enclosingSymbols(symbols ?? [], target.start, end).map((s) => ({
+        name: s.name,
+        kind: s.kind,
+        detail: s.detail,
+        signature: signatureOf(doc, s),
+        location: ctx.toLocation(doc, s.selectionRange.start, s.selectionRange.end - s.selectionRange.start),
+      }));
+    }
+    const asked = input.contextLines ?? 10;
+    const build = (contextLines: number) => {
+      const w = windowAround(doc, target.start, end, contextLines);
+      return {
+        location: ctx.toLocation(doc, target.start, target.length),
+        languageId: doc.host.languageId,
+        source: doc.host.source,
+        isDirty: doc.host.isDirty,
+        eol: doc.host.eol,
+        window: { startLine: w.startLine, endLine: w.endLine, text: w.text, contextLines, truncated: contextLines < asked || w.longLines },
+        enclosingSymbols: enclosing,
+        symbolProvider,
+      };
+    };
+    // The envelope adds a few hundred bytes; keep the data well inside the limit.
+    const budget = ctx.maxOutputBytes - 1024;
+    let contextLines = asked;
+    let data = build(contextLines);
+    while (contextLines > 0 && utf8Bytes(JSON.stringify(data)) > budget) {
+      contextLines = Math.floor(contextLines / 2);
+      data = build(contextLines);
+    }
+    return data;
+  },
+});

@@ -1,0 +1,66 @@
+import type { ToolAnnotations, ToolDefinition } from '../core/definition';
+import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import type { Snapshot } from '../core/envelope';
+import type { WorkspaceSelector } from '../core/workspaces';
+
+/** Fields every request may carry. */
+export interface CommonInput {
+  workspace?: WorkspaceSelector | null;
+  expectedSnapshot?: Snapshot | null;
+}
+
+/** A closed input schema with the common workspace and expectedSnapshot fields. */
+export function inputSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    properties: { ...properties, expectedSnapshot: expectedSnapshotInput, workspace: workspaceSelectorInput },
+    required,
+    additionalProperties: false,
+  };
+}
+
+export const queryAnnotations = (title: string): ToolAnnotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/** The Tracon marks every query tool shares. */
+export const QUERY: Pick<ToolDefinition, 'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'> = {
+  operationKind: 'Query',
+  effect: 'Read',
+  requiresApproval: false,
+  requiredPermission: 'workspace.read',
+  safeToRepeat: true,
+  timeoutSeconds: 0,
+  maxOutputBytes: 0,
+};
+
+export const workspaceInfoSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    workspaceId: { type: 'string', format: 'uuid', description: 'Stable across restarts for the same folder.' },
+    alias: { type: 'string', description: 'Short name to select the folder with.' },
+    name: { type: 'string' },
+    path: { type: 'string', description: 'Absolute folder path.' },
+    uri: { type: 'string' },
+    index: { type: 'integer', minimum: 0 },
+    snapshot: snapshotSchema,
+  },
+  required: ['workspaceId', 'alias', 'name', 'path', 'uri', 'index', 'snapshot'],
+};
+
+export const projectInfoSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    projectId: { type: 'string' },
+    name: { type: 'string' },
+    kind: { type: 'string', enum: ['typescript', 'javascript', 'node', 'python', 'rust', 'go', 'dotnet', 'java', 'folder'] },
+    path: { type: 'string', description: "Workspace-relative path of the file the project was found from ('' for a folder without project files)." },
+    directory: { type: 'string', description: "Workspace-relative directory the project covers ('' for the folder root)." },
+  },
+  required: ['projectId', 'name', 'kind', 'path', 'directory'],
+};

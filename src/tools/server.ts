@@ -1,0 +1,137 @@
+import { defineTool } from '../core/definition';
+import { revise, ToolError } from '../core/envelope';
+import { modeAllows } from '../core/modes';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+
+const CATEGORY = 'Workspaces' as const;
+
+export const serverStatus = defineTool<CommonInput, unknown>({
+  name: 'server-status',
+  title: 'Server Status',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Reports Agent Workbench itself: version, editor version, operational mode (configured and effective), workspace trust, installation defaults (timeout, output limit, revisions, permissions), how many tools the current mode allows, uptime, recovery state and the number of recorded failures. Call it when a tool is refused or behaves unexpectedly.',
+  inputSchema: inputSchema({}),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      product: { type: 'object', properties: { name: { type: 'string' }, version: { type: 'string' } }, required: ['name', 'version'] },
+      editor: { type: 'object', properties: { version: { type: 'string' } }, required: ['version'] },
+      operationalMode: { type: 'string', enum: ['inspection-only', 'transactional', 'approval-required', 'autonomous-trusted'] },
+      effectiveMode: { type: 'string', enum: ['inspection-only', 'transactional', 'approval-required', 'autonomous-trusted'] },
+      trusted: { type: 'boolean' },
+      defaults: {
+        type: 'object',
+        properties: {
+          timeoutSeconds: { type: 'integer' },
+          maxOutputBytes: { type: 'integer' },
+          maxRevisions: { type: 'integer' },
+          grantedPermissions: { type: 'array', items: { type: 'string' } },
+        },
+        required: ['timeoutSeconds', 'maxOutputBytes', 'maxRevisions', 'grantedPermissions'],
+      },
+      tools: {
+        type: 'object',
+        properties: { total: { type: 'integer' }, allowedInMode: { type: 'integer' }, refusedInMode: { type: 'array', items: { type: 'string' } } },
+        required: ['total', 'allowedInMode', 'refusedInMode'],
+      },
+      workspaceCount: { type: 'integer' },
+      uptimeSeconds: { type: 'number' },
+      recovery: {
+        type: 'object',
+        description: 'Whether staged work was restored after a restart.',
+        properties: { state: { type: 'string', enum: ['clean', 'recovered', 'failed'] }, detail: { type: 'string' } },
+        required: ['state', 'detail'],
+      },
+      recordedFailures: { type: 'integer', description: 'Failures kept for get-error-details in this session.' },
+    },
+    required: ['product', 'editor', 'operationalMode', 'effectiveMode', 'trusted', 'defaults', 'tools', 'workspaceCount', 'uptimeSeconds', 'recovery', 'recordedFailures'],
+  },
+  annotations: queryAnnotations('Server Status'),
+  examples: [
+    {
+      workflowId: 'diagnose',
+      workflowTitle: 'Understand a refusal or failure',
+      step: 1,
+      id: 'server-status',
+      title: 'Check mode and trust',
+      purpose: 'Learn why a mutation tool was refused.',
+      expectedOutcome: 'The effective mode, trust and the tools the mode refuses.',
+      request: {},
+    },
+  ],
+  async run(input, ctx) {
+    if (input.workspace) ctx.workspace(input.workspace);
+    const s = ctx.services.settings();
+    const tools = ctx.services.tools();
+    const refused = tools.filter((t) => !modeAllows(s.effectiveMode, t)).map((t) => t.name);
+    return {
+      product: { name: 'Agent Workbench', version: ctx.host.version },
+      editor: { version: ctx.host.editorVersion },
+      operationalMode: s.operationalMode,
+      effectiveMode: s.effectiveMode,
+      trusted: s.trusted,
+      defaults: { timeoutSeconds: s.defaultTimeoutSeconds, maxOutputBytes: s.defaultMaxOutputBytes, maxRevisions: s.maxRevisions, grantedPermissions: s.grantedPermissions },
+      tools: { total: tools.length, allowedInMode: tools.length - refused.length, refusedInMode: refused },
+      workspaceCount: ctx.registry.all().length,
+      uptimeSeconds: Math.round((Date.now() - ctx.services.startedAt) / 100) / 10,
+      recovery: { state: 'clean', detail: 'No staged transaction needed restoring at start.' },
+      recordedFailures: ctx.services.errors.size,
+    };
+  },
+});
+
+interface ErrorDetailsInput extends CommonInput {
+  correlationId: string;
+}
+
+export const getErrorDetails = defineTool<ErrorDetailsInput, unknown>({
+  name: 'get-error-details',
+  title: 'Get Error Details',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Returns the locally stored details of a failed call by the correlationId its error envelope carried: tool, code, message, time, the request as received and, for UnhandledException, the stack. Details stay on this machine; the latest 500 failures of this session are kept.',
+  inputSchema: inputSchema({ correlationId: { type: 'string', format: 'uuid', maxLength: 36, description: 'error.correlationId of a failure envelope.' } }, ['correlationId']),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      correlationId: { type: 'string' },
+      tool: { type: 'string' },
+      code: { type: 'string' },
+      message: { type: 'string' },
+      time: { type: 'string', format: 'date-time' },
+      input: { type: 'string', description: 'The request as received (shortened).' },
+      stack: { type: ['string', 'null'] },
+      details: { description: 'Structured details (candidates, problems) when the failure had any.' },
+    },
+    required: ['correlationId', 'tool', 'code', 'message', 'time', 'input', 'stack'],
+  },
+  annotations: queryAnnotations('Get Error Details'),
+  examples: [
+    {
+      workflowId: 'diagnose',
+      workflowTitle: 'Understand a refusal or failure',
+      step: 2,
+      id: 'error-details',
+      title: 'Read a failure',
+      purpose: 'See what went wrong in an UnhandledException.',
+      expectedOutcome: 'The stored record with its stack.',
+      request: { correlationId: '8f14e45f-ceea-467f-a0e6-6c3b6f5e4c1d' },
+    },
+  ],
+  async run(input, ctx) {
+    if (input.workspace) ctx.workspace(input.workspace);
+    const record = ctx.services.errors.get(input.correlationId);
+    if (!record) {
+      throw new ToolError(
+        'ErrorDetailsNotFound',
+        `No failure with correlationId ${input.correlationId} is recorded in this session (only the latest 500 are kept, and successes have none).`,
+        revise('Use the correlationId of a recent failure envelope.'),
+      );
+    }
+    return { ...record, stack: record.stack ?? null };
+  },
+});

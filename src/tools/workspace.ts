@@ -1,0 +1,363 @@
+import { defineTool } from '../core/definition';
+import { revise, ToolError } from '../core/envelope';
+import { countLanguages, LanguageIndex } from '../core/languages';
+import type { FeatureProbe } from '../core/host';
+import { joinFolder, isInside, toPosix } from '../core/paths';
+import { collectionOutput, limitParameter, projectSelectorInput } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import { limitItems } from '../core/bounding';
+import type { ToolContext } from '../core/context';
+import type { ProjectInfo, Workspace } from '../core/workspaces';
+import { inputSchema, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './common';
+import type { CommonInput } from './common';
+import * as path from 'node:path';
+import { parse as parseJsoncText } from 'jsonc-parser';
+import type { ParseError } from 'jsonc-parser';
+
+const CATEGORY = 'Workspaces' as const;
+
+function describeWorkspace(w: Workspace) {
+  return { workspaceId: w.id, alias: w.alias, name: w.folder.name, path: w.fsPath, uri: w.folder.uri, index: w.folder.index, snapshot: w.snapshot() };
+}
+
+const languageServicesSchema: JsonSchema = {
+  type: 'array',
+  description: 'Extensions that contribute or serve the language, and whether they are running.',
+  items: { type: 'object', properties: { extensionId: { type: 'string' }, active: { type: 'boolean' } }, required: ['extensionId', 'active'] },
+};
+
+function languageSummaries(ctx: ToolContext, paths: readonly string[]) {
+  const index = new LanguageIndex(ctx.host.languages());
+  return countLanguages(paths, index).map((c) => ({
+    languageId: c.languageId,
+    fileCount: c.fileCount,
+    sampleDocument: c.sample,
+    languageServices: index.contribution(c.languageId)?.providedBy ?? [],
+  }));
+}
+
+// ---------------------------------------------------------------- workspace-list
+
+interface WorkspaceListInput extends CommonInput {
+  workspacesLimit?: number | null;
+}
+
+export const workspaceList = defineTool<WorkspaceListInput, unknown>({
+  name: 'workspace-list',
+  title: 'Workspace List',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Lists the workspace folders open in the editor with their workspaceId, alias, absolute path and current snapshot. Call it first in a multi-root window to learn the alias or workspaceId that other tools take as "workspace". Returns a bounded workspaces collection (workspacesLimit, default 50).',
+  inputSchema: inputSchema({ workspacesLimit: limitParameter('workspace folders') }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      workspaces: collectionOutput('The open folders in editor order.', workspaceInfoSchema),
+      trusted: { type: 'boolean', description: 'Whether the window is trusted; untrusted windows are inspection-only.' },
+    },
+    required: ['workspaces', 'trusted'],
+  },
+  annotations: queryAnnotations('Workspace List'),
+  examples: [
+    {
+      workflowId: 'orientation',
+      workflowTitle: 'Find your way around a workspace',
+      step: 1,
+      id: 'list-workspaces',
+      title: 'List open folders',
+      purpose: 'Learn which folders are open and how to select them.',
+      expectedOutcome: 'Each folder with its alias, workspaceId and snapshot.',
+      request: {},
+    },
+  ],
+  async run(input, ctx) {
+    const all = ctx.registry.all().map(describeWorkspace);
+    if (input.workspace) ctx.workspace(input.workspace);
+    return { workspaces: limitItems(all, input.workspacesLimit), trusted: ctx.host.isTrusted() };
+  },
+});
+
+// ---------------------------------------------------------------- workspace-status
+
+interface WorkspaceStatusInput extends CommonInput {
+  projectsLimit?: number | null;
+  languagesLimit?: number | null;
+  openDocumentsLimit?: number | null;
+}
+
+export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
+  name: 'workspace-status',
+  title: 'Workspace Status',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Reports one workspace folder: its projects (found from tsconfig/jsconfig/package.json, pyproject.toml, Cargo.toml, go.mod, *.csproj, pom.xml), the languages of its files with the extensions that serve them, documents open with unsaved changes, the operational mode and trust, and the active transaction. Use it to check what the editor knows before asking semantic questions.',
+  inputSchema: inputSchema({
+    projectsLimit: limitParameter('projects'),
+    languagesLimit: limitParameter('languages'),
+    openDocumentsLimit: limitParameter('open documents'),
+  }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      workspace: workspaceInfoSchema,
+      trusted: { type: 'boolean' },
+      operationalMode: { type: 'string', description: 'The configured mode.' },
+      effectiveMode: { type: 'string', description: 'The mode that applies (inspection-only when untrusted).' },
+      fileCount: { type: 'integer', description: 'Files seen (node_modules, .git and similar folders excluded).' },
+      fileCountIsPartial: { type: 'boolean', description: 'True when the folder has more files than were listed.' },
+      projects: collectionOutput('Projects found from their files, in path order.', projectInfoSchema),
+      languages: collectionOutput('Languages present, most files first.', {
+        type: 'object',
+        properties: { languageId: { type: 'string' }, fileCount: { type: 'integer' }, sampleDocument: { type: 'string' }, languageServices: languageServicesSchema },
+        required: ['languageId', 'fileCount', 'sampleDocument', 'languageServices'],
+      }),
+      openDocuments: collectionOutput('Documents open in the editor; isDirty marks unsaved changes (tools read the buffer).', {
+        type: 'object',
+        properties: { documentId: { type: 'string' }, path: { type: 'string' }, languageId: { type: 'string' }, isDirty: { type: 'boolean' } },
+        required: ['documentId', 'path', 'languageId', 'isDirty'],
+      }),
+      transaction: { type: 'null', description: 'The active staged transaction; null when none is staged.' },
+    },
+    required: ['workspace', 'trusted', 'operationalMode', 'effectiveMode', 'fileCount', 'fileCountIsPartial', 'projects', 'languages', 'openDocuments', 'transaction'],
+  },
+  annotations: queryAnnotations('Workspace Status'),
+  examples: [
+    {
+      workflowId: 'orientation',
+      workflowTitle: 'Find your way around a workspace',
+      step: 2,
+      id: 'workspace-status',
+      title: 'Inspect one folder',
+      purpose: 'See projects, languages and unsaved documents of a folder.',
+      expectedOutcome: 'Projects, languages with their language services, and open documents.',
+      request: { workspace: { alias: 'sample' } },
+    },
+  ],
+  async run(input, ctx) {
+    const w = ctx.workspace(input.workspace);
+    const files = await w.files();
+    const settings = ctx.services.settings();
+    const open = ctx.host
+      .openDocuments()
+      .filter((d) => isInside(w.fsPath, d.absPath))
+      .map((d) => {
+        const rel = toPosix(path.relative(w.fsPath, d.absPath));
+        return { documentId: w.documentId(rel), path: rel, languageId: d.languageId, isDirty: d.isDirty };
+      })
+      .sort((a, b) => a.path.localeCompare(b.path));
+    return {
+      workspace: describeWorkspace(w),
+      trusted: settings.trusted,
+      operationalMode: settings.operationalMode,
+      effectiveMode: settings.effectiveMode,
+      fileCount: files.paths.length,
+      fileCountIsPartial: files.hasMore,
+      projects: limitItems(await w.projects(), input.projectsLimit),
+      languages: limitItems(languageSummaries(ctx, files.paths), input.languagesLimit),
+      openDocuments: limitItems(open, input.openDocumentsLimit),
+      transaction: null,
+    };
+  },
+});
+
+// ---------------------------------------------------------------- get-solution-structure
+
+interface SolutionStructureInput extends CommonInput {
+  probeFeatures?: boolean;
+  projectsLimit?: number | null;
+}
+
+const FEATURE_NAMES = ['documentSymbols', 'foldingRanges', 'hover', 'definition', 'references', 'rename', 'semanticTokens', 'formatting'];
+
+export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>({
+  name: 'get-solution-structure',
+  title: 'Get Solution Structure',
+  category: CATEGORY,
+  ...QUERY,
+  timeoutSeconds: 60,
+  description:
+    'Describes the structure of every open folder (or the one selected): its projects found from their files, the languages present, and, for each language, which language features answer right now (document symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document. "available" means the feature answered; "noResult" means it answered nothing on the sample (the language server may still be loading, or the feature is missing); "unavailable" means the request failed. Use it to learn which semantic tools will work for a language.',
+  inputSchema: inputSchema({
+    probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
+    projectsLimit: limitParameter('projects per folder'),
+  }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      workspaces: collectionOutput('Folders in editor order.', {
+        type: 'object',
+        properties: {
+          workspace: workspaceInfoSchema,
+          projects: collectionOutput('Projects in path order.', projectInfoSchema),
+          languages: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                languageId: { type: 'string' },
+                fileCount: { type: 'integer' },
+                sampleDocument: { type: 'string' },
+                languageServices: languageServicesSchema,
+                features: {
+                  type: ['object', 'null'],
+                  description: 'Feature name to "available", "noResult" or "unavailable"; null when not probed.',
+                  additionalProperties: { type: 'string', enum: ['available', 'noResult', 'unavailable'] },
+                },
+              },
+              required: ['languageId', 'fileCount', 'sampleDocument', 'languageServices', 'features'],
+            },
+          },
+        },
+        required: ['workspace', 'projects', 'languages'],
+      }),
+      featureNames: { type: 'array', items: { type: 'string' } },
+    },
+    required: ['workspaces', 'featureNames'],
+  },
+  annotations: queryAnnotations('Get Solution Structure'),
+  examples: [
+    {
+      workflowId: 'orientation',
+      workflowTitle: 'Find your way around a workspace',
+      step: 3,
+      id: 'solution-structure',
+      title: 'See projects and language features',
+      purpose: 'Learn which languages the editor can answer semantic questions about.',
+      expectedOutcome: 'Each folder with its projects, and each language with its probed features.',
+      request: { probeFeatures: true },
+    },
+  ],
+  async run(input, ctx, token) {
+    const folders = input.workspace ? [ctx.workspace(input.workspace)] : [...ctx.registry.all()];
+    const items = [];
+    for (const w of folders) {
+      const files = await w.files();
+      const languages = [];
+      for (const summary of languageSummaries(ctx, files.paths)) {
+        let features: Record<string, FeatureProbe> | null = null;
+        if (input.probeFeatures !== false && !token.isCancellationRequested) {
+          features = await ctx.host.probeLanguageFeatures(joinFolder(w.fsPath, summary.sampleDocument));
+        }
+        languages.push({ ...summary, features });
+      }
+      items.push({ workspace: describeWorkspace(w), projects: limitItems(await w.projects(), input.projectsLimit), languages });
+    }
+    return { workspaces: limitItems(items, null), featureNames: FEATURE_NAMES };
+  },
+});
+
+// ---------------------------------------------------------------- get-project-details
+
+interface ProjectDetailsInput extends CommonInput {
+  project: { projectId?: string; name?: string; path?: string };
+  documentsLimit?: number | null;
+}
+
+const MANIFEST_MAX_BYTES = 16_384;
+
+function findProject(projects: ProjectInfo[], selector: ProjectDetailsInput['project']): ProjectInfo | undefined {
+  return projects.find(
+    (p) =>
+      (selector.projectId === undefined || selector.projectId === p.projectId) &&
+      (selector.name === undefined || selector.name === p.name) &&
+      (selector.path === undefined || selector.path === p.path || (selector.path === p.directory && p.kind !== 'node')),
+  );
+}
+
+export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
+  name: 'get-project-details',
+  title: 'Get Project Details',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Details one project found by get-solution-structure or workspace-status: its kind, its manifest (package.json or tsconfig.json as JSON, other manifests as their first lines), its documents (files under its directory that belong to no nested project, with their language) and language counts. Select it by projectId, name or path. Returns a bounded documents collection (documentsLimit, default 50).',
+  inputSchema: inputSchema(
+    {
+      project: { ...projectSelectorInput, type: 'object', minProperties: 1 },
+      documentsLimit: limitParameter('documents'),
+    },
+    ['project'],
+  ),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      project: projectInfoSchema,
+      manifest: {
+        type: ['object', 'null'],
+        properties: {
+          path: { type: 'string' },
+          format: { type: 'string', enum: ['json', 'text'] },
+          content: {},
+          truncated: { type: 'boolean' },
+        },
+        required: ['path', 'format', 'content', 'truncated'],
+      },
+      languages: { type: 'array', items: { type: 'object', properties: { languageId: { type: 'string' }, fileCount: { type: 'integer' } }, required: ['languageId', 'fileCount'] } },
+      documents: collectionOutput('Documents of the project in path order.', {
+        type: 'object',
+        properties: { documentId: { type: 'string' }, path: { type: 'string' }, languageId: { type: ['string', 'null'] } },
+        required: ['documentId', 'path', 'languageId'],
+      }),
+      nestedProjects: { type: 'array', items: projectInfoSchema, description: 'Projects inside this one, whose files are not listed here.' },
+    },
+    required: ['project', 'manifest', 'languages', 'documents', 'nestedProjects'],
+  },
+  annotations: queryAnnotations('Get Project Details'),
+  examples: [
+    {
+      workflowId: 'orientation',
+      workflowTitle: 'Find your way around a workspace',
+      step: 4,
+      id: 'project-details',
+      title: 'List a project',
+      purpose: "See a project's manifest and documents before reading code.",
+      expectedOutcome: 'The manifest and the first 50 documents in path order.',
+      request: { project: { path: 'tsconfig.json' } },
+    },
+  ],
+  async run(input, ctx) {
+    const w = ctx.workspace(input.workspace);
+    const projects = await w.projects();
+    const project = findProject(projects, input.project);
+    if (!project) {
+      throw new ToolError(
+        'ProjectNotFound',
+        `No project of folder ${w.alias} matches ${JSON.stringify(input.project)}. Projects: ${projects.map((p) => `${p.projectId} (${p.name})`).join(', ')}.`,
+        revise('Select one of the listed projects by projectId.'),
+      );
+    }
+    const inDir = (p: string, dir: string): boolean => dir === '' || p.startsWith(`${dir}/`);
+    const nested = projects.filter((p) => p.directory !== project.directory && inDir(p.directory, project.directory));
+    const { paths } = await w.files();
+    const index = new LanguageIndex(ctx.host.languages());
+    const docs = paths
+      .filter((p) => inDir(p, project.directory) && !nested.some((n) => inDir(p, n.directory)))
+      .map((p) => ({ documentId: w.documentId(p), path: p, languageId: index.languageOf(p) ?? null }));
+    let manifest = null;
+    if (project.path !== '') {
+      const text = (await ctx.host.readFileText(joinFolder(w.fsPath, project.path), MANIFEST_MAX_BYTES + 1)) ?? '';
+      const truncated = text.length > MANIFEST_MAX_BYTES;
+      const parsed = project.path.endsWith('.json') && !truncated ? parseJsonc(text) : undefined;
+      manifest =
+        parsed !== undefined
+          ? { path: project.path, format: 'json' as const, content: parsed, truncated: false }
+          : { path: project.path, format: 'text' as const, content: text.split(/\r?\n/).slice(0, 80).join('\n').slice(0, MANIFEST_MAX_BYTES), truncated: truncated || text.split(/\r?\n/).length > 80 };
+    }
+    return {
+      project,
+      manifest,
+      languages: countLanguages(docs.map((d) => d.path), index).map(({ languageId, fileCount }) => ({ languageId, fileCount })),
+      documents: limitItems(docs, input.documentsLimit),
+      nestedProjects: nested,
+    };
+  },
+});
+
+/** JSON with comments and trailing commas, as tsconfig.json allows; undefined when it does not parse. */
+function parseJsonc(text: string): unknown {
+  const errors: ParseError[] = [];
+  const value: unknown = parseJsoncText(text, errors, { allowTrailingComma: true, disallowComments: false });
+  return errors.length === 0 ? value : undefined;
+}
