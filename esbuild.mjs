@@ -26,6 +26,8 @@ const context = await esbuild.context({
   target: 'node20',
   outfile: 'dist/extension.js',
   external: ['vscode'],
+  // jsonc-parser's main entry is UMD, which esbuild cannot follow; its ES module entry bundles cleanly.
+  mainFields: ['module', 'main'],
   minify: production,
   sourcemap: true,
   sourcesContent: false,

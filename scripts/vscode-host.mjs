@@ -81,9 +81,9 @@ function processTable() {
     if (!/^\d+$/.test(entry)) continue;
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // "pid (comm) state ppid ..."; comm may contain spaces and parentheses.
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      table.push({ pid: Number(entry), ppid: Number(ppid), state });
+      // "pid (comm) state ppid pgrp ..."; comm may contain spaces and parentheses.
+      const [, ppid, pgrp] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      table.push({ pid: Number(entry), ppid: Number(ppid), pgrp: Number(pgrp) });
     } catch {
       // the process ended while we were reading
     }
@@ -91,13 +91,19 @@ function processTable() {
   return table;
 }
 
-function treePids(rootPid) {
+// The server's process group plus, while it lives, its descendants (in case one left the group).
+// Once the server has exited, its pid may be reused, so only its group is trusted.
+function treePids(rootPid, rootAlive) {
   const table = processTable();
-  const pids = [rootPid];
-  for (let i = 0; i < pids.length; i++) {
-    for (const p of table) if (p.ppid === pids[i]) pids.push(p.pid);
+  const pids = table.filter((p) => p.pgrp === rootPid).map((p) => p.pid);
+  if (rootAlive) {
+    const tree = [rootPid];
+    for (let i = 0; i < tree.length; i++) {
+      for (const p of table) if (p.ppid === tree[i]) tree.push(p.pid);
+    }
+    pids.push(...tree);
   }
-  return pids;
+  return [...new Set(pids)];
 }
 
 function isAlive(pid) {
@@ -117,15 +123,37 @@ function signal(pid, sig) {
   }
 }
 
-async function killTree(rootPid, graceMs = 3000) {
+async function killTree(rootPid, rootAlive, graceMs = 3000) {
   // Snapshot the tree before signalling: once the root dies its children are re-parented.
-  const pids = treePids(rootPid);
-  signal(-rootPid, 'SIGTERM');
+  const pids = treePids(rootPid, rootAlive);
   for (const pid of pids) signal(pid, 'SIGTERM');
   const deadline = Date.now() + graceMs;
   while (pids.some(isAlive) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-  signal(-rootPid, 'SIGKILL');
   for (const pid of pids) if (isAlive(pid)) signal(pid, 'SIGKILL');
+}
+
+// The server runs in its own process group, so a Ctrl+C in the terminal does not reach it: while
+// anything is running, SIGINT/SIGTERM/SIGHUP stop it all (and close the browser) before exiting.
+const EXIT_CODE_ON_SIGNAL = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
+const cleanups = new Set();
+let interactiveSessions = 0; // a person ending `start` with Ctrl+C is a normal end: exit 0
+let interrupted = false;
+
+function onSignal(sig) {
+  interrupted = true;
+  for (const s of Object.keys(EXIT_CODE_ON_SIGNAL)) process.off(s, onSignal);
+  process.stderr.write(`\n[vscode-host] ${sig}: stopping VS Code\n`);
+  const code = interactiveSessions > 0 ? 0 : EXIT_CODE_ON_SIGNAL[sig];
+  Promise.allSettled([...cleanups].map((fn) => fn())).then(() => process.exit(code));
+}
+
+function onInterrupt(fn) {
+  if (cleanups.size === 0) for (const s of Object.keys(EXIT_CODE_ON_SIGNAL)) process.on(s, onSignal);
+  cleanups.add(fn);
+  return () => {
+    cleanups.delete(fn);
+    if (cleanups.size === 0) for (const s of Object.keys(EXIT_CODE_ON_SIGNAL)) process.off(s, onSignal);
+  };
 }
 
 /**
@@ -172,6 +200,9 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
   const recent = [];
   let onLine = () => {};
   const exited = new Promise((resolve) => child.on('exit', (code, sig) => resolve(sig ?? code)));
+  let stopped;
+  // Resolves with the exit code or signal if the server ends without stop() being called.
+  const died = exited.then((code) => (stopped ? new Promise(() => {}) : code));
   for (const stream of [child.stdout, child.stderr]) {
     let buffered = '';
     stream.setEncoding('utf8');
@@ -187,16 +218,19 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
     });
   }
 
-  let stopped;
   const stop = () =>
     (stopped ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) await killTree(child.pid);
+      untrack();
+      // Also after the server exited: the extension host may outlive it.
+      await killTree(child.pid, child.exitCode === null && child.signalCode === null);
       await rm(dataDir, { recursive: true, force: true });
     })());
+  const untrack = onInterrupt(stop);
 
+  let timer;
   try {
     await new Promise((resolve, reject) => {
-      const timer = setTimeout(
+      timer = setTimeout(
         () => reject(new Error(`VS Code server did not report ready within ${SERVER_READY_TIMEOUT_MS} ms`)),
         SERVER_READY_TIMEOUT_MS,
       );
@@ -206,15 +240,17 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
       };
       child.on('error', reject);
       exited.then((code) => reject(new Error(`VS Code server exited (${code}) before it was ready`)));
-      exited.finally(() => clearTimeout(timer));
-    }).finally(() => (onLine = () => {}));
+    });
   } catch (err) {
     await stop();
     err.message += `\n--- last server output ---\n${recent.join('\n')}`;
     throw err;
+  } finally {
+    clearTimeout(timer);
+    onLine = () => {};
   }
 
-  return { port, baseUrl: `http://127.0.0.1:${port}`, dataDir, stop, exited, recentOutput: () => recent.join('\n') };
+  return { port, baseUrl: `http://127.0.0.1:${port}`, dataDir, stop, died, recentOutput: () => recent.join('\n') };
 }
 
 // --- workbench URL -------------------------------------------------------------------------
@@ -245,7 +281,15 @@ function absoluteExisting(label, p) {
 }
 
 function launchBrowser() {
-  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    // onSignal closes the browser; playwright's own handlers would exit before the server is stopped
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
+  });
 }
 
 // codeAutomationLog receives every workbench log line (info and above), one formatted string each.
@@ -301,6 +345,7 @@ export async function runExtensionTests({
   });
   let browser;
   let timer;
+  const untrack = onInterrupt(() => browser?.close());
   try {
     browser = await launchBrowser();
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -320,7 +365,7 @@ export async function runExtensionTests({
         })
         .catch(reject);
       page.on('crash', () => reject(new Error('the VS Code page crashed')));
-      server.exited.then((code) =>
+      server.died.then((code) =>
         reject(new Error(`the VS Code server exited (${code}) during the test run\n${server.recentOutput()}`)),
       );
       timer = setTimeout(async () => {
@@ -344,6 +389,7 @@ export async function runExtensionTests({
     return typeof code === 'number' ? code : 1;
   } finally {
     clearTimeout(timer);
+    untrack();
     await browser?.close().catch(() => {});
     await server.stop();
   }
@@ -351,8 +397,8 @@ export async function runExtensionTests({
 
 /**
  * Starts a server for a person to use: prints the URL that opens `workspace` with `extensionPath`
- * loaded as a development extension, and stops everything on SIGINT/SIGTERM.
- * Resolves (once the server is up) with { url, port, stop, closed }.
+ * loaded as a development extension. Runs until stop() or SIGINT/SIGTERM (which stop it and exit 0).
+ * Resolves, once the server is up, with { url, port, stop, closed } (closed: resolves when stopped).
  */
 export async function openForPerson({ extensionPath, workspace, port }) {
   extensionPath = absoluteExisting('extensionPath', extensionPath);
@@ -363,25 +409,26 @@ export async function openForPerson({ extensionPath, workspace, port }) {
     skipWelcome: 'true',
   });
 
-  let closed;
-  const done = new Promise((resolve) => (closed = resolve));
-  const stop = async () => {
-    process.off('SIGINT', onSignal);
-    process.off('SIGTERM', onSignal);
-    await server.stop();
-    closed();
-  };
-  const onSignal = () => void stop();
-  process.on('SIGINT', onSignal);
-  process.on('SIGTERM', onSignal);
-  server.exited.then(() => stop());
+  interactiveSessions++;
+  let resolveClosed;
+  const closed = new Promise((resolve) => (resolveClosed = resolve));
+  let stopping;
+  const stop = () =>
+    (stopping ??= server.stop().finally(() => {
+      interactiveSessions--;
+      resolveClosed();
+    }));
+  server.died.then((code) => {
+    process.stderr.write(`[vscode-host] the VS Code server exited (${code})\n${server.recentOutput()}\n`);
+    return stop();
+  });
 
   process.stdout.write(
     `\nVS Code is running with ${path.basename(extensionPath)} loaded as a development extension.\n` +
-      `Open this URL in a browser on this machine (keep the host 127.0.0.1:${server.port} as it is: ` +
-      `the extension path in it names that host):\n\n  ${url}\n\nPress Ctrl+C to stop.\n`,
+      `Open this URL in a browser on this machine (the server listens on 127.0.0.1 only):\n\n` +
+      `  ${url}\n\nPress Ctrl+C to stop.\n`,
   );
-  return { url, port: server.port, stop, closed: done };
+  return { url, port: server.port, stop, closed };
 }
 
 // --- CLI -----------------------------------------------------------------------------------
@@ -441,8 +488,9 @@ function isMain() {
 
 if (isMain()) {
   main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
+    (code) => interrupted || process.exit(code),
     (err) => {
+      if (interrupted) return; // onSignal reports and exits once everything is stopped
       process.stderr.write(`[vscode-host] ${err.message}\n`);
       process.exit(1);
     },

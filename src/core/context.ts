@@ -115,7 +115,7 @@ export class ToolContext {
   }
 
   /** Which folder and relative path a document selector names. */
-  private async locate(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null): Promise<{ workspace: Workspace; relativePath: string }> {
+  private async locate(selector: DocumentSelector, workspaceSelector: WorkspaceSelector | null | undefined, field: string): Promise<{ workspace: Workspace; relativePath: string }> {
     const named = workspaceSelector && Object.values(workspaceSelector).some((v) => v !== undefined);
     if (selector.documentId !== undefined) {
       const match = /^([0-9a-f]{8}):(.*)$/.exec(selector.documentId);
@@ -130,30 +130,31 @@ export class ToolContext {
       if (named && this.registry.resolve(workspaceSelector).id !== w.id) {
         throw new ToolError('InvalidRequest', `documentId "${selector.documentId}" belongs to folder ${w.alias}, not to the selected workspace.`, revise('Drop the workspace selector or use a documentId of that folder.'));
       }
-      return { workspace: w, relativePath: toRelativePath(w.fsPath, match[2]) };
+      return { workspace: w, relativePath: toRelativePath(w.fsPath, match[2], `${field}.documentId`) };
     }
     const requested = selector.path ?? '';
+    const pathField = `${field}.path`;
     if (named || this.registry.all().length <= 1) {
       const w = this.registry.resolve(workspaceSelector);
-      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested) };
+      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested, pathField) };
     }
     if (isAbsoluteLike(requested)) {
       const w = this.registry.all().find((f) => {
         try {
-          toRelativePath(f.fsPath, requested);
+          toRelativePath(f.fsPath, requested, pathField);
           return true;
         } catch {
           return false;
         }
       });
-      if (!w) return { workspace: this.registry.all()[0], relativePath: toRelativePath(this.registry.all()[0].fsPath, requested) };
-      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested) };
+      if (!w) return { workspace: this.registry.all()[0], relativePath: toRelativePath(this.registry.all()[0].fsPath, requested, pathField) };
+      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested, pathField) };
     }
     // Several folders and none named: the path decides, if it exists in exactly one of them.
     const hits: { workspace: Workspace; relativePath: string }[] = [];
     for (const w of this.registry.all()) {
-      const relativePath = toRelativePath(w.fsPath, requested);
-      const absolute = await confinePath(w.fsPath, relativePath, (p) => this.host.realPath(p));
+      const relativePath = toRelativePath(w.fsPath, requested, pathField);
+      const absolute = await confinePath(w.fsPath, relativePath, (p) => this.host.realPath(p), pathField);
       if ((await this.host.realPath(absolute)) !== undefined) hits.push({ workspace: w, relativePath });
     }
     if (hits.length === 1) return hits[0];
@@ -168,12 +169,12 @@ export class ToolContext {
     throw new ToolError('DocumentNotFound', `"${truncate(requested)}" exists in none of the open folders (${this.registry.all().map((w) => w.alias).join(', ')}).`, revise('Check the path, or add a workspace selector.'));
   }
 
-  async document(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null): Promise<ResolvedDocument> {
-    const { workspace, relativePath } = await this.locate(selector, workspaceSelector);
+  async document(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null, field = 'document'): Promise<ResolvedDocument> {
+    const { workspace, relativePath } = await this.locate(selector, workspaceSelector, field);
     if (relativePath === '') {
-      throw new ToolError('InvalidRequest', 'document.path names the workspace folder itself, not a document.', revise('Give the path of a file inside the folder.'));
+      throw new ToolError('InvalidRequest', `${field}.path names the workspace folder itself, not a document.`, revise('Give the path of a file inside the folder.'));
     }
-    const absolutePath = await confinePath(workspace.fsPath, relativePath, (p) => this.host.realPath(p));
+    const absolutePath = await confinePath(workspace.fsPath, relativePath, (p) => this.host.realPath(p), `${field}.path`);
     const host = await this.host.readDocument(absolutePath);
     if (!host) throw await this.notFound(workspace, relativePath);
     this.use(workspace, [relativePath]);
@@ -210,7 +211,7 @@ export class ToolContext {
 
   async location(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null): Promise<ResolvedLocation> {
     if (selector.span) {
-      const doc = await this.document(selector.span.document, workspaceSelector);
+      const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document');
       const { start, length } = selector.span.range;
       const size = doc.host.text.length;
       if (start > size || start + length > size) {
@@ -227,7 +228,7 @@ export class ToolContext {
     }
     if (selector.selection) {
       const { document, selectedText, contextBefore, contextAfter } = selector.selection;
-      const doc = await this.document(document, workspaceSelector);
+      const doc = await this.document(document, workspaceSelector, 'location.selection.document');
       const matches = findSelection(doc.host.text, selectedText, contextBefore, contextAfter);
       if (matches.length === 1) return { document: doc, ...matches[0] };
       if (matches.length > 1) {

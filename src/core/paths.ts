@@ -4,10 +4,10 @@ import { revise, ToolError } from './envelope';
 /** Forward-slash, normalized, workspace-relative path; '' is the folder itself. */
 export type RelativePath = string;
 
-const refuse = (input: string, why: string): ToolError =>
+const refuse = (input: string, why: string, field: string): ToolError =>
   new ToolError(
     'WorkspacePathNotAllowed',
-    `The path "${truncate(input)}" is not allowed: ${why}. Use a path relative to the workspace folder, without "..", that stays inside it.`,
+    `${field}: the path "${truncate(input)}" is not allowed: ${why}. Use a path relative to the workspace folder, without "..", that stays inside it.`,
     revise('Give a workspace-relative path inside the folder (see workspace-list for the folders).'),
   );
 
@@ -29,24 +29,24 @@ export function isInside(parent: string, child: string): boolean {
  * Turns a requested path into a workspace-relative one, lexically. Absolute paths must lie in
  * the folder; relative paths may not climb out of it. Symlinks are checked by confinePath.
  */
-export function toRelativePath(folderFsPath: string, input: string): RelativePath {
-  if (input.includes('\0')) throw refuse(input, 'it contains a NUL character');
+export function toRelativePath(folderFsPath: string, input: string, field = 'path'): RelativePath {
+  if (input.includes('\0')) throw refuse(input, 'it contains a NUL character', field);
   let candidate = input.trim();
   if (/^file:\/\//i.test(candidate)) {
     try {
       candidate = decodeURIComponent(new URL(candidate).pathname);
     } catch {
-      throw refuse(input, 'it is not a valid file URI');
+      throw refuse(input, 'it is not a valid file URI', field);
     }
   }
   candidate = candidate.replace(/\\/g, '/');
   if (isAbsoluteLike(candidate)) {
     const absolute = path.resolve(candidate);
-    if (!isInside(folderFsPath, absolute)) throw refuse(input, `it is outside the workspace folder ${folderFsPath}`);
+    if (!isInside(folderFsPath, absolute)) throw refuse(input, `it is outside the workspace folder ${folderFsPath}`, field);
     return toPosix(path.relative(folderFsPath, absolute));
   }
   const normalized = path.posix.normalize(candidate);
-  if (normalized === '..' || normalized.startsWith('../')) throw refuse(input, 'it leaves the workspace folder');
+  if (normalized === '..' || normalized.startsWith('../')) throw refuse(input, 'it leaves the workspace folder', field);
   return normalized === '.' ? '' : normalized.replace(/\/$/, '');
 }
 
@@ -66,6 +66,7 @@ export async function confinePath(
   folderFsPath: string,
   relativePath: RelativePath,
   realPath: (absolute: string) => Promise<string | undefined>,
+  field = 'path',
 ): Promise<string> {
   const absolute = joinFolder(folderFsPath, relativePath);
   const realFolder = (await realPath(folderFsPath)) ?? folderFsPath;
@@ -73,7 +74,7 @@ export async function confinePath(
   for (;;) {
     const real = await realPath(probe);
     if (real !== undefined) {
-      if (!isInside(realFolder, real)) throw refuse(relativePath, `it resolves through a symbolic link to ${real}, outside the workspace`);
+      if (!isInside(realFolder, real)) throw refuse(relativePath, `it resolves through a symbolic link to ${real}, outside the workspace`, field);
       return absolute;
     }
     const parent = path.dirname(probe);

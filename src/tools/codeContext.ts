@@ -118,7 +118,7 @@ export const getCodeContext = defineTool<CodeContextInput, unknown>({
       title: 'Read around a selection',
       purpose: 'See the code and enclosing declarations around a piece of text.',
       expectedOutcome: 'Ten lines each side, the canonical span of the selection, and the enclosing class and method signatures.',
-      request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(' } }, contextLines: 10 },
+      request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } }, contextLines: 10 },
     },
   ],
   async run(input, ctx: ToolContext) {

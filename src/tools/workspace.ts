@@ -2,7 +2,7 @@ import { defineTool } from '../core/definition';
 import { revise, ToolError } from '../core/envelope';
 import { countLanguages, LanguageIndex } from '../core/languages';
 import type { FeatureProbe } from '../core/host';
-import { joinFolder, isInside, toPosix } from '../core/paths';
+import { joinFolder, isInside, toPosix, toRelativePath } from '../core/paths';
 import { collectionOutput, limitParameter, projectSelectorInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
 import { limitItems } from '../core/bounding';
@@ -320,7 +320,8 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
   async run(input, ctx) {
     const w = ctx.workspace(input.workspace);
     const projects = await w.projects();
-    const project = findProject(projects, input.project);
+    const selector = input.project.path === undefined ? input.project : { ...input.project, path: toRelativePath(w.fsPath, input.project.path, 'project.path') };
+    const project = findProject(projects, selector);
     if (!project) {
       throw new ToolError(
         'ProjectNotFound',

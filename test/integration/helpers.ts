@@ -1,0 +1,93 @@
+import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { ValidateFunction } from 'ajv';
+import { registeredToolName } from '../../src/core/definition';
+import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
+import { envelopeOutputSchema } from '../../src/core/schemas';
+import { compileSchema } from '../../src/core/validation';
+import { ALL_TOOLS } from '../../src/tools';
+import type { AgentWorkbenchApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'agent-workbench.agent-workbench';
+
+export async function activateExtension(): Promise<AgentWorkbenchApi> {
+  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
+  assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
+
+const validators = new Map<string, ValidateFunction>();
+
+/** Validates an envelope against the tool's declared output schema; fails the test with ajv's errors. */
+export function assertValidEnvelope(tool: string, envelope: unknown): void {
+  let validate = validators.get(tool);
+  if (!validate) {
+    const definition = ALL_TOOLS.find((t) => t.name === tool);
+    assert.ok(definition, `no definition for ${tool}`);
+    validate = compileSchema(envelopeOutputSchema(definition.dataSchema));
+    validators.set(tool, validate);
+  }
+  assert.ok(validate(envelope), `${tool} answered an envelope outside its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 2000)}`);
+}
+
+/** Calls a tool the way an agent does: through vscode.lm.invokeTool, and parses the single JSON text part. */
+export async function invoke(tool: string, input: unknown): Promise<Envelope> {
+  const result = await vscode.lm.invokeTool(registeredToolName(tool), { input: input as object, toolInvocationToken: undefined });
+  assert.equal(result.content.length, 1, 'a tool result is one text part');
+  const part = result.content[0];
+  assert.ok(part instanceof vscode.LanguageModelTextPart, 'the part is text');
+  const envelope = JSON.parse(part.value) as Envelope;
+  assertValidEnvelope(tool, envelope);
+  return envelope;
+}
+
+export function expectOk<T = Record<string, unknown>>(envelope: Envelope): SuccessEnvelope<T> {
+  assert.ok(envelope.ok, `expected success, got ${JSON.stringify(envelope)}`);
+  return envelope as SuccessEnvelope<T>;
+}
+
+export function expectError(envelope: Envelope, code: string): FailureEnvelope {
+  assert.equal(envelope.ok, false, `expected ${code}, got success ${JSON.stringify(envelope).slice(0, 500)}`);
+  const failure = envelope as FailureEnvelope;
+  assert.equal(failure.error.code, code, `expected ${code}: ${failure.error.message}`);
+  assert.match(failure.error.correlationId, /^[0-9a-f-]{36}$/);
+  return failure;
+}
+
+export function workspaceRoot(index = 0): string {
+  const folder = vscode.workspace.workspaceFolders?.[index];
+  assert.ok(folder, `no workspace folder ${index}`);
+  return folder.uri.fsPath;
+}
+
+/** Waits until the language service answers document symbols (the TypeScript server starts lazily). */
+export async function waitForSymbols(relativePath: string, timeoutMs = 90_000): Promise<void> {
+  const uri = vscode.Uri.file(path.join(workspaceRoot(), relativePath));
+  await vscode.workspace.openTextDocument(uri);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const symbols = await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', uri);
+    if (symbols && symbols.length > 0) return;
+    if (Date.now() > deadline) throw new Error(`no document symbols for ${relativePath} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** A digest of every file under a folder (names and contents), to prove a run changed nothing on disk. */
+export function digestTree(root: string): string {
+  const hash = crypto.createHash('sha256');
+  const walk = (dir: string): void => {
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, entry.name);
+      const rel = path.relative(root, full);
+      if (entry.isSymbolicLink()) hash.update(`L ${rel} -> ${fs.readlinkSync(full)}\n`);
+      else if (entry.isDirectory()) walk(full);
+      else hash.update(`F ${rel}\n`).update(fs.readFileSync(full));
+    }
+  };
+  walk(root);
+  return hash.digest('hex');
+}

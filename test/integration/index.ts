@@ -1,0 +1,24 @@
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+/**
+ * Entry point the extension host loads (extensionTestsPath), as with @vscode/test-electron.
+ * AW_SUITE picks the suite files for the fixture workspace the runner opened.
+ */
+const SUITES: Record<string, string[]> = {
+  sample: ['contract.test.js', 'sample.test.js'],
+  multi: ['multi.test.js'],
+  untrusted: ['untrusted.test.js'],
+};
+
+export async function run(): Promise<void> {
+  const suite = process.env.AW_SUITE ?? 'sample';
+  const files = SUITES[suite];
+  if (!files) throw new Error(`Unknown AW_SUITE ${suite}; expected one of ${Object.keys(SUITES).join(', ')}`);
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 120_000, reporter: 'spec' });
+  if (process.env.AW_GREP) mocha.grep(process.env.AW_GREP);
+  for (const f of files) mocha.addFile(path.join(__dirname, f));
+  await new Promise<void>((resolve, reject) => {
+    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed in suite ${suite}`)) : resolve()));
+  });
+}

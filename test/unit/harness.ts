@@ -1,0 +1,170 @@
+/**
+ * Builds what the extension builds at activation (Services, WorkspaceRegistry, ToolRunner with
+ * the real tools) over a FakeHost, with settable settings and a scripted confirmation dialog.
+ * Every envelope a call returns is validated against its tool's output schema.
+ */
+import * as assert from 'node:assert/strict';
+import type { ValidateFunction } from 'ajv';
+import { ToolRunner } from '../../src/core/chain';
+import type { CallLog, CallOptions, CallResult } from '../../src/core/chain';
+import type { Services } from '../../src/core/context';
+import type { AnyToolDefinition, ApprovalSummary } from '../../src/core/definition';
+import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
+import type { ErrorCode } from '../../src/core/errors';
+import { ErrorStore } from '../../src/core/errorStore';
+import { DEFAULT_SETTINGS, effectiveSettings } from '../../src/core/modes';
+import type { EffectiveSettings, Settings } from '../../src/core/modes';
+import { envelopeOutputSchema } from '../../src/core/schemas';
+import { compileSchema } from '../../src/core/validation';
+import { WorkspaceRegistry } from '../../src/core/workspaces';
+import type { KeyValueStore } from '../../src/core/workspaces';
+import { ALL_TOOLS } from '../../src/tools';
+import { FakeHost } from './fakeHost';
+
+/** A KeyValueStore (VS Code's globalState) kept in memory. */
+export class MemoryStore implements KeyValueStore {
+  readonly values = new Map<string, unknown>();
+
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, value);
+  }
+}
+
+const envelopeValidators = new WeakMap<AnyToolDefinition, ValidateFunction>();
+
+/** The compiled envelopeOutputSchema(tool.dataSchema), compiled once per tool. */
+export function envelopeValidator(tool: AnyToolDefinition): ValidateFunction {
+  let validate = envelopeValidators.get(tool);
+  if (!validate) {
+    validate = compileSchema(envelopeOutputSchema(tool.dataSchema));
+    envelopeValidators.set(tool, validate);
+  }
+  return validate;
+}
+
+/** Fails with ajv's errors when an envelope does not match its tool's output schema. */
+export function assertValidEnvelope(tool: AnyToolDefinition, envelope: unknown): void {
+  const validate = envelopeValidator(tool);
+  assert.ok(validate(envelope), `${tool.name} envelope does not match its output schema: ${JSON.stringify(validate.errors, null, 1)}\n${JSON.stringify(envelope).slice(0, 2000)}`);
+}
+
+export function expectOk<T = Record<string, unknown>>(result: CallResult | Envelope): SuccessEnvelope<T> {
+  const envelope = 'envelope' in result ? result.envelope : result;
+  assert.ok(envelope.ok, `expected success, got ${JSON.stringify(envelope)}`);
+  return envelope as SuccessEnvelope<T>;
+}
+
+export function expectError(result: CallResult | Envelope, code: ErrorCode): FailureEnvelope {
+  const envelope = 'envelope' in result ? result.envelope : result;
+  assert.equal(envelope.ok, false, `expected ${code}, got success ${JSON.stringify(envelope).slice(0, 1000)}`);
+  const failure = envelope as FailureEnvelope;
+  assert.equal(failure.error.code, code, `expected ${code}, got ${failure.error.code}: ${failure.error.message}`);
+  return failure;
+}
+
+export type ConfirmHandler = (tool: AnyToolDefinition, summary: ApprovalSummary) => boolean | Promise<boolean>;
+
+export interface HarnessOptions {
+  host?: FakeHost;
+  /** The tool definitions the runner serves (default: the real ALL_TOOLS). */
+  tools?: readonly AnyToolDefinition[];
+  settings?: Partial<Settings>;
+  store?: MemoryStore;
+  /** The person's answer to confirmation dialogs (default: approve). */
+  confirm?: ConfirmHandler;
+  transactionRevision?: (workspaceId: string) => number | null;
+  /** Validate every envelope against its tool's output schema (default true). */
+  validateEnvelopes?: boolean;
+}
+
+export class Harness {
+  readonly logs: CallLog[] = [];
+  readonly confirmations: { tool: string; summary: ApprovalSummary }[] = [];
+  settings: Settings;
+  confirm: ConfirmHandler;
+  validateEnvelopes: boolean;
+  readonly services: Services;
+  readonly runner: ToolRunner;
+  readonly registry: WorkspaceRegistry;
+  readonly errors = new ErrorStore();
+
+  private constructor(
+    readonly host: FakeHost,
+    readonly tools: readonly AnyToolDefinition[],
+    readonly store: MemoryStore,
+    options: HarnessOptions,
+  ) {
+    this.settings = { ...DEFAULT_SETTINGS, grantedPermissions: [...DEFAULT_SETTINGS.grantedPermissions], ...options.settings };
+    this.confirm = options.confirm ?? (() => true);
+    this.validateEnvelopes = options.validateEnvelopes ?? true;
+    this.registry = new WorkspaceRegistry(host, store, options.transactionRevision);
+    host.onDidChange((absPath, kind) => this.registry.recordChange(absPath, kind));
+    this.services = {
+      host,
+      registry: this.registry,
+      errors: this.errors,
+      tools: () => this.tools,
+      settings: () => this.effectiveSettings(),
+      startedAt: Date.now(),
+    };
+    this.runner = new ToolRunner(tools, {
+      services: this.services,
+      log: (entry) => this.logs.push(entry),
+      confirm: async (tool, summary) => {
+        this.confirmations.push({ tool: tool.name, summary });
+        return this.confirm(tool, summary);
+      },
+    });
+  }
+
+  static async create(options: HarnessOptions = {}): Promise<Harness> {
+    const harness = new Harness(options.host ?? new FakeHost(), options.tools ?? ALL_TOOLS, options.store ?? new MemoryStore(), options);
+    await harness.registry.sync();
+    return harness;
+  }
+
+  effectiveSettings(): EffectiveSettings {
+    return effectiveSettings(this.settings, this.host.isTrusted());
+  }
+
+  setSettings(patch: Partial<Settings>): void {
+    this.settings = { ...this.settings, ...patch };
+  }
+
+  /** Re-reads the host's folders, as the extension does when folders change. */
+  sync(): Promise<void> {
+    return this.registry.sync();
+  }
+
+  tool(name: string): AnyToolDefinition {
+    const tool = this.runner.tool(name);
+    assert.ok(tool, `no tool named ${name}`);
+    return tool;
+  }
+
+  /** Invokes a tool through the chain; the envelope is checked against the tool's output schema and its text. */
+  async call(name: string, input: unknown, options?: CallOptions): Promise<CallResult> {
+    const result = await this.runner.invoke(name, input, options);
+    assert.deepEqual(JSON.parse(result.text), result.envelope, 'the returned text is not the serialized envelope');
+    const tool = this.runner.tool(name);
+    if (this.validateEnvelopes && tool) assertValidEnvelope(tool, result.envelope);
+    return result;
+  }
+
+  async ok<T = Record<string, unknown>>(name: string, input: unknown = {}, options?: CallOptions): Promise<SuccessEnvelope<T>> {
+    return expectOk<T>(await this.call(name, input, options));
+  }
+
+  async fail(name: string, input: unknown, code: ErrorCode, options?: CallOptions): Promise<FailureEnvelope> {
+    return expectError(await this.call(name, input, options), code);
+  }
+}
+
+export function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  return Harness.create(options);
+}
