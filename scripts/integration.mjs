@@ -9,16 +9,8 @@ import { runExtensionTests } from './vscode-host.mjs';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const testsPath = path.join(root, 'out', 'test', 'integration', 'index.js');
 
-/** A symlink inside the workspace that points outside it: tools must refuse to follow it. */
-function addEscapeLink(folder, scratch) {
-  const outside = path.join(scratch, 'outside-the-workspace');
-  fs.mkdirSync(outside, { recursive: true });
-  fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
-  fs.symlinkSync(outside, path.join(folder, 'escape'));
-}
-
 const SUITES = [
-  { name: 'sample', fixture: 'sample', trusted: true, prepare: addEscapeLink },
+  { name: 'sample', fixture: 'sample', trusted: true },
   { name: 'multi', fixture: 'multi', trusted: true, workspaceFile: 'multi.code-workspace' },
   { name: 'untrusted', fixture: 'sample', trusted: false },
 ];
@@ -32,7 +24,6 @@ for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.na
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `aw-${suite.name}-`));
   const folder = path.join(scratch, suite.fixture);
   fs.cpSync(path.join(root, 'test', 'fixtures', suite.fixture), folder, { recursive: true });
-  suite.prepare?.(folder, scratch);
   const workspace = suite.workspaceFile ? path.join(folder, suite.workspaceFile) : folder;
   console.log(`\n--- integration suite "${suite.name}" on ${workspace}${suite.trusted ? '' : ' (untrusted)'}`);
   const started = Date.now();

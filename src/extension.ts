@@ -3,6 +3,7 @@ import { ToolRunner } from './core/chain';
 import { ErrorStore } from './core/errorStore';
 import { WorkspaceRegistry } from './core/workspaces';
 import { trackChanges } from './host/changeTracking';
+import { registerCommands } from './host/commands';
 import { registerTools } from './host/registration';
 import { readSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
@@ -12,6 +13,8 @@ import { ALL_TOOLS } from './tools';
 export interface AgentWorkbenchApi {
   version: string;
   toolNames: string[];
+  /** How long activate() took, in milliseconds. */
+  activationMs: number;
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentWorkbenchApi> {
@@ -38,10 +41,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     log,
     ...registerTools(ALL_TOOLS, runner),
     ...trackChanges(registry),
+    ...registerCommands(log),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void registry.sync()),
   );
-  log.info(`Agent Workbench ${version} activated in ${Date.now() - started} ms with ${ALL_TOOLS.length} tools; mode ${readSettings().effectiveMode}.`);
-  return { version, toolNames: ALL_TOOLS.map((t) => t.name) };
+  const activationMs = Date.now() - started;
+  log.info(`Agent Workbench ${version} activated in ${activationMs} ms with ${ALL_TOOLS.length} tools; mode ${readSettings().effectiveMode}.`);
+  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs };
 }
 
 export function deactivate(): void {}

@@ -79,17 +79,22 @@ export class ToolRunner {
     return this.byName.get(name)?.tool;
   }
 
-  /** The confirmation VS Code shows before a requiresApproval tool runs; undefined when none is needed. */
+  /**
+   * The confirmation VS Code shows before a requiresApproval tool runs in transactional mode;
+   * undefined when the mode needs none (autonomous-trusted) or refuses anyway (the others).
+   */
   async prepare(name: string, input: unknown): Promise<ApprovalSummary | undefined> {
-    const entry = this.byName.get(name);
-    if (!entry?.tool.requiresApproval || !entry.tool.prepareApproval) return undefined;
+    const tool = this.byName.get(name)?.tool;
+    if (!tool?.requiresApproval) return undefined;
     const settings = this.env.services.settings();
-    if (settings.effectiveMode !== 'transactional' || !entry.validate(input).valid) return undefined;
+    if (settings.effectiveMode !== 'transactional') return undefined;
+    const fallback: ApprovalSummary = { title: tool.title, message: `Allow ${tool.name} to run? ${tool.description}` };
+    if (!tool.prepareApproval || !this.byName.get(name)?.validate(input).valid) return fallback;
     try {
       const ctx = new ToolContext(this.env.services, randomUUID(), settings.defaultMaxOutputBytes, undefined);
-      return await entry.tool.prepareApproval(input as never, ctx);
+      return await tool.prepareApproval(input as never, ctx);
     } catch {
-      return undefined;
+      return fallback;
     }
   }
 

@@ -3,24 +3,36 @@ import type { ToolRunner } from '../core/chain';
 import type { AnyToolDefinition } from '../core/definition';
 import { registeredToolName } from '../core/definition';
 
-/** Registers every listed tool with vscode.lm; each call goes through the runner's chain. */
+const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * Registers every listed tool with vscode.lm; each call goes through the runner's chain.
+ * A call counts as confirmed only if prepareInvocation showed a confirmation for that very
+ * input and the call then arrived from chat, which VS Code allows only after the person accepted.
+ */
 export function registerTools(tools: readonly AnyToolDefinition[], runner: ToolRunner): vscode.Disposable[] {
+  const shown = new Map<string, number>();
+  const keyOf = (tool: string, input: unknown): string => `${tool}\u0000${JSON.stringify(input) ?? ''}`;
   return tools.map((definition) =>
     vscode.lm.registerTool<unknown>(registeredToolName(definition.name), {
       async prepareInvocation(options) {
         const summary = await runner.prepare(definition.name, options.input);
         if (!summary) return { invocationMessage: `${definition.title}…` };
+        const now = Date.now();
+        for (const [key, at] of shown) if (now - at > CONFIRMATION_TTL_MS) shown.delete(key);
+        shown.set(keyOf(definition.name, options.input), now);
         return {
           invocationMessage: `${definition.title}…`,
           confirmationMessages: { title: summary.title, message: new vscode.MarkdownString(summary.message, true) },
         };
       },
       async invoke(options, token) {
+        const key = keyOf(definition.name, options.input);
+        const confirmed = options.toolInvocationToken !== undefined && shown.delete(key);
         const tokenization = options.tokenizationOptions;
         const result = await runner.invoke(definition.name, options.input, {
           token,
-          // A chat invocation token means VS Code showed prepareInvocation's confirmation first.
-          confirmed: options.toolInvocationToken !== undefined,
+          confirmed,
           tokenBudget: tokenization?.tokenBudget,
           countTokens: tokenization ? (text) => tokenization.countTokens(text) : undefined,
         });

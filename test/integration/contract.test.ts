@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/definition';
 import type { JsonSchema } from '../../src/core/schemas';
 import { ALL_TOOLS } from '../../src/tools';
-import { activateExtension, digestTree, expectError, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, ensureEscapeLink, digestTree, expectError, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 /** Inputs every tool must refuse, with the field its message must name. */
 function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; input: unknown; field: string }[] {
@@ -48,6 +48,7 @@ describe('contract: every registered tool', function () {
 
   before(async function () {
     await activateExtension();
+    ensureEscapeLink();
     await waitForSymbols('src/greeter.ts');
     initialDigest = digestTree(workspaceRoot());
   });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ValidateFunction } from 'ajv';
@@ -90,4 +91,21 @@ export function digestTree(root: string): string {
   };
   walk(root);
   return hash.digest('hex');
+}
+
+/**
+ * Makes sure the workspace holds `escape`, a symbolic link to a folder outside it with a
+ * `passwd` file, so tests can check that tools refuse to follow it.
+ */
+export function ensureEscapeLink(): void {
+  const link = path.join(workspaceRoot(), 'escape');
+  try {
+    fs.lstatSync(link);
+    return;
+  } catch {
+    // not there yet
+  }
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-outside-'));
+  fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
+  fs.symlinkSync(outside, link);
 }

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Snapshot } from '../../src/core/envelope';
-import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, ensureEscapeLink, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 interface LocationOut {
   document: { documentId: string; path: string; projectId: string };
@@ -30,6 +30,7 @@ const selection = (file: string, selectedText: string, extra: Record<string, unk
 describe('tools on the sample workspace', function () {
   before(async function () {
     await activateExtension();
+    ensureEscapeLink();
     await waitForSymbols('src/greeter.ts');
     await waitForSymbols('src/windows.ts');
   });
@@ -182,7 +183,7 @@ describe('tools on the sample workspace', function () {
     });
 
     it('refuses a path that leaves the workspace through a symbolic link', async function () {
-      assert.ok(fs.lstatSync(path.join(workspaceRoot(), 'escape')).isSymbolicLink(), 'the runner created the escape link');
+      assert.ok(fs.lstatSync(path.join(workspaceRoot(), 'escape')).isSymbolicLink(), 'the escape link exists');
       const failure = expectError(await invoke('get-code-context', selection('escape/passwd', 'root')), 'WorkspacePathNotAllowed');
       assert.match(failure.error.message, /symbolic link/);
     });
@@ -195,6 +196,20 @@ describe('tools on the sample workspace', function () {
       assert.equal(status.data.effectiveMode, 'transactional');
       assert.deepEqual(status.data.tools.refusedInMode, []);
       assert.equal(status.data.defaults.maxRevisions, 20);
+    });
+
+    it('follows the operational mode chosen from the command palette at the next call', async function () {
+      try {
+        assert.equal(await vscode.commands.executeCommand('agentWorkbench.chooseOperationalMode', 'inspection-only'), 'inspection-only');
+        const status = expectOk<{ operationalMode: string; effectiveMode: string }>(await invoke('server-status', {}));
+        assert.equal(status.data.operationalMode, 'inspection-only');
+        assert.equal(status.data.effectiveMode, 'inspection-only');
+        expectOk(await invoke('get-code-context', selection('src/util.ts', 'formatName')));
+      } finally {
+        await vscode.commands.executeCommand('agentWorkbench.chooseOperationalMode', 'transactional');
+      }
+      const restored = expectOk<{ effectiveMode: string }>(await invoke('server-status', {}));
+      assert.equal(restored.data.effectiveMode, 'transactional');
     });
 
     it('returns the stored details of a failure by its correlation id', async function () {

@@ -325,7 +325,7 @@ describe('tools: get-code-context', () => {
       const failure = await multi.fail('get-code-context', selection({ path: 'shared.ts' }, 'export'), 'DocumentAmbiguous');
       for (const w of multi.registry.all()) assert.ok(failure.error.message.includes(`${w.shortId}:shared.ts`), failure.error.message);
       const d = (await multi.ok<CodeContext>('get-code-context', { ...selection({ path: 'shared.ts' }, 'export'), workspace: { alias: 'lib' } })).data;
-      assert.equal(d.window.text, 'export const lib = 2;');
+      assert.equal(d.window.text, 'export const lib = 2;\n', 'the window ends with the empty last line');
     });
 
     it('answers DocumentNotFound for a path in neither folder', async () => {

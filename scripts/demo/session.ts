@@ -1,0 +1,239 @@
+// A short scripted agent session, played inside a real VS Code by `npm run demo` (scripts/demo.sh).
+// Each step calls a tool the way an agent does (vscode.lm.invokeTool), prints the call and the
+// envelope it got back, and checks that the envelope is the one the script expects: run() rejects,
+// so the demo exits non-zero, as soon as one is not. This keeps the demo from rotting silently.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { registeredToolName } from '../../src/core/definition';
+import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
+import type { AgentWorkbenchApi } from '../../src/extension';
+
+const EXTENSION_ID = 'agent-workbench.agent-workbench';
+
+/** What a step expects back: success, or a failure with this code. */
+type Expectation = 'ok' | string;
+
+interface Step {
+  /** What the agent is trying to learn, in its own words. */
+  intent: string;
+  tool: string;
+  input: () => Record<string, unknown>;
+  expect: Expectation;
+  /** Further checks on the envelope; return a problem to fail the demo. */
+  check?: (envelope: Envelope) => string | undefined;
+  /** Runs after the step passed, to carry something into the following steps. */
+  after?: (envelope: Envelope) => void;
+}
+
+// --- printing --------------------------------------------------------------------------------
+
+const STRING_MAX = 400;
+const TEXT_LINES_MAX = 8;
+const ARRAY_MAX = 4;
+
+/** A copy of an envelope with long strings and arrays shortened, saying how much was left out. */
+export function abbreviate(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const lines = value.split('\n');
+    if (lines.length > TEXT_LINES_MAX) return `${lines.slice(0, TEXT_LINES_MAX).join('\n')}\n… (+${lines.length - TEXT_LINES_MAX} more lines)`;
+    return value.length > STRING_MAX ? `${value.slice(0, STRING_MAX)}… (+${value.length - STRING_MAX} chars)` : value;
+  }
+  if (Array.isArray(value)) {
+    const shown = value.slice(0, ARRAY_MAX).map(abbreviate);
+    return value.length > ARRAY_MAX ? [...shown, `… (+${value.length - ARRAY_MAX} more items)`] : shown;
+  }
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, abbreviate(v)]));
+  }
+  return value;
+}
+
+/** For get-code-context: the code window as numbered lines, easier to read than its JSON string. */
+function codeWindow(envelope: Envelope): string {
+  const w = envelope.ok ? ((envelope.data as { window?: { startLine: number; text: string } }).window ?? undefined) : undefined;
+  if (!w) return '';
+  const lines = w.text.split(/\r?\n/);
+  const width = String(w.startLine + lines.length - 1).length;
+  return `\n  window.text, as lines:\n${lines.map((l, i) => `  ${String(w.startLine + i).padStart(width)} │ ${l}`).join('\n')}`;
+}
+
+const rule = (title: string): string => `\n━━ ${title} ${'━'.repeat(Math.max(3, 96 - title.length))}`;
+
+// --- calling ---------------------------------------------------------------------------------
+
+async function call(tool: string, input: unknown): Promise<{ envelope: Envelope; ms: number }> {
+  const started = performance.now();
+  const result = await vscode.lm.invokeTool(registeredToolName(tool), { input: input as object, toolInvocationToken: undefined });
+  const ms = performance.now() - started;
+  if (result.content.length !== 1 || !(result.content[0] instanceof vscode.LanguageModelTextPart)) {
+    throw new Error(`${tool} did not answer one text part (got ${result.content.length} parts)`);
+  }
+  return { envelope: JSON.parse(result.content[0].value) as Envelope, ms };
+}
+
+function outcome(envelope: Envelope): string {
+  return envelope.ok ? 'ok' : envelope.error.code;
+}
+
+async function waitForSymbols(uri: vscode.Uri, timeoutMs = 90_000): Promise<number> {
+  const started = Date.now();
+  await vscode.workspace.openTextDocument(uri);
+  for (;;) {
+    const symbols = await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', uri);
+    if (symbols && symbols.length > 0) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`the TypeScript server gave no document symbols for ${uri.fsPath} within ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+// --- the session -----------------------------------------------------------------------------
+
+type Data = Record<string, unknown>;
+const data = (e: Envelope): Data => (e as SuccessEnvelope<Data>).data;
+const items = (collection: unknown): Data[] => ((collection as { items?: Data[] } | undefined)?.items ?? []);
+
+/** Canonical span selectors quoted in a LocationAmbiguous message ("Candidates: line 2 column 3 {"span":…}; …"). */
+export function candidateSelectors(message: string): { span: { document: { documentId: string }; range: { start: number; length: number } } }[] {
+  const found = [];
+  for (const m of message.matchAll(/\{"span":\{"document":\{"documentId":"(?:[^"\\]|\\.)*"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)) {
+    found.push(JSON.parse(m[0]) as { span: { document: { documentId: string }; range: { start: number; length: number } } });
+  }
+  return found;
+}
+
+function sessionSteps(): Step[] {
+  let ambiguous: FailureEnvelope | undefined;
+  let retryFrom: ReturnType<typeof candidateSelectors>[number] | undefined;
+  return [
+    {
+      intent: 'Which folders are open, and what do I call them?',
+      tool: 'workspace-list',
+      input: () => ({}),
+      expect: 'ok',
+      check: (e) => (items(data(e).workspaces).length === 1 ? undefined : 'expected exactly one workspace folder'),
+    },
+    {
+      intent: 'What is in this folder: projects, languages, unsaved files, mode?',
+      tool: 'workspace-status',
+      input: () => ({ projectsLimit: 10, languagesLimit: 5 }),
+      expect: 'ok',
+      check: (e) => (items(data(e).projects).some((p) => p.path === 'tsconfig.json') ? undefined : 'tsconfig.json is not among the projects'),
+    },
+    {
+      intent: 'Which language features answer here, so I know which semantic tools will work?',
+      tool: 'get-solution-structure',
+      input: () => ({}),
+      expect: 'ok',
+    },
+    {
+      intent: 'Read the TypeScript project: its tsconfig and its documents.',
+      tool: 'get-project-details',
+      input: () => ({ project: { path: 'tsconfig.json' }, documentsLimit: 10 }),
+      expect: 'ok',
+      check: (e) => (items(data(e).documents).some((d) => d.path === 'src/greeter.ts') ? undefined : 'src/greeter.ts is not a document of the tsconfig project'),
+    },
+    {
+      intent: 'Read the code around greet() and see what encloses it.',
+      tool: 'get-code-context',
+      input: () => ({ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } }, contextLines: 3 }),
+      expect: 'ok',
+      check: (e) => {
+        const names = (data(e).enclosingSymbols as Data[]).map((s) => s.name).join(' > ');
+        return names === 'Greeter > greet' ? undefined : `expected enclosing symbols Greeter > greet, got "${names}"`;
+      },
+    },
+    {
+      intent: 'Look at "return 1;" in repeated.ts (it occurs twice, so the tool should ask which one).',
+      tool: 'get-code-context',
+      input: () => ({ location: { selection: { document: { path: 'src/repeated.ts' }, selectedText: 'return 1;' } }, contextLines: 1 }),
+      expect: 'LocationAmbiguous',
+      check: (e) => {
+        const found = candidateSelectors((e as FailureEnvelope).error.message);
+        return found.length === 2 ? undefined : `expected two candidate selectors in the message, found ${found.length}`;
+      },
+      after: (e) => {
+        ambiguous = e as FailureEnvelope;
+        retryFrom = candidateSelectors(ambiguous.error.message)[1];
+      },
+    },
+    {
+      intent: 'Retry with the second candidate selector the error listed.',
+      tool: 'get-code-context',
+      input: () => {
+        if (!retryFrom) throw new Error('no candidate selector was carried over from the LocationAmbiguous step');
+        return { location: retryFrom, contextLines: 1 };
+      },
+      expect: 'ok',
+      check: (e) => {
+        const names = (data(e).enclosingSymbols as Data[]).map((s) => s.name).join(' > ');
+        return names === 'second' ? undefined : `expected the candidate to lie in second(), got "${names}"`;
+      },
+    },
+    {
+      intent: 'Peek at a file in a sibling folder (outside the workspace: refused).',
+      tool: 'get-code-context',
+      input: () => ({ location: { selection: { document: { path: '../other-project/src/secrets.ts' }, selectedText: 'token' } } }),
+      expect: 'WorkspacePathNotAllowed',
+    },
+    {
+      intent: 'What exactly went wrong with the ambiguous selection? Ask by its correlationId.',
+      tool: 'get-error-details',
+      input: () => {
+        if (!ambiguous) throw new Error('no failure was carried over from the LocationAmbiguous step');
+        return { correlationId: ambiguous.error.correlationId };
+      },
+      expect: 'ok',
+      check: (e) => (data(e).code === 'LocationAmbiguous' ? undefined : `expected the stored LocationAmbiguous record, got ${String(data(e).code)}`),
+    },
+    {
+      intent: 'Finally: mode, trust, version, and how many failures this session recorded.',
+      tool: 'server-status',
+      input: () => ({}),
+      expect: 'ok',
+      check: (e) => ((data(e).recordedFailures as number) >= 2 ? undefined : `expected at least 2 recorded failures, got ${String(data(e).recordedFailures)}`),
+    },
+  ];
+}
+
+/** Entry point the extension host loads (extensionTestsPath). Rejects when an envelope is not the expected one. */
+export async function run(): Promise<void> {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the demo needs the sample folder open');
+  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  const api = await ext.activate();
+  const waited = await waitForSymbols(vscode.Uri.file(path.join(folder.uri.fsPath, 'src', 'greeter.ts')));
+  console.log(
+    `\nAgent Workbench ${api.version} in VS Code ${vscode.version}: ${api.toolNames.length} tools, workspace ${folder.uri.fsPath}\n` +
+      `(TypeScript server answered document symbols after ${waited} ms; every call below goes through vscode.lm.invokeTool)`,
+  );
+
+  const steps = sessionSteps();
+  const problems: string[] = [];
+  for (const [i, step] of steps.entries()) {
+    const input = step.input();
+    const { envelope, ms } = await call(step.tool, input);
+    const got = outcome(envelope);
+    const problem = got !== step.expect ? `expected ${step.expect}, got ${got}` : step.check?.(envelope);
+    const verdict = problem ? `✗ ${problem}` : `✓ ${step.expect === 'ok' ? 'ok, as expected' : `${got}, as expected`}`;
+    console.log(
+      `${rule(`${i + 1}/${steps.length} ${step.tool}`)}\n` +
+        `# ${step.intent}\n` +
+        `→ ${step.tool} ${JSON.stringify(input)}\n` +
+        `← ${got} in ${ms.toFixed(1)} ms  ${verdict}\n` +
+        JSON.stringify(abbreviate(envelope), null, 2) +
+        codeWindow(envelope),
+    );
+    if (problem) {
+      problems.push(`step ${i + 1} (${step.tool}): ${problem}`);
+      break; // later steps build on this one
+    }
+    step.after?.(envelope);
+  }
+
+  const summary = problems.length === 0 ? `\nDemo passed: ${steps.length} calls, every envelope as expected.` : `\nDemo FAILED: ${problems.join('; ')}`;
+  console.log(summary);
+  // Let the last log lines reach the runner before the host is told to exit.
+  await new Promise((r) => setTimeout(r, 500));
+  if (problems.length > 0) throw new Error(problems.join('; '));
+}
