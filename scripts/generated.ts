@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { languageModelToolsContribution, referenceIndex, toolReference } from '../src/core/manifest';
+import { languageModelToolsContribution, referenceIndex, TOOL_DETAIL_SCHEMA, toolReference } from '../src/core/manifest';
 import { ALL_TOOLS } from '../src/tools';
 
 /** Every generated file (workspace-relative path to content) as the definitions say it should be. */
@@ -13,6 +13,7 @@ export function generatedFiles(root: string): Map<string, string> {
   for (const tool of ALL_TOOLS) {
     files.set(`docs/reference/tools/${tool.name}.json`, `${JSON.stringify(toolReference(tool, pkg.version), null, 2)}\n`);
   }
+  files.set('docs/reference/tool-detail.schema.json', `${JSON.stringify(TOOL_DETAIL_SCHEMA, null, 2)}\n`);
   files.set('docs/reference/index.md', `${referenceIndex(ALL_TOOLS, pkg.version)}\n`);
   return files;
 }

@@ -41,7 +41,6 @@ export async function boundToFit(value: unknown, fits: Fits): Promise<{ text: st
   for (let i = found.length - 1; i >= 0; i--) {
     const collection = found[i];
     const all = collection.items;
-    collection.hasMore = true;
     // Largest prefix that fits, by binary search over the item count.
     let low = 0;
     let high = all.length;
@@ -52,6 +51,7 @@ export async function boundToFit(value: unknown, fits: Fits): Promise<{ text: st
       else high = mid - 1;
     }
     collection.items = all.slice(0, low);
+    if (low < all.length) collection.hasMore = true;
     text = JSON.stringify(copy);
     if (await fits(text)) return { text, truncated: true };
   }

@@ -183,6 +183,8 @@ export class ToolRunner {
 
   private async approveBoundAndRun(tool: AnyToolDefinition, input: unknown, options: CallOptions, ctx: ToolContext, token: CancellationSignal, maxBytes: number) {
     if (tool.requiresApproval) await this.approve(tool, input, options, ctx);
+    // The answer may already be Timeout or Cancelled (say the person approved too late): then the tool must not run.
+    if (token.isCancellationRequested) throw new ToolError('Cancelled', `${tool.name} was cancelled before it ran; nothing was done.`, retry('Call again if it is still wanted.'));
     const data = await tool.run(input as never, ctx, token);
     const envelope = success(data, ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT);
     const fits: Fits = async (text) => {

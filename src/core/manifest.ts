@@ -38,11 +38,17 @@ function availability(tool: AnyToolDefinition): string {
   return 'Published in the transactional, approval-required and autonomous-trusted modes of a trusted workspace; hidden and refused in inspection-only mode and in untrusted workspaces.';
 }
 
-/** The tool reference page in the seeds' format (roslyn-workbench-tool-reference/v1, field for field), plus the Tracon marks. */
+/**
+ * The tool reference page in the seeds' format (the roslyn-workbench-tool-reference/v1 fields,
+ * in their order), plus registeredName and the Tracon marks.
+ */
 export function toolReference(tool: AnyToolDefinition, productVersion: string): JsonSchema {
   return {
+    $schema: '../tool-detail.schema.json',
     formatVersion: REFERENCE_FORMAT,
     productVersion,
+    sourceTag: productVersion,
+    commit: 'development',
     name: tool.name,
     title: tool.title,
     area: 'Extension',
@@ -50,6 +56,7 @@ export function toolReference(tool: AnyToolDefinition, productVersion: string): 
     operationKind: tool.operationKind,
     summary: tool.description,
     availability: availability(tool),
+    documentationUrl: `docs/reference/tools/${tool.name}.json`,
     registeredName: registeredToolName(tool.name),
     marking: {
       effect: tool.effect,
@@ -70,6 +77,67 @@ export function toolReference(tool: AnyToolDefinition, productVersion: string): 
     examples: tool.examples.map((e) => ({ ...e, representativeResponse: null })),
   };
 }
+
+const nonEmpty: JsonSchema = { type: 'string', minLength: 1 };
+
+/** The JSON Schema every reference page validates against (written as docs/reference/tool-detail.schema.json). */
+export const TOOL_DETAIL_SCHEMA: JsonSchema = {
+  $schema: 'http://json-schema.org/draft-07/schema#',
+  title: 'Agent Workbench tool reference page',
+  type: 'object',
+  required: ['formatVersion', 'productVersion', 'name', 'title', 'area', 'category', 'operationKind', 'summary', 'availability', 'registeredName', 'marking', 'tool', 'examples'],
+  properties: {
+    $schema: { type: 'string' },
+    formatVersion: { const: REFERENCE_FORMAT },
+    productVersion: nonEmpty,
+    sourceTag: nonEmpty,
+    commit: nonEmpty,
+    name: { type: 'string', pattern: '^[a-z][a-z0-9]*(-[a-z0-9]+)*$' },
+    title: nonEmpty,
+    area: nonEmpty,
+    category: { enum: ['Workspaces', 'Code discovery and navigation', 'Mutations', 'Transactions'] },
+    operationKind: { enum: ['Query', 'Mutation'] },
+    summary: nonEmpty,
+    availability: nonEmpty,
+    documentationUrl: nonEmpty,
+    registeredName: { type: 'string', pattern: '^[\\w-]{1,64}$' },
+    marking: {
+      type: 'object',
+      required: ['effect', 'requiresApproval', 'requiredPermission', 'safeToRepeat', 'timeoutSeconds', 'maxOutputBytes'],
+      properties: {
+        effect: { enum: ['Read', 'Write', 'Destructive', 'External'] },
+        requiresApproval: { type: 'boolean' },
+        requiredPermission: { type: ['string', 'null'] },
+        safeToRepeat: { type: 'boolean' },
+        timeoutSeconds: { type: 'integer', minimum: 0 },
+        maxOutputBytes: { type: 'integer', minimum: 0 },
+      },
+    },
+    tool: {
+      type: 'object',
+      required: ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'],
+      properties: {
+        name: nonEmpty,
+        title: nonEmpty,
+        description: nonEmpty,
+        inputSchema: { type: 'object' },
+        outputSchema: { type: 'object' },
+        annotations: {
+          type: 'object',
+          required: ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'],
+        },
+      },
+    },
+    examples: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['workflowId', 'workflowTitle', 'step', 'id', 'title', 'purpose', 'expectedOutcome', 'request'],
+        properties: { step: { type: 'integer', minimum: 1 }, request: { type: 'object' } },
+      },
+    },
+  },
+};
 
 /** The index page of the reference: one line per tool, grouped by category. */
 export function referenceIndex(tools: readonly AnyToolDefinition[], productVersion: string): string {

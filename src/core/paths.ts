@@ -22,7 +22,7 @@ export function isAbsoluteLike(p: string): boolean {
 /** True when `child` is `parent` or inside it (both absolute, normalized). */
 export function isInside(parent: string, child: string): boolean {
   const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+  return rel === '' || (rel !== '..' && !rel.startsWith(`..${path.sep}`) && !path.isAbsolute(rel));
 }
 
 /**

@@ -11,7 +11,8 @@ export interface ValidationResult {
 
 export type InputValidator = (input: unknown) => ValidationResult;
 
-const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false });
+// verbose: the oneOf message below reads error.parentSchema, which ajv fills in only then.
+const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: false, verbose: true });
 addFormats(ajv);
 
 const fieldOf = (error: ErrorObject): string => {

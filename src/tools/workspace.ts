@@ -257,13 +257,15 @@ interface ProjectDetailsInput extends CommonInput {
 
 const MANIFEST_MAX_BYTES = 16_384;
 
+/** A project by id, name or path; a folder path picks its language project (tsconfig) before its package.json. */
 function findProject(projects: ProjectInfo[], selector: ProjectDetailsInput['project']): ProjectInfo | undefined {
-  return projects.find(
+  const matches = projects.filter(
     (p) =>
       (selector.projectId === undefined || selector.projectId === p.projectId) &&
       (selector.name === undefined || selector.name === p.name) &&
-      (selector.path === undefined || selector.path === p.path || (selector.path === p.directory && p.kind !== 'node')),
+      (selector.path === undefined || selector.path === p.path || selector.path === p.directory),
   );
+  return matches.find((p) => selector.path === undefined || p.path === selector.path) ?? matches.find((p) => p.kind !== 'node') ?? matches[0];
 }
 
 export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
@@ -339,7 +341,7 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
     let manifest = null;
     if (project.path !== '') {
       const text = (await ctx.host.readFileText(joinFolder(w.fsPath, project.path), MANIFEST_MAX_BYTES + 1)) ?? '';
-      const truncated = text.length > MANIFEST_MAX_BYTES;
+      const truncated = Buffer.byteLength(text, 'utf8') > MANIFEST_MAX_BYTES;
       const parsed = project.path.endsWith('.json') && !truncated ? parseJsonc(text) : undefined;
       manifest =
         parsed !== undefined

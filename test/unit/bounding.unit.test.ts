@@ -74,6 +74,15 @@ describe('bounding: boundToFit', () => {
     }
   });
 
+  it('leaves hasMore false on a collection that lost nothing', async () => {
+    const value = { a: { items: ['x'.repeat(100)], hasMore: false }, b: { items: [] as string[], hasMore: false } };
+    const result = await boundToFit(value, fitsBytes(70));
+    assert.ok(result);
+    const bounded = JSON.parse(result.text) as typeof value;
+    assert.deepEqual(bounded.a, { items: [], hasMore: true });
+    assert.deepEqual(bounded.b, { items: [], hasMore: false });
+  });
+
   it('returns undefined when even empty collections do not fit', async () => {
     const value = { header: 'h'.repeat(200), list: { items: items('x', 5), hasMore: false } };
     assert.equal(await boundToFit(value, fitsBytes(150)), undefined);

@@ -11,7 +11,7 @@ import { envelopeOutputSchema } from '../../src/core/schemas';
 import { compileSchema } from '../../src/core/validation';
 import { ALL_TOOLS } from '../../src/tools';
 import { FakeHost } from './fakeHost';
-import { createHarness, expectError, expectOk } from './harness';
+import { assertValidEnvelope, createHarness, expectError, expectOk } from './harness';
 import type { Harness } from './harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -112,6 +112,14 @@ function buildTools(probe: Probe): AnyToolDefinition[] {
       prepareApproval: async (input) => ({ title: 'Commit?', message: `Commit ${input.text ?? 'everything'}: 2 files, +3 -1.` }),
       run: async () => counted({ committed: true }),
     }),
+    testTool('test-approval-slow', {
+      operationKind: 'Mutation',
+      effect: 'Write',
+      requiresApproval: true,
+      requiredPermission: null,
+      timeoutSeconds: 1,
+      run: async () => counted({ applied: true }),
+    }),
     testTool('test-approval-plain', {
       operationKind: 'Mutation',
       effect: 'Destructive',
@@ -209,7 +217,9 @@ describe('chain: ToolRunner', () => {
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
     assert.equal(probe.runs, 0);
     await failureOf('test-echo', 'not an object', 'InvalidRequest');
-    expectError(await h.runner.invoke('test-echo', undefined), 'InvalidRequest');
+    const undefinedInput = await h.runner.invoke('test-echo', undefined);
+    expectError(undefinedInput, 'InvalidRequest');
+    assertValidEnvelope(h.tool('test-echo'), undefinedInput.envelope);
     assert.equal(probe.runs, 0);
   });
 
@@ -247,7 +257,7 @@ describe('chain: ToolRunner', () => {
       assert.equal(status.data.effectiveMode, 'inspection-only');
       assert.equal(status.data.operationalMode, 'autonomous-trusted');
       assert.equal(status.data.trusted, false);
-      assert.deepEqual(status.data.tools.refusedInMode, ['test-mutation', 'test-approval', 'test-approval-plain']);
+      assert.deepEqual(status.data.tools.refusedInMode, ['test-mutation', 'test-approval', 'test-approval-slow', 'test-approval-plain']);
       assert.equal(probe.runs, 1);
     });
 
@@ -338,6 +348,22 @@ describe('chain: ToolRunner', () => {
       assert.match(h.confirmations[0].summary.message, /test-approval-plain/);
     });
 
+    it('does not run a tool the person approves after the call already timed out', async () => {
+      h.confirm = () => new Promise((resolve) => setTimeout(() => resolve(true), 1500));
+      await failureOf('test-approval-slow', {}, 'Timeout');
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      assert.equal(h.confirmations.length, 1);
+      assert.equal(probe.runs, 0, 'the late approval must not apply anything');
+    });
+
+    it('does not run a tool whose caller had already cancelled', async () => {
+      const source = new LinkedCancellation();
+      source.cancel();
+      await failureOf('test-echo', { text: 'x' }, 'Cancelled', { token: source });
+      await failureOf('test-approval-plain', {}, 'Cancelled', { token: source, confirmed: true });
+      assert.equal(probe.runs, 0);
+    });
+
     it('autonomous-trusted runs without asking', async () => {
       h.setSettings({ operationalMode: 'autonomous-trusted' });
       h.confirm = () => assert.fail('must not ask');
@@ -346,12 +372,23 @@ describe('chain: ToolRunner', () => {
       assert.equal(probe.runs, 2);
     });
 
-    it('prepare() gives the confirmation only in transactional mode and for valid input', async () => {
+    it('prepare() gives the tool summary in transactional mode, a generic one for invalid input, none in other modes', async () => {
       assert.deepEqual(await h.runner.prepare('test-approval', { text: 'x' }), { title: 'Commit?', message: 'Commit x: 2 files, +3 -1.' });
-      assert.equal(await h.runner.prepare('test-approval', { text: 7 }), undefined);
+      for (const [name, input] of [
+        ['test-approval', { text: 7 }],
+        ['test-approval-plain', {}],
+      ] as const) {
+        const generic = await h.runner.prepare(name, input);
+        assert.ok(generic, name);
+        assert.equal(generic.title, name);
+        assert.match(generic.message, new RegExp(name));
+      }
       assert.equal(await h.runner.prepare('test-echo', {}), undefined);
-      h.setSettings({ operationalMode: 'autonomous-trusted' });
-      assert.equal(await h.runner.prepare('test-approval', {}), undefined);
+      assert.equal(await h.runner.prepare('no-such-tool', {}), undefined);
+      for (const operationalMode of ['autonomous-trusted', 'approval-required', 'inspection-only'] as const) {
+        h.setSettings({ operationalMode });
+        assert.equal(await h.runner.prepare('test-approval', {}), undefined, operationalMode);
+      }
       assert.equal(probe.runs, 0);
     });
   });

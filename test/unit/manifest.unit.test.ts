@@ -30,8 +30,8 @@ const SEED_REFERENCE_KEYS = [
   'tool',
   'examples',
 ] as const;
-/** The seed fields DESIGN.md section 7 requires of every generated page. */
-const REQUIRED_REFERENCE_KEYS = ['formatVersion', 'name', 'title', 'area', 'category', 'operationKind', 'summary', 'availability', 'tool', 'examples'] as const;
+/** Every page carries all of the seed's fields. */
+const REQUIRED_REFERENCE_KEYS = SEED_REFERENCE_KEYS;
 const SEED_TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'];
 const SEED_ANNOTATION_KEYS = ['title', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint'];
 /** Keys of an example in the seed (seeds/002_073e4af54e1bb6e6.txt). */
@@ -68,7 +68,8 @@ describe('manifest: generated files do not drift from the definitions', () => {
   it('package.json and every docs/reference file equal what npm run gen would write', () => {
     assert.ok(expected.has('package.json'));
     assert.ok(expected.has('docs/reference/index.md'));
-    assert.equal(expected.size, ALL_TOOLS.length + 2);
+    assert.ok(expected.has('docs/reference/tool-detail.schema.json'));
+    assert.equal(expected.size, ALL_TOOLS.length + 3);
     const stale: string[] = [];
     for (const [relative, content] of expected) {
       const file = path.join(ROOT, relative);
@@ -191,6 +192,8 @@ describe('manifest: tool definitions', () => {
           assert.ok(Number.isInteger(example.step) && (example.step as number) >= 1);
         }
         assert.deepEqual(page, JSON.parse(JSON.stringify(toolReference(tool, String(page.productVersion)))));
+        const validatePage = compileSchema(JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'reference', 'tool-detail.schema.json'), 'utf8')) as JsonSchema);
+        assert.ok(validatePage(page), `${tool.name} page validates against tool-detail.schema.json: ${JSON.stringify(validatePage.errors)}`);
       });
     });
   }

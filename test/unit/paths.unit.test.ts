@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolError } from '../../src/core/envelope';
-import { confinePath, joinFolder, toRelativePath } from '../../src/core/paths';
+import { confinePath, isInside, joinFolder, toRelativePath } from '../../src/core/paths';
 import { FAKE_ROOT, FakeHost } from './fakeHost';
 
 const folder = path.join(FAKE_ROOT, 'app');
@@ -41,6 +41,14 @@ describe('paths: toRelativePath', () => {
     refused(() => toRelativePath(folder, `${folder}-other${path.sep}a.ts`), /outside the workspace folder/);
     refused(() => toRelativePath(folder, path.join(folder, '..', 'secrets', 'x')), /outside the workspace folder/);
     refused(() => toRelativePath(folder, pathToFileURL(path.join(outside, 'key.pem')).toString()), /outside the workspace folder/);
+  });
+
+  it('accepts names that merely start with two dots', () => {
+    assert.equal(toRelativePath(folder, '..foo.ts'), '..foo.ts');
+    assert.equal(toRelativePath(folder, 'src/..bar/x.ts'), 'src/..bar/x.ts');
+    assert.equal(toRelativePath(folder, path.join(folder, '..foo.ts')), '..foo.ts');
+    assert.ok(isInside(folder, path.join(folder, '..foo.ts')));
+    assert.ok(!isInside(folder, path.join(folder, '..', 'foo.ts')));
   });
 
   it('refuses NUL characters', () => {
@@ -83,6 +91,12 @@ describe('paths: confinePath', () => {
     const host = hostWithLinks();
     assert.equal(await confinePath(folder, 'src/a.ts', realPath(host)), joinFolder(folder, 'src/a.ts'));
     assert.equal(await confinePath(folder, 'src/new/deep.ts', realPath(host)), joinFolder(folder, 'src/new/deep.ts'));
+  });
+
+  it('accepts an existing file whose name starts with two dots', async () => {
+    const host = hostWithLinks();
+    host.writeFile(path.join(folder, '..foo.ts'), 'export {};\n');
+    assert.equal(await confinePath(folder, '..foo.ts', realPath(host)), joinFolder(folder, '..foo.ts'));
   });
 
   it('accepts a symlink that stays inside the folder', async () => {

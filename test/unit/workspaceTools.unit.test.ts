@@ -355,6 +355,26 @@ describe('tools: get-project-details', () => {
     assert.equal(broken.data.manifest.content, '{ "name": ');
   });
 
+  it('selects a project by its folder: the language project first, else the package.json', async () => {
+    const h = await singleRoot();
+    const lib = await h.ok<{ project: ProjectInfo }>('get-project-details', { project: { path: 'packages/lib' } });
+    assert.equal(lib.data.project.path, 'packages/lib/package.json');
+    const root = await h.ok<{ project: ProjectInfo }>('get-project-details', { project: { path: '' } });
+    assert.equal(root.data.project.path, 'tsconfig.json');
+    const pkg = await h.ok<{ project: ProjectInfo }>('get-project-details', { project: { path: 'package.json' } });
+    assert.equal(pkg.data.project.kind, 'node');
+  });
+
+  it('marks a manifest over the byte limit truncated, counting bytes not characters', async () => {
+    const host = new FakeHost();
+    // 10,029 characters but 20,029 bytes: over the 16 KiB limit.
+    host.addFolder('big', { 'package.json': `{"name":"${'é'.repeat(10_000)}"}` });
+    const h = await createHarness({ host });
+    const details = await h.ok<{ manifest: { format: string; truncated: boolean } }>('get-project-details', { project: { path: 'package.json' } });
+    assert.equal(details.data.manifest.format, 'text');
+    assert.equal(details.data.manifest.truncated, true);
+  });
+
   it('answers ProjectNotFound listing the projects', async () => {
     const h = await singleRoot();
     const failure = await h.fail('get-project-details', { project: { name: 'nope' } }, 'ProjectNotFound');
