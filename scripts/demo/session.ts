@@ -30,22 +30,47 @@ interface Step {
 const STRING_MAX = 400;
 const TEXT_LINES_MAX = 8;
 const ARRAY_MAX = 4;
+const INLINE_WIDTH = 110;
+const SAME_SNAPSHOT = "(same as the envelope's snapshot)";
 
-/** A copy of an envelope with long strings and arrays shortened, saying how much was left out. */
-export function abbreviate(value: unknown): unknown {
-  if (typeof value === 'string') {
-    const lines = value.split('\n');
-    if (lines.length > TEXT_LINES_MAX) return `${lines.slice(0, TEXT_LINES_MAX).join('\n')}\n… (+${lines.length - TEXT_LINES_MAX} more lines)`;
-    return value.length > STRING_MAX ? `${value.slice(0, STRING_MAX)}… (+${value.length - STRING_MAX} chars)` : value;
-  }
+/**
+ * A copy of an envelope with long strings and arrays shortened, saying how much was left out.
+ * Nested snapshots equal to the envelope's own are replaced by a note: they repeat in every location.
+ */
+export function abbreviate(value: unknown, snapshot?: unknown): unknown {
+  const top = snapshot ?? (value && typeof value === 'object' && 'snapshot' in value ? JSON.stringify(value.snapshot) : undefined);
+  const walk = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') {
+      const lines = v.split('\n');
+      if (lines.length > TEXT_LINES_MAX) return `${lines.slice(0, TEXT_LINES_MAX).join('\n')}\n… (+${lines.length - TEXT_LINES_MAX} more lines)`;
+      return v.length > STRING_MAX ? `${v.slice(0, STRING_MAX)}… (+${v.length - STRING_MAX} chars)` : v;
+    }
+    if (Array.isArray(v)) {
+      const shown = v.slice(0, ARRAY_MAX).map((x) => walk(x, depth + 1));
+      return v.length > ARRAY_MAX ? [...shown, `… (+${v.length - ARRAY_MAX} more items)`] : shown;
+    }
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(
+        Object.entries(v).map(([k, x]) => [k, depth > 0 && k === 'snapshot' && top !== undefined && JSON.stringify(x) === top ? SAME_SNAPSHOT : walk(x, depth + 1)]),
+      );
+    }
+    return v;
+  };
+  return walk(value, 0);
+}
+
+/** Pretty JSON that keeps small objects and arrays on one line. */
+export function prettyJson(value: unknown, indent = ''): string {
+  const compact = JSON.stringify(value);
+  if (value === null || typeof value !== 'object' || indent.length + compact.length <= INLINE_WIDTH) return compact;
+  const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    const shown = value.slice(0, ARRAY_MAX).map(abbreviate);
-    return value.length > ARRAY_MAX ? [...shown, `… (+${value.length - ARRAY_MAX} more items)`] : shown;
+    if (value.length === 0) return '[]';
+    return `[\n${value.map((v) => inner + prettyJson(v, inner)).join(',\n')}\n${indent}]`;
   }
-  if (value && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, abbreviate(v)]));
-  }
-  return value;
+  const entries = Object.entries(value);
+  if (entries.length === 0) return '{}';
+  return `{\n${entries.map(([k, v]) => `${inner}${JSON.stringify(k)}: ${prettyJson(v, inner)}`).join(',\n')}\n${indent}}`;
 }
 
 /** For get-code-context: the code window as numbered lines, easier to read than its JSON string. */
@@ -221,7 +246,7 @@ export async function run(): Promise<void> {
         `# ${step.intent}\n` +
         `→ ${step.tool} ${JSON.stringify(input)}\n` +
         `← ${got} in ${ms.toFixed(1)} ms  ${verdict}\n` +
-        JSON.stringify(abbreviate(envelope), null, 2) +
+        prettyJson(abbreviate(envelope)) +
         codeWindow(envelope),
     );
     if (problem) {

@@ -1,0 +1,350 @@
+// The part of `npm run bench` that runs inside the real VS Code extension host (loaded by
+// bench/run.mjs as the extension tests module). It measures activation, the framework's per-call
+// overhead at three depths, the language-service call get-code-context relies on, VS Code's own
+// agent tools, and the host's memory, then writes everything as JSON to $AW_BENCH_OUT.
+// It is not a test: npm test never loads it.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as vscode from 'vscode';
+import { NEVER_CANCELLED } from '../src/core/cancellation';
+import { ToolRunner } from '../src/core/chain';
+import { ToolContext } from '../src/core/context';
+import type { Services } from '../src/core/context';
+import { registeredToolName } from '../src/core/definition';
+import type { AnyToolDefinition } from '../src/core/definition';
+import type { Envelope } from '../src/core/envelope';
+import { ErrorStore } from '../src/core/errorStore';
+import { WorkspaceRegistry } from '../src/core/workspaces';
+import type { AgentWorkbenchApi } from '../src/extension';
+import { readSettings } from '../src/host/settings';
+import { VsCodeHost } from '../src/host/vscodeHost';
+import { ALL_TOOLS } from '../src/tools';
+
+const EXTENSION_ID = 'agent-workbench.agent-workbench';
+const GREETER = 'src/greeter.ts';
+const CODE_CONTEXT_INPUT = { location: { selection: { document: { path: GREETER }, selectedText: 'greet(name: string)' } }, contextLines: 10 };
+/** The line and symbol VS Code's own tools are pointed at (the same method get-code-context reads). */
+const VSCODE_TOOL_TARGET = { symbol: 'greet', filePath: GREETER, lineContent: 'greet(name: string): Greeting' };
+
+export interface Stats {
+  n: number;
+  medianMs: number;
+  p95Ms: number;
+  meanMs: number;
+  minMs: number;
+  maxMs: number;
+}
+
+export interface Row {
+  id: string;
+  group: string;
+  label: string;
+  status: 'measured' | 'refused';
+  /** Why a tool refused (status refused), in its own words. */
+  reason?: string;
+  stats?: Stats;
+  /** The first characters of one answer, to show what was measured. */
+  sample?: string;
+  note?: string;
+}
+
+interface Memory {
+  heapUsed: number;
+  heapTotal: number;
+  rss: number;
+  external: number;
+}
+
+export interface InHostResult {
+  vscodeVersion: string;
+  appName: string;
+  hostNode: string;
+  hostPlatform: string;
+  config: { iterations: number; warmup: number; settleMs: number };
+  extension: { version: string; toolCount: number };
+  activation: {
+    /** From the extension's API (activate()'s own measurement), or null when the API has no activationMs. */
+    activationMs: number | null;
+    source: 'api.activationMs' | 'ext.activate() awaited by the bench';
+    /** How long `await ext.activate()` took here; about 0 when VS Code had already activated it. */
+    activateCallMs: number;
+    wasActiveBeforeBench: boolean;
+  };
+  typescriptReadyMs: number;
+  lmTools: { name: string; found: boolean; inputSchema?: unknown }[];
+  rows: Row[];
+  memory: {
+    /** Whether a GC could be forced; when it could, before and afterGc are read right after one. */
+    gcForced: boolean;
+    before: Memory;
+    after: Memory;
+    afterGc: Memory;
+    calls: number;
+  };
+}
+
+function memory(): Memory {
+  const m = process.memoryUsage();
+  return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external };
+}
+
+/** Node's gc(), reachable without --expose-gc through V8's flags; undefined when that is refused. */
+function gcFunction(): (() => void) | undefined {
+  try {
+    v8.setFlagsFromString('--expose-gc');
+    const gc: unknown = vm.runInNewContext('gc');
+    return typeof gc === 'function' ? (gc as () => void) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function memoryAfterGc(gc: (() => void) | undefined): Memory {
+  gc?.();
+  gc?.();
+  return memory();
+}
+
+export function stats(samples: number[]): Stats {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const n = sorted.length;
+  const at = (q: number): number => sorted[Math.min(n - 1, Math.max(0, Math.ceil(q * n) - 1))];
+  const median = n % 2 === 1 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  return { n, medianMs: median, p95Ms: at(0.95), meanMs: sorted.reduce((s, x) => s + x, 0) / n, minMs: sorted[0], maxMs: sorted[n - 1] };
+}
+
+interface Variant {
+  id: string;
+  label: string;
+  call: () => PromiseLike<unknown>;
+  /** A problem with one answer, or undefined; checked outside the timed region. */
+  verify: (result: unknown) => string | undefined;
+  sample: (result: unknown) => string;
+  note?: string;
+}
+
+let callCount = 0;
+
+/**
+ * Runs the variants of one group interleaved (iteration i starts at variant i mod k), so slow
+ * drift in the host (GC, the TypeScript server's background work) spreads evenly over them.
+ */
+async function measureGroup(group: string, variants: Variant[], iterations: number, warmup: number): Promise<Row[]> {
+  const samples = variants.map(() => [] as number[]);
+  const samplesText = variants.map(() => '');
+  for (let i = 0; i < warmup + iterations; i++) {
+    for (let k = 0; k < variants.length; k++) {
+      const index = (i + k) % variants.length;
+      const v = variants[index];
+      const started = performance.now();
+      const result = await v.call();
+      const ms = performance.now() - started;
+      callCount++;
+      const problem = v.verify(result);
+      if (problem) throw new Error(`${v.label}: unexpected answer on call ${i + 1}: ${problem}`);
+      if (i >= warmup) samples[index].push(ms);
+      else if (i === 0) samplesText[index] = v.sample(result);
+    }
+  }
+  return variants.map((v, index) => ({ id: v.id, group, label: v.label, status: 'measured', stats: stats(samples[index]), sample: samplesText[index], note: v.note }));
+}
+
+async function invokeLm(name: string, input: object): Promise<string> {
+  const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
+  return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : `[${(p as object).constructor.name}]`)).join('');
+}
+
+const envelopeProblem = (text: unknown): string | undefined => {
+  const e = JSON.parse(text as string) as Envelope;
+  return e.ok ? undefined : `${e.error.code}: ${e.error.message}`;
+};
+const short = (s: string, max = 160): string => (s.length > max ? `${s.slice(0, max)}…` : s).replace(/\s+/g, ' ');
+
+/** Measures one Agent Workbench tool three ways: its body, the whole chain, and through vscode.lm. */
+function overheadVariants(tool: AnyToolDefinition, input: object, services: Services, runner: ToolRunner): Variant[] {
+  const maxBytes = tool.maxOutputBytes > 0 ? tool.maxOutputBytes : services.settings().defaultMaxOutputBytes;
+  return [
+    {
+      id: `${tool.name}.direct`,
+      label: `${tool.name}: tool.run() directly`,
+      // A fresh context per call, as the chain makes one: part of the tool's own cost.
+      call: () => tool.run(input as never, new ToolContext(services, randomUUID(), maxBytes, undefined), NEVER_CANCELLED),
+      verify: (data) => (data && typeof data === 'object' ? undefined : 'no data'),
+      sample: (data) => short(JSON.stringify(data)),
+    },
+    {
+      id: `${tool.name}.runner`,
+      label: `${tool.name}: ToolRunner.invoke() (whole chain)`,
+      call: () => runner.invoke(tool.name, input),
+      verify: (r) => envelopeProblem((r as { text: string }).text),
+      sample: (r) => short((r as { text: string }).text),
+    },
+    {
+      id: `${tool.name}.lm`,
+      label: `${tool.name}: vscode.lm.invokeTool() (end to end)`,
+      call: () => invokeLm(registeredToolName(tool.name), input),
+      verify: envelopeProblem,
+      sample: (text) => short(text as string),
+      note: 'extension host → VS Code’s tool service in the workbench (browser, over the websocket) → the registered extension (dist bundle) → back',
+    },
+  ];
+}
+
+async function waitForSymbols(uri: vscode.Uri, timeoutMs = 90_000): Promise<number> {
+  const started = Date.now();
+  await vscode.workspace.openTextDocument(uri);
+  for (;;) {
+    const symbols = await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', uri);
+    if (symbols && symbols.length > 0) return Date.now() - started;
+    if (Date.now() - started > timeoutMs) throw new Error(`no document symbols for ${uri.fsPath} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Why one of VS Code's tools did not do the job, from its answer; undefined when it did. */
+function vscodeToolRefusal(tool: string, text: string): string | undefined {
+  if (tool === 'vscode_listCodeUsages') return /\busages? of `greet`/.test(text) ? undefined : text;
+  return /^(Could not|No rename provider|Rename rejected|Rename produced no edits|Cannot|Error)/i.test(text) || !/greet/.test(text) ? text : undefined;
+}
+
+async function vscodeToolRow(name: string, input: object, iterations: number, warmup: number, note: string): Promise<Row> {
+  const label = `${name} via vscode.lm.invokeTool()`;
+  const known = vscode.lm.tools.find((t) => t.name === name);
+  if (!known) return { id: name, group: 'VS Code agent tools', label, status: 'refused', reason: `not in vscode.lm.tools (${vscode.lm.tools.length} tools listed)` };
+  let probe: string;
+  try {
+    probe = await invokeLm(name, input);
+  } catch (error) {
+    return { id: name, group: 'VS Code agent tools', label, status: 'refused', reason: short(error instanceof Error ? error.message : String(error), 300) };
+  }
+  const refusal = vscodeToolRefusal(name, probe);
+  if (refusal) return { id: name, group: 'VS Code agent tools', label, status: 'refused', reason: short(refusal, 300), sample: short(probe) };
+  const [row] = await measureGroup(
+    'VS Code agent tools',
+    [{ id: name, label, call: () => invokeLm(name, input), verify: (t) => vscodeToolRefusal(name, t as string), sample: (t) => short(t as string), note }],
+    iterations,
+    warmup,
+  );
+  return row;
+}
+
+/** Entry point the extension host loads (extensionTestsPath). */
+export async function run(): Promise<void> {
+  const out = process.env.AW_BENCH_OUT;
+  if (!out) throw new Error('AW_BENCH_OUT (the result file) is not set; run the bench with `npm run bench`.');
+  const iterations = Number(process.env.AW_BENCH_ITERATIONS ?? 300);
+  const warmup = Number(process.env.AW_BENCH_WARMUP ?? 30);
+  const settleMs = Number(process.env.AW_BENCH_SETTLE_MS ?? 3000);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the bench needs the sample folder open');
+
+  // Activation: the extension reports how long activate() took; VS Code may have activated it
+  // already (onStartupFinished), in which case awaiting activate() here costs nothing.
+  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  const wasActiveBeforeBench = ext.isActive;
+  const activateStarted = performance.now();
+  const api = await ext.activate();
+  const activateCallMs = performance.now() - activateStarted;
+  const reported = (api as Partial<AgentWorkbenchApi>).activationMs;
+
+  const greeter = vscode.Uri.file(path.join(folder.uri.fsPath, GREETER));
+  const typescriptReadyMs = await waitForSymbols(greeter);
+  console.log(`[bench] extension host ready: VS Code ${vscode.version}, TypeScript answered after ${typescriptReadyMs} ms; ${warmup} warm-up + ${iterations} measured calls per row`);
+  // The TypeScript server keeps loading the project for a moment after its first answer.
+  await new Promise((r) => setTimeout(r, settleMs));
+
+  // The same pieces activate() builds, from the compiled sources (out/src), over the same VS Code.
+  const host = new VsCodeHost(api.version);
+  const memoryStore = new Map<string, unknown>();
+  const registry = new WorkspaceRegistry(host, {
+    get: <T>(key: string) => memoryStore.get(key) as T | undefined,
+    update: async (key: string, value: unknown) => void memoryStore.set(key, value),
+  });
+  await registry.sync();
+  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now() };
+  // Logs like the extension does (a log output channel), so the chain's logging cost is included.
+  const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
+  const runner = new ToolRunner(ALL_TOOLS, {
+    services,
+    log: (e) => {
+      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId}`;
+      if (e.outcome === 'ok') channel.info(line);
+      else channel.warn(line);
+    },
+    confirm: async () => false,
+  });
+  const tool = (name: string): AnyToolDefinition => {
+    const t = ALL_TOOLS.find((d) => d.name === name);
+    if (!t) throw new Error(`no tool ${name}`);
+    return t;
+  };
+
+  const gc = gcFunction();
+  const before = memoryAfterGc(gc);
+  callCount = 0;
+  const rows: Row[] = [];
+  console.log('[bench] server-status: direct, chain, vscode.lm');
+  rows.push(...(await measureGroup('server-status (pure overhead)', overheadVariants(tool('server-status'), {}, services, runner), iterations, warmup)));
+  console.log('[bench] get-code-context: direct, chain, vscode.lm, and the raw document symbol provider');
+  rows.push(
+    ...(await measureGroup(
+      'get-code-context (selection in src/greeter.ts)',
+      [
+        ...overheadVariants(tool('get-code-context'), CODE_CONTEXT_INPUT, services, runner),
+        {
+          id: 'executeDocumentSymbolProvider',
+          label: 'vscode.executeDocumentSymbolProvider (raw, same document)',
+          call: () => vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', greeter),
+          verify: (r) => (Array.isArray(r) && r.length > 0 ? undefined : 'no symbols'),
+          sample: (r) => `${(r as unknown[]).length} top-level symbols`,
+          note: 'the language-service call get-code-context makes once per call',
+        },
+      ],
+      iterations,
+      warmup,
+    )),
+  );
+
+  console.log('[bench] VS Code agent tools: vscode_listCodeUsages, vscode_renameSymbol');
+  const lmTools = ['vscode_listCodeUsages', 'vscode_renameSymbol'].map((name) => {
+    const t = vscode.lm.tools.find((x) => x.name === name);
+    return { name, found: t !== undefined, inputSchema: t?.inputSchema };
+  });
+  rows.push(await vscodeToolRow('vscode_listCodeUsages', VSCODE_TOOL_TARGET, iterations, warmup, 'definitions + references + implementations of greet, with line previews'));
+  // Renaming greet to its own name: the language service computes the full rename, and the edits
+  // it applies leave every file as it was, so each call does the same work.
+  rows.push(
+    await vscodeToolRow('vscode_renameSymbol', { ...VSCODE_TOOL_TARGET, newName: VSCODE_TOOL_TARGET.symbol }, iterations, warmup, 'greet renamed to greet: the whole rename is computed and applied, with no change to the text'),
+  );
+  const renamedDirty = vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => path.relative(folder.uri.fsPath, d.uri.fsPath));
+  const rename = rows.find((r) => r.id === 'vscode_renameSymbol');
+  if (rename && rename.status === 'measured' && renamedDirty.length > 0) rename.note += `; left unsaved buffers: ${renamedDirty.join(', ')}`;
+  const after = memory();
+  const afterGc = memoryAfterGc(gc);
+  channel.dispose();
+
+  const result: InHostResult = {
+    vscodeVersion: vscode.version,
+    appName: vscode.env.appName,
+    hostNode: process.version,
+    hostPlatform: `${process.platform} ${process.arch}`,
+    config: { iterations, warmup, settleMs },
+    extension: { version: api.version, toolCount: api.toolNames.length },
+    activation: {
+      activationMs: typeof reported === 'number' ? reported : null,
+      source: typeof reported === 'number' ? 'api.activationMs' : 'ext.activate() awaited by the bench',
+      activateCallMs,
+      wasActiveBeforeBench,
+    },
+    typescriptReadyMs,
+    lmTools,
+    rows,
+    memory: { gcForced: gc !== undefined, before, after, afterGc, calls: callCount },
+  };
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  console.log(`[bench] ${callCount} calls measured; results written for the runner`);
+}

@@ -1,0 +1,218 @@
+// npm run bench (scripts/bench.sh; compile first): measures, in one run,
+//   - the size of the production bundle (and gzip), then rebuilds the dev bundle as it was;
+//   - in a real, headless VS Code on a fresh copy of test/fixtures/sample (bench/inHost.ts):
+//     activation, per-call overhead of the tool framework at three depths, the raw language-service
+//     call and VS Code's own agent tools side by side, and the extension host's memory;
+// then prints a Markdown table and writes bench/results/latest.json.
+//
+// Options: --iterations <n> (default 300, or $AW_BENCH_ITERATIONS), --warmup <n> (default 30, or
+// $AW_BENCH_WARMUP). $AW_BENCH_SETTLE_MS (default 3000): pause after the TypeScript server first answers.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import * as zlib from 'node:zlib';
+import { ensureHost, runExtensionTests } from '../scripts/vscode-host.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const BUNDLE = path.join(root, 'dist', 'extension.js');
+const RESULTS = path.join(root, 'bench', 'results', 'latest.json');
+const IN_HOST = path.join(root, 'out', 'bench', 'inHost.js');
+
+const { values: options } = parseArgs({
+  options: {
+    iterations: { type: 'string', default: process.env.AW_BENCH_ITERATIONS ?? '300' },
+    warmup: { type: 'string', default: process.env.AW_BENCH_WARMUP ?? '30' },
+  },
+});
+const iterations = Number(options.iterations);
+const warmup = Number(options.warmup);
+if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(warmup) || warmup < 0) {
+  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>]');
+  process.exit(2);
+}
+const command = process.env.npm_lifecycle_event
+  ? `npm run ${process.env.npm_lifecycle_event}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`
+  : `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim();
+
+if (!fs.existsSync(IN_HOST)) {
+  console.error(`${path.relative(root, IN_HOST)} is missing: compile first (npx tsc -p . --noEmit false --outDir out), or use npm run bench.`);
+  process.exit(1);
+}
+
+// --- 1. bundle size ----------------------------------------------------------------------------
+
+function esbuild(production) {
+  execFileSync(process.execPath, ['esbuild.mjs', ...(production ? ['--production'] : [])], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+}
+
+function bundleSize() {
+  const bytes = fs.readFileSync(BUNDLE);
+  return { bytes: bytes.length, gzipBytes: zlib.gzipSync(bytes, { level: 9 }).length };
+}
+
+console.log('[bench] bundle: node esbuild.mjs --production');
+let production;
+try {
+  esbuild(true);
+  production = bundleSize();
+} finally {
+  // Leave the dev build as it was, even when the production build failed.
+  console.log('[bench] bundle: node esbuild.mjs (rebuilding the dev bundle)');
+  esbuild(false);
+}
+const dev = bundleSize();
+
+// --- 2. in a real VS Code ------------------------------------------------------------------------
+
+const host = await ensureHost();
+const codeServerVersion = JSON.parse(fs.readFileSync(path.join(host, 'code-server/node_modules/code-server/package.json'), 'utf8')).version;
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-'));
+const workspace = path.join(scratch, 'sample');
+const resultFile = path.join(scratch, 'in-host.json');
+fs.cpSync(path.join(root, 'test', 'fixtures', 'sample'), workspace, { recursive: true });
+console.log(`[bench] VS Code on a fresh copy of test/fixtures/sample: ${workspace}`);
+let inHost;
+try {
+  const code = await runExtensionTests({
+    extensionPath: root,
+    testsPath: IN_HOST,
+    workspace,
+    trusted: true,
+    env: { AW_BENCH_OUT: resultFile, AW_BENCH_ITERATIONS: String(iterations), AW_BENCH_WARMUP: String(warmup) },
+    userSettings: { 'files.autoSave': 'off' },
+  });
+  if (code !== 0 || !fs.existsSync(resultFile)) {
+    console.error(`[bench] FAILED: the in-host part exited with ${code}${fs.existsSync(resultFile) ? '' : ' and wrote no results'}`);
+    process.exit(1);
+  }
+  inHost = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
+} finally {
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
+
+// --- 3. report ---------------------------------------------------------------------------------
+
+const group = (n) => n.toLocaleString('en-US');
+const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
+const mib = (n) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+const bytes = (n) => `${group(n)} B (${kib(n)})`;
+function ms(v) {
+  if (v === undefined || v === null) return '';
+  if (v < 10) return `${v.toFixed(3)} ms`;
+  if (v < 100) return `${v.toFixed(2)} ms`;
+  return `${group(Math.round(v))} ms`;
+}
+const signed = (v, fmt) => `${v >= 0 ? '+' : '−'}${fmt(Math.abs(v))}`;
+const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+const byId = new Map(inHost.rows.map((r) => [r.id, r]));
+const median = (id) => byId.get(id)?.stats?.medianMs;
+
+const cpus = os.cpus();
+const machine = {
+  cores: cpus.length,
+  cpuModel: cpus[0]?.model?.trim() ?? 'unknown',
+  memoryBytes: os.totalmem(),
+  os: `${os.type()} ${os.release()} ${os.arch()}`,
+  nodeRunner: process.version,
+  nodeExtensionHost: inHost.hostNode,
+  vscodeVersion: inHost.vscodeVersion,
+  codeServerVersion,
+};
+
+const lines = [];
+const row = (measure, value, p95, notes) => lines.push(`| ${cell(measure)} | ${cell(value)} | ${cell(p95)} | ${cell(notes)} |`);
+lines.push(`| Measure | value / median | p95 | notes |`, `|---|---:|---:|---|`);
+row('Bundle, production (`node esbuild.mjs --production`)', bytes(production.bytes), '', `gzip -9: ${bytes(production.gzipBytes)}`);
+row('Bundle, dev (`node esbuild.mjs`, loaded below)', bytes(dev.bytes), '', `gzip -9: ${bytes(dev.gzipBytes)}`);
+const act = inHost.activation;
+row(
+  act.activationMs === null ? 'Activation: `await ext.activate()` (API has no activationMs)' : 'Activation: activate() body (api.activationMs)',
+  ms(act.activationMs ?? act.activateCallMs),
+  '',
+  act.activationMs === null
+    ? `measured by the bench${act.wasActiveBeforeBench ? '; the extension was already active, so this is not its activation' : ''}`
+    : `Date.now() resolution. \`await ext.activate()\` in the bench took ${ms(act.activateCallMs)}` +
+      (act.wasActiveBeforeBench ? ' (already active at startup)' : ' (the bench triggered activation: loading the bundle, VS Code’s bookkeeping and activate())'),
+);
+row('TypeScript server ready (first document symbols of src/greeter.ts)', ms(inHost.typescriptReadyMs), '', `once per run; measuring starts ${ms(inHost.config.settleMs)} later`);
+
+for (const tool of ['server-status', 'get-code-context']) {
+  const rows = inHost.rows.filter((r) => r.id.startsWith(`${tool}.`) || (tool === 'get-code-context' && r.id === 'executeDocumentSymbolProvider'));
+  row(`**${rows[0].group}**`, '', '', '');
+  const letters = { direct: 'a', runner: 'b', lm: 'c' };
+  for (const r of rows) {
+    const kind = r.id.split('.')[1];
+    const a = median(`${tool}.direct`);
+    const b = median(`${tool}.runner`);
+    const c = median(`${tool}.lm`);
+    let notes = `n=${r.stats.n}, mean ${ms(r.stats.meanMs)}, max ${ms(r.stats.maxMs)}`;
+    if (kind === 'runner') notes = `chain adds ${signed(b - a, ms)} (median b − a); ${notes}`;
+    if (kind === 'lm') notes = `vscode.lm adds ${signed(c - b, ms)} (median c − b); ${notes}`;
+    if (r.note) notes += `; ${r.note}`;
+    row(`${letters[kind] ? `${letters[kind]}. ` : ''}${r.label}`, ms(r.stats.medianMs), ms(r.stats.p95Ms), notes);
+  }
+}
+
+row('**VS Code agent tools (same method, src/greeter.ts)**', '', '', '');
+for (const r of inHost.rows.filter((x) => x.group === 'VS Code agent tools')) {
+  if (r.status === 'refused') row(r.label, `refused: ${r.reason}`, '', r.sample ? `answer: ${r.sample}` : '');
+  else row(r.label, ms(r.stats.medianMs), ms(r.stats.p95Ms), `n=${r.stats.n}, mean ${ms(r.stats.meanMs)}, max ${ms(r.stats.maxMs)}; ${r.note}`);
+}
+
+const mem = inHost.memory;
+const gcNote = mem.gcForced ? 'before and "after GC" read right after a forced GC' : 'no GC could be forced: raw readings';
+row('**Extension host memory**', '', '', `${group(mem.calls)} calls between before and after (warm-ups included); ${gcNote}; the host is shared with the other extensions`);
+for (const key of ['heapUsed', 'rss']) {
+  row(
+    `${key} before → after GC`,
+    `${mib(mem.before[key])} → ${mib(mem.afterGc[key])}`,
+    '',
+    `${signed(mem.afterGc[key] - mem.before[key], mib)} retained; ${mib(mem.after[key])} just after the last call, before GC`,
+  );
+}
+
+const header = [
+  `## Agent Workbench ${inHost.extension.version} bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
+  '',
+  `Command: \`${command}\``,
+  `Machine: ${machine.cores} cores (${machine.cpuModel}), ${(machine.memoryBytes / 1024 ** 3).toFixed(1)} GiB RAM, ${machine.os}; ` +
+    `Node ${machine.nodeRunner} (runner), ${machine.nodeExtensionHost} (extension host); ` +
+    `VS Code ${machine.vscodeVersion} (code-server ${machine.codeServerVersion}, web client in headless chromium)`,
+  `Calls: ${warmup} warm-up + ${iterations} measured per row; the rows of a group run interleaved. ` +
+    'a = the tool body over a VsCodeHost (out/src), b = a through ToolRunner.invoke (validation, timeout, bounding, logging), ' +
+    'c = vscode.lm.invokeTool into the activated extension (dist bundle).',
+  '',
+];
+const markdown = [...header, ...lines].join('\n');
+console.log(`\n${markdown}\n`);
+
+const report = {
+  generatedAt: new Date().toISOString(),
+  command,
+  machine,
+  config: inHost.config,
+  bundle: {
+    production: { command: 'node esbuild.mjs --production', file: 'dist/extension.js', ...production, gzipLevel: 9 },
+    dev: { command: 'node esbuild.mjs', file: 'dist/extension.js', ...dev, gzipLevel: 9 },
+  },
+  activation: inHost.activation,
+  typescriptReadyMs: inHost.typescriptReadyMs,
+  overheadMs: Object.fromEntries(
+    ['server-status', 'get-code-context'].map((t) => [
+      t,
+      { chainMedian: median(`${t}.runner`) - median(`${t}.direct`), lmMedian: median(`${t}.lm`) - median(`${t}.runner`) },
+    ]),
+  ),
+  rows: inHost.rows,
+  memory: inHost.memory,
+  vscodeTools: inHost.lmTools,
+  markdown,
+};
+fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
+fs.writeFileSync(`${RESULTS}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
+fs.renameSync(`${RESULTS}.tmp`, RESULTS);
+console.log(`[bench] wrote ${path.relative(root, RESULTS)}`);
