@@ -11,6 +11,11 @@ HOST="$CACHE/host-node${NODE24_VERSION}-cs${CODE_SERVER_VERSION}"
 
 log() { echo "[ensure-host] $*" >&2; }
 
+# Serialise concurrent runs (e.g. two test scripts started at once) on the same cache.
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.lock"
+flock 9
+
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)

@@ -12,7 +12,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
+import { format, parseArgs } from 'node:util';
 import { chromium } from 'playwright-core';
 
 const SCRIPTS_DIR = path.dirname(fileURLToPath(import.meta.url));
@@ -295,23 +295,25 @@ function launchBrowser() {
 // codeAutomationLog receives every workbench log line (info and above), one formatted string each.
 // In an extension test run the extension host's console output comes through it too, unlabelled,
 // so the workbench's own chatter is recognised by its content and dropped. Each pattern below is
-// a message seen on every run here: connection set-up, the chat/agent features finding no
-// sign-in, and the extension gallery being unreachable (no network).
+// a message seen on runs here: connection set-up, the chat/agent features finding no sign-in,
+// the extension gallery being unreachable (no network), and shutdown once the tests end.
 const WORKBENCH_NOISE = [
   /^Resolv(ing|ed) connection token/,
   /^Creating a socket/,
   /^\[reconnection-grace-time\]/,
-  /^\[(AgentHost|ChatModelSelection|AccountPolicyGate|driver)\b/,
+  /^\[(AgentHost|ChatModelSelection|AccountPolicyGate|DefaultAccount|driver)\b/,
   /^Updating additional builtin extensions cache/,
   /^\[Service Worker\] registration/,
   /^Creation of workbench contribution .* took \d+ms/,
   /authentication provider 'github'/,
   /getaddrinfo (ENOTFOUND|EAI_AGAIN) open-vsx\.org/,
   /^Error while fetching extension gallery manifest/,
+  /^Canceled: Canceled[\s\S]*_doStopExtensionHosts/, // requests cut off when the tests end
 ];
 
 function printAutomationLog(type, message) {
-  const text = Array.isArray(message) ? message.join(' ') : String(message);
+  // A console call's arguments arrive unformatted, as an array (mocha's reporters use '%d' etc.).
+  const text = Array.isArray(message) ? format(...message) : String(message);
   if (!VERBOSE && WORKBENCH_NOISE.some((re) => re.test(text))) return;
   const prefix = type === 'error' || type === 'warn' ? `[${type}] ` : '';
   process.stdout.write(`${prefix}${text}\n`);
@@ -332,9 +334,9 @@ export async function runExtensionTests({
   timeoutMs = 600_000,
   screenshotPath,
 }) {
-  extensionPath = absoluteExisting('extensionPath', extensionPath);
-  testsPath = absoluteExisting('testsPath', testsPath);
-  workspace = absoluteExisting('workspace', workspace);
+  extensionPath = absoluteExisting('extensionPath (--extension)', extensionPath);
+  testsPath = absoluteExisting('testsPath (--tests)', testsPath);
+  workspace = absoluteExisting('workspace (--workspace)', workspace);
   if (screenshotPath) screenshotPath = path.resolve(screenshotPath);
 
   const server = await startServer({
@@ -401,8 +403,8 @@ export async function runExtensionTests({
  * Resolves, once the server is up, with { url, port, stop, closed } (closed: resolves when stopped).
  */
 export async function openForPerson({ extensionPath, workspace, port }) {
-  extensionPath = absoluteExisting('extensionPath', extensionPath);
-  workspace = absoluteExisting('workspace', workspace);
+  extensionPath = absoluteExisting('extensionPath (--extension)', extensionPath);
+  workspace = absoluteExisting('workspace (--workspace)', workspace);
   const server = await startServer({ port, trusted: true });
   const url = workbenchUrl(server.baseUrl, workspace, {
     extensionDevelopmentPath: extensionPath,
@@ -439,9 +441,9 @@ const USAGE = `usage:
   node scripts/vscode-host.mjs start --extension <dir> --workspace <folder|.code-workspace> [--port <n>]`;
 
 async function main(argv) {
-  const [command, ...rest] = argv;
-  const { values } = parseArgs({
-    args: rest,
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
     options: {
       extension: { type: 'string' },
       tests: { type: 'string' },
@@ -450,8 +452,21 @@ async function main(argv) {
       screenshot: { type: 'string' },
       timeout: { type: 'string' },
       port: { type: 'string' },
+      help: { type: 'boolean', short: 'h', default: false },
     },
   });
+  const positive = (name) => {
+    if (values[name] === undefined) return undefined;
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n <= 0) throw new Error(`--${name} must be a positive integer`);
+    return n;
+  };
+  const [command, ...extra] = positionals;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  if (extra.length) throw new Error(`unexpected argument: ${extra[0]}\n${USAGE}`);
   if (command === 'test') {
     const started = Date.now();
     const code = await runExtensionTests({
@@ -460,7 +475,7 @@ async function main(argv) {
       workspace: values.workspace,
       trusted: !values.untrusted,
       screenshotPath: values.screenshot,
-      timeoutMs: values.timeout ? Number(values.timeout) : undefined,
+      timeoutMs: positive('timeout'),
     });
     process.stderr.write(`[vscode-host] extension tests exited with ${code} after ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
     return code;
@@ -469,7 +484,7 @@ async function main(argv) {
     const { closed } = await openForPerson({
       extensionPath: values.extension,
       workspace: values.workspace,
-      port: values.port ? Number(values.port) : undefined,
+      port: positive('port'),
     });
     await closed;
     return 0;

@@ -59,8 +59,8 @@ class TimeoutSignal extends Error {}
 
 /**
  * Runs every tool call through one chain, outermost first: explained failure, authorization,
- * input validation, timeout, approval, output bounding, the tool. Input schemas are compiled
- * once, here, when the runner is built.
+ * input validation, timeout, approval, output bounding, the tool. Each input schema is compiled
+ * once, on the tool's first call, so activation does not pay for tools never called.
  */
 export class ToolRunner {
   private readonly byName = new Map<string, { tool: AnyToolDefinition; validate: InputValidator }>();
@@ -71,7 +71,8 @@ export class ToolRunner {
   ) {
     for (const tool of tools) {
       if (this.byName.has(tool.name)) throw new Error(`Duplicate tool name ${tool.name}`);
-      this.byName.set(tool.name, { tool, validate: compileInputValidator(tool.inputSchema) });
+      let compiled: InputValidator | undefined;
+      this.byName.set(tool.name, { tool, validate: (input) => (compiled ??= compileInputValidator(tool.inputSchema))(input) });
     }
   }
 
