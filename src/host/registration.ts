@@ -7,8 +7,10 @@ const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 
 /**
  * Registers every listed tool with vscode.lm; each call goes through the runner's chain.
- * A call counts as confirmed only if prepareInvocation showed a confirmation for that very
- * input and the call then arrived from chat, which VS Code allows only after the person accepted.
+ * VS Code calls prepareInvocation before every invoke, from chat or from invokeTool, and shows
+ * its confirmation (inline in chat, else a modal dialog) before invoke runs; a cancelled
+ * confirmation never reaches invoke. So a call counts as confirmed exactly when a confirmation
+ * was shown for that very input.
  */
 export function registerTools(tools: readonly AnyToolDefinition[], runner: ToolRunner): vscode.Disposable[] {
   const shown = new Map<string, number>();
@@ -28,7 +30,7 @@ export function registerTools(tools: readonly AnyToolDefinition[], runner: ToolR
       },
       async invoke(options, token) {
         const key = keyOf(definition.name, options.input);
-        const confirmed = options.toolInvocationToken !== undefined && shown.delete(key);
+        const confirmed = shown.delete(key);
         const tokenization = options.tokenizationOptions;
         const result = await runner.invoke(definition.name, options.input, {
           token,
