@@ -22,6 +22,7 @@ import type { AgentWorkbenchApi } from '../src/extension';
 import { readSettings } from '../src/host/settings';
 import { VsCodeHost } from '../src/host/vscodeHost';
 import { ALL_TOOLS } from '../src/tools';
+import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 
 const EXTENSION_ID = 'agent-workbench.agent-workbench';
 const GREETER = 'src/greeter.ts';
@@ -193,17 +194,6 @@ function overheadVariants(tool: AnyToolDefinition, input: object, services: Serv
   ];
 }
 
-async function waitForSymbols(uri: vscode.Uri, timeoutMs = 90_000): Promise<number> {
-  const started = Date.now();
-  await vscode.workspace.openTextDocument(uri);
-  for (;;) {
-    const symbols = await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', uri);
-    if (symbols && symbols.length > 0) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`no document symbols for ${uri.fsPath} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** Why one of VS Code's tools did not do the job, from its answer; undefined when it did. */
 function vscodeToolRefusal(tool: string, text: string): string | undefined {
   if (tool === 'vscode_listCodeUsages') return /\busages? of `greet`/.test(text) ? undefined : text;
@@ -252,7 +242,7 @@ export async function run(): Promise<void> {
   const reported = (api as Partial<AgentWorkbenchApi>).activationMs;
 
   const greeter = vscode.Uri.file(path.join(folder.uri.fsPath, GREETER));
-  const typescriptReadyMs = await waitForSymbols(greeter);
+  const typescriptReadyMs = await waitForDocumentSymbols(greeter);
   console.log(`[bench] extension host ready: VS Code ${vscode.version}, TypeScript answered after ${typescriptReadyMs} ms; ${warmup} warm-up + ${iterations} measured calls per row`);
   // The TypeScript server keeps loading the project for a moment after its first answer.
   await new Promise((r) => setTimeout(r, settleMs));

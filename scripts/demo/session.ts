@@ -7,6 +7,7 @@ import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/definition';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
 import type { AgentWorkbenchApi } from '../../src/extension';
+import { waitForDocumentSymbols } from '../in-host/languageService';
 
 const EXTENSION_ID = 'agent-workbench.agent-workbench';
 
@@ -98,17 +99,6 @@ async function call(tool: string, input: unknown): Promise<{ envelope: Envelope;
 
 function outcome(envelope: Envelope): string {
   return envelope.ok ? 'ok' : envelope.error.code;
-}
-
-async function waitForSymbols(uri: vscode.Uri, timeoutMs = 90_000): Promise<number> {
-  const started = Date.now();
-  await vscode.workspace.openTextDocument(uri);
-  for (;;) {
-    const symbols = await vscode.commands.executeCommand<unknown[] | undefined>('vscode.executeDocumentSymbolProvider', uri);
-    if (symbols && symbols.length > 0) return Date.now() - started;
-    if (Date.now() - started > timeoutMs) throw new Error(`the TypeScript server gave no document symbols for ${uri.fsPath} within ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
 }
 
 // --- the session -----------------------------------------------------------------------------
@@ -227,7 +217,7 @@ export async function run(): Promise<void> {
   const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
   if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
   const api = await ext.activate();
-  const waited = await waitForSymbols(vscode.Uri.file(path.join(folder.uri.fsPath, 'src', 'greeter.ts')));
+  const waited = await waitForDocumentSymbols(vscode.Uri.file(path.join(folder.uri.fsPath, 'src', 'greeter.ts')));
   console.log(
     `\nAgent Workbench ${api.version} in VS Code ${vscode.version}: ${api.toolNames.length} tools, workspace ${folder.uri.fsPath}\n` +
       `(TypeScript server answered document symbols after ${waited} ms; every call below goes through vscode.lm.invokeTool)`,

@@ -12,12 +12,24 @@ interface CodeContextInput extends CommonInput {
   includeSymbols?: boolean;
 }
 
-interface EnclosingSymbol {
+export interface EnclosingSymbol {
   name: string;
   kind: string;
   detail: string;
   signature: string;
   location: LocationOutput;
+}
+
+/** What get-code-context answers in `data`. */
+export interface CodeContextData {
+  location: LocationOutput;
+  languageId: string;
+  source: 'buffer' | 'disk';
+  isDirty: boolean;
+  eol: 'LF' | 'CRLF';
+  window: { startLine: number; endLine: number; text: string; contextLines: number; truncated: boolean };
+  enclosingSymbols: EnclosingSymbol[];
+  symbolProvider: 'available' | 'noResult' | 'unavailable' | 'skipped';
 }
 
 const SIGNATURE_MAX = 300;
@@ -62,7 +74,7 @@ function windowAround(doc: ResolvedDocument, start: number, end: number, context
   return { startLine: startLine + 1, endLine: endLine + 1, text: lines.join(doc.host.eol === 'CRLF' ? '\r\n' : '\n'), longLines };
 }
 
-export const getCodeContext = defineTool<CodeContextInput, unknown>({
+export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
   name: 'get-code-context',
   title: 'Get Code Context',
   category: 'Code discovery and navigation',
@@ -125,7 +137,7 @@ export const getCodeContext = defineTool<CodeContextInput, unknown>({
     const target = await ctx.location(input.location, input.workspace);
     const doc = target.document;
     const end = target.start + target.length;
-    let symbolProvider: 'available' | 'noResult' | 'unavailable' | 'skipped' = 'skipped';
+    let symbolProvider: CodeContextData['symbolProvider'] = 'skipped';
     let enclosing: EnclosingSymbol[] = [];
     if (input.includeSymbols !== false) {
       const symbols = await ctx.host.documentSymbols(doc.absolutePath);
@@ -139,7 +151,7 @@ export const getCodeContext = defineTool<CodeContextInput, unknown>({
       }));
     }
     const asked = input.contextLines ?? 10;
-    const build = (contextLines: number) => {
+    const build = (contextLines: number): CodeContextData => {
       const w = windowAround(doc, target.start, end, contextLines);
       return {
         location: ctx.toLocation(doc, target.start, target.length),

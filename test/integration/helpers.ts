@@ -11,6 +11,7 @@ import { envelopeOutputSchema } from '../../src/core/schemas';
 import { compileSchema } from '../../src/core/validation';
 import { ALL_TOOLS } from '../../src/tools';
 import type { AgentWorkbenchApi } from '../../src/extension';
+import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
 
@@ -64,17 +65,9 @@ export function workspaceRoot(index = 0): string {
   return folder.uri.fsPath;
 }
 
-/** Waits until the language service answers document symbols (the TypeScript server starts lazily). */
+/** Waits until the language service answers document symbols for a workspace file. */
 export async function waitForSymbols(relativePath: string, timeoutMs = 90_000): Promise<void> {
-  const uri = vscode.Uri.file(path.join(workspaceRoot(), relativePath));
-  await vscode.workspace.openTextDocument(uri);
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const symbols = await vscode.commands.executeCommand<unknown[]>('vscode.executeDocumentSymbolProvider', uri);
-    if (symbols && symbols.length > 0) return;
-    if (Date.now() > deadline) throw new Error(`no document symbols for ${relativePath} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitForDocumentSymbols(vscode.Uri.file(path.join(workspaceRoot(), relativePath)), timeoutMs);
 }
 
 /** A digest of every file under a folder (names and contents), to prove a run changed nothing on disk. */

@@ -2,28 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Snapshot } from '../../src/core/envelope';
+import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { activateExtension, ensureEscapeLink, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
-
-interface LocationOut {
-  document: { documentId: string; path: string; projectId: string };
-  span: { start: number; length: number };
-  line: number;
-  column: number;
-  snapshot: Snapshot;
-  selector: { span: { document: { documentId: string }; range: { start: number; length: number } } };
-}
-
-interface CodeContext {
-  location: LocationOut;
-  languageId: string;
-  source: string;
-  isDirty: boolean;
-  eol: string;
-  window: { startLine: number; endLine: number; text: string; contextLines: number; truncated: boolean };
-  enclosingSymbols: { name: string; kind: string; signature: string; location: LocationOut }[];
-  symbolProvider: string;
-}
 
 const selection = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ location: { selection: { document: { path: file }, selectedText, ...extra } } });
 

@@ -2,30 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { utf8Bytes } from '../../src/core/bounding';
-import type { Snapshot } from '../../src/core/envelope';
+import type { LocationOutput } from '../../src/core/context';
+import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { FAKE_ROOT, FakeHost, symbolsIn } from './fakeHost';
 import { createHarness } from './harness';
 import type { Harness } from './harness';
-
-interface Location {
-  document: { documentId: string; path: string; projectId: string };
-  span: { start: number; length: number };
-  line: number;
-  column: number;
-  snapshot: Snapshot;
-  selector: { span: { document: { documentId: string }; range: { start: number; length: number } } };
-}
-
-interface CodeContext {
-  location: Location;
-  languageId: string;
-  source: 'buffer' | 'disk';
-  isDirty: boolean;
-  eol: 'LF' | 'CRLF';
-  window: { startLine: number; endLine: number; text: string; contextLines: number; truncated: boolean };
-  enclosingSymbols: { name: string; kind: string; detail: string; signature: string; location: Location }[];
-  symbolProvider: string;
-}
 
 const GREETER_LINES = [
   '// 😀 greeting module',
@@ -150,7 +131,7 @@ describe('tools: get-code-context', () => {
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
     assert.match(failure.error.message, /occurs 2 times/);
     const expected = [GREETER.indexOf('message'), GREETER.lastIndexOf('message')];
-    const listed = [...failure.error.message.matchAll(/\{"span":\{"document":\{"documentId":"[^"]+"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)].map((m) => JSON.parse(m[0]) as Location['selector']);
+    const listed = [...failure.error.message.matchAll(/\{"span":\{"document":\{"documentId":"[^"]+"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)].map((m) => JSON.parse(m[0]) as LocationOutput['selector']);
     assert.deepEqual(
       listed.map((s) => s.span.range.start),
       expected,
