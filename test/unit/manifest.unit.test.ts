@@ -104,6 +104,17 @@ describe('manifest: generated files do not drift from the definitions', () => {
       assert.equal(entry.when === undefined, tool.effect === 'Read' && tool.operationKind === 'Query', tool.name);
     });
   });
+
+  it('hides a mutation tool in untrusted workspaces and in inspection-only mode', () => {
+    const base = ALL_TOOLS[0];
+    for (const marks of [
+      { operationKind: 'Mutation' as const, effect: 'Write' as const },
+      { operationKind: 'Query' as const, effect: 'External' as const },
+    ]) {
+      const entry = languageModelToolContribution({ ...base, ...marks });
+      assert.equal(entry.when, "isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only'");
+    }
+  });
 });
 
 describe('manifest: tool definitions', () => {
