@@ -113,14 +113,18 @@ export class ToolRunner {
     } catch (error) {
       result = this.explain(name, input, error, correlationId);
     }
-    this.env.log({
-      tool: name,
-      correlationId,
-      durationMs: Date.now() - started,
-      outcome: result.envelope.ok ? 'ok' : result.envelope.error.code,
-      bytes: utf8Bytes(result.text),
-      truncated,
-    });
+    try {
+      this.env.log({
+        tool: name,
+        correlationId,
+        durationMs: Date.now() - started,
+        outcome: result.envelope.ok ? 'ok' : result.envelope.error.code,
+        bytes: utf8Bytes(result.text),
+        truncated,
+      });
+    } catch {
+      // A failing log must not turn an answer into an exception.
+    }
     return result;
   }
 

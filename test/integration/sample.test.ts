@@ -162,6 +162,22 @@ describe('tools on the sample workspace', function () {
       assert.equal(stale.continuation?.kind, 'ReviseRequest');
     });
 
+    it('moves the snapshot on when a file changes on disk', async function () {
+      const before = expectOk(await invoke('workspace-list', {})).snapshot;
+      fs.writeFileSync(path.join(workspaceRoot(), 'src', 'added-on-disk.ts'), 'export const fromDisk = true;\n');
+      const deadline = Date.now() + 20_000;
+      let after = before;
+      while (after.snapshotId === before.snapshotId && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        after = expectOk(await invoke('workspace-list', {})).snapshot;
+      }
+      assert.notEqual(after.snapshotId, before.snapshotId, 'a disk change produced a new snapshotId');
+      assert.equal(after.workspaceId, before.workspaceId);
+      assert.equal(after.workspaceEpoch, before.workspaceEpoch);
+      const created = expectOk<CodeContext>(await invoke('get-code-context', selection('src/added-on-disk.ts', 'fromDisk')));
+      assert.equal(created.data.source, 'disk');
+    });
+
     it('refuses a path that leaves the workspace through a symbolic link', async function () {
       assert.ok(fs.lstatSync(path.join(workspaceRoot(), 'escape')).isSymbolicLink(), 'the escape link exists');
       const failure = expectError(await invoke('get-code-context', selection('escape/passwd', 'root')), 'WorkspacePathNotAllowed');

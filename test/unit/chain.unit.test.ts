@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { utf8Bytes } from '../../src/core/bounding';
 import { LinkedCancellation } from '../../src/core/cancellation';
 import type { CancellationSignal } from '../../src/core/cancellation';
-import { NO_WORKSPACE_SNAPSHOT } from '../../src/core/chain';
+import { NO_WORKSPACE_SNAPSHOT, ToolRunner } from '../../src/core/chain';
 import { defineTool } from '../../src/core/definition';
 import type { AnyToolDefinition, ToolDefinition } from '../../src/core/definition';
 import { callTool, ToolError } from '../../src/core/envelope';
@@ -469,6 +469,18 @@ describe('chain: ToolRunner', () => {
         if (!r.envelope.ok) assert.equal(h.logs[i].correlationId, r.envelope.error.correlationId);
       });
       assert.equal(new Set(h.logs.map((l) => l.correlationId)).size, results.length);
+    });
+
+    it('still answers when writing the log fails', async () => {
+      const runner = new ToolRunner(testTools, {
+        services: h.services,
+        log: () => {
+          throw new Error('log channel disposed');
+        },
+        confirm: async () => true,
+      });
+      const result = await runner.invoke('test-echo', { text: 'still here' });
+      assert.deepEqual(expectOk(result).data, { echo: 'still here' });
     });
   });
 
