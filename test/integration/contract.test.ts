@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/definition';
 import type { JsonSchema } from '../../src/core/schemas';
 import { ALL_TOOLS } from '../../src/tools';
-import { activateExtension, ensureEscapeLink, digestTree, expectError, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, ensureEscapeLink, digestTree, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 /** Inputs every tool must refuse, with the field its message must name. */
 function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; input: unknown; field: string }[] {
@@ -29,28 +29,43 @@ function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; inp
 }
 
 /** Inputs that reach outside the workspace through a document path. */
-function outsidePaths(tool: (typeof ALL_TOOLS)[number]): { label: string; input: unknown }[] {
+function outsidePaths(tool: (typeof ALL_TOOLS)[number]): { label: string; input: unknown; field: string }[] {
   const properties = (tool.inputSchema.properties ?? {}) as Record<string, JsonSchema>;
   if (properties.location) {
-    return ['../../../../etc/passwd', '/etc/passwd', 'src/../../outside.ts', 'escape/passwd'].map((p) => ({
-      label: `document path ${p}`,
-      input: { location: { selection: { document: { path: p }, selectedText: 'root' } } },
-    }));
+    return [
+      ...['../../../../etc/passwd', '/etc/passwd', 'src/../../outside.ts', 'escape/passwd', 'file:///etc/passwd'].map((p) => ({
+        label: `selection document path ${p}`,
+        input: { location: { selection: { document: { path: p }, selectedText: 'root' } } },
+        field: 'location.selection.document.path',
+      })),
+      {
+        label: 'span document path ../outside.ts',
+        input: { location: { span: { document: { path: '../outside.ts' }, range: { start: 0, length: 1 } } } },
+        field: 'location.span.document.path',
+      },
+      {
+        label: 'a documentId whose path climbs out',
+        input: { location: { span: { document: { documentId: `${'0'.repeat(8)}:../outside.ts` }, range: { start: 0, length: 1 } } } },
+        field: 'location.span.document',
+      },
+    ];
   }
   if (properties.project) {
-    return ['../outside/package.json', '/etc/package.json'].map((p) => ({ label: `project path ${p}`, input: { project: { path: p } } }));
+    return ['../outside/package.json', '/etc/package.json'].map((p) => ({ label: `project path ${p}`, input: { project: { path: p } }, field: 'project.path' }));
   }
   return [];
 }
 
 describe('contract: every registered tool', function () {
   let initialDigest: string;
+  let workspaceId: string;
 
   before(async function () {
     await activateExtension();
     ensureEscapeLink();
     await waitForSymbols('src/greeter.ts');
     initialDigest = digestTree(workspaceRoot());
+    workspaceId = expectOk(await invoke('workspace-list', {})).snapshot.workspaceId;
   });
 
   it('registers exactly the listed tools with vscode.lm, under their mechanical names', function () {
@@ -83,9 +98,11 @@ describe('contract: every registered tool', function () {
       }
 
       for (const outside of outsidePaths(tool)) {
-        it(`refuses ${outside.label} with WorkspacePathNotAllowed`, async function () {
-          const failure = expectError(await invoke(tool.name, outside.input), 'WorkspacePathNotAllowed');
+        it(`refuses ${outside.label} with WorkspacePathNotAllowed naming ${outside.field}`, async function () {
+          const input = JSON.parse(JSON.stringify(outside.input).replace('00000000:', `${workspaceId.slice(0, 8)}:`)) as unknown;
+          const failure = expectError(await invoke(tool.name, input), 'WorkspacePathNotAllowed');
           assert.match(failure.error.message, /not allowed/);
+          assert.ok(failure.error.message.startsWith(outside.field), `message names ${outside.field}: ${failure.error.message}`);
         });
       }
     });
