@@ -139,16 +139,14 @@ export class ToolContext {
       return { workspace: w, relativePath: toRelativePath(w.fsPath, requested, pathField) };
     }
     if (isAbsoluteLike(requested)) {
-      const w = this.registry.all().find((f) => {
-        try {
-          toRelativePath(f.fsPath, requested, pathField);
-          return true;
-        } catch {
-          return false;
-        }
-      });
-      if (!w) return { workspace: this.registry.all()[0], relativePath: toRelativePath(this.registry.all()[0].fsPath, requested, pathField) };
-      return { workspace: w, relativePath: toRelativePath(w.fsPath, requested, pathField) };
+      // An absolute path names its folder (the deepest, for nested folders); outside them all, the first folder refuses it.
+      const deepestFirst = [...this.registry.all()].sort((a, b) => b.fsPath.length - a.fsPath.length);
+      for (const w of deepestFirst) {
+        const relativePath = relativeIfInside(w.fsPath, requested);
+        if (relativePath !== undefined) return { workspace: w, relativePath };
+      }
+      const first = this.registry.all()[0];
+      return { workspace: first, relativePath: toRelativePath(first.fsPath, requested, pathField) };
     }
     // Several folders and none named: the path decides, if it exists in exactly one of them.
     const hits: { workspace: Workspace; relativePath: string }[] = [];
@@ -264,6 +262,14 @@ export class ToolContext {
       snapshot: doc.workspace.snapshot(),
       selector: { span: { document: { documentId: doc.ref.documentId }, range: { start, length } } },
     };
+  }
+}
+
+function relativeIfInside(folderFsPath: string, input: string): string | undefined {
+  try {
+    return toRelativePath(folderFsPath, input);
+  } catch {
+    return undefined;
   }
 }
 

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { activateExtension, expectError, expectOk, invoke } from './helpers';
+import * as path from 'node:path';
+import { activateExtension, expectError, expectOk, invoke, workspaceRoot } from './helpers';
 
 describe('a multi-root workspace', function () {
   before(async function () {
@@ -35,5 +36,17 @@ describe('a multi-root workspace', function () {
     assert.match(beta.data.window.text, /"beta"/);
     const viaSelector = expectOk<{ window: { text: string } }>(await invoke('get-code-context', { workspace: { alias: 'alpha' }, location: { selection: { document: { path: 'shared.ts' }, selectedText: 'where' } } }));
     assert.match(viaSelector.data.window.text, /"alpha"/);
+  });
+
+  it('lets an absolute path pick its folder, and refuses one outside every folder', async function () {
+    const betaShared = path.join(workspaceRoot(1), 'shared.ts');
+    const beta = expectOk<{ location: { document: { documentId: string; path: string } }; window: { text: string } }>(
+      await invoke('get-code-context', { location: { selection: { document: { path: betaShared }, selectedText: 'where' } } }),
+    );
+    assert.equal(beta.data.location.document.path, 'shared.ts');
+    assert.match(beta.data.window.text, /"beta"/);
+    const outside = path.join(path.dirname(workspaceRoot(0)), 'multi.code-workspace');
+    const failure = expectError(await invoke('get-code-context', { location: { selection: { document: { path: outside }, selectedText: 'folders' } } }), 'WorkspacePathNotAllowed');
+    assert.match(failure.error.message, /^location\.selection\.document\.path: /);
   });
 });
