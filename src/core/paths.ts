@@ -82,3 +82,27 @@ export async function confinePath(
     probe = parent;
   }
 }
+
+/**
+ * Keeps the listed files (workspace-relative) whose real location is inside the real folder:
+ * a listing that followed a symbolic link out of the workspace must not show what lies there.
+ */
+export async function keepInsideRealFolder(
+  folderFsPath: string,
+  relativePaths: readonly string[],
+  realPath: (absolute: string) => Promise<string | undefined>,
+  concurrency = 64,
+): Promise<string[]> {
+  const realFolder = (await realPath(folderFsPath)) ?? folderFsPath;
+  const keep = new Array<boolean>(relativePaths.length).fill(false);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < relativePaths.length) {
+      const i = next++;
+      const real = await realPath(joinFolder(folderFsPath, relativePaths[i]));
+      keep[i] = real !== undefined && isInside(realFolder, real);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, relativePaths.length) }, worker));
+  return relativePaths.filter((_, i) => keep[i]);
+}

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import { callTool, revise, ToolError } from './envelope';
 import type { Snapshot } from './envelope';
 import type { HostFolder, WorkbenchHost } from './host';
-import { isInside, toPosix } from './paths';
+import { isInside, keepInsideRealFolder, toPosix } from './paths';
 import { SnapshotTracker, stableUuid } from './snapshots';
 
 export interface KeyValueStore {
@@ -80,7 +80,10 @@ export class Workspace {
   }
 
   files(): Promise<{ paths: string[]; hasMore: boolean }> {
-    this.fileCache ??= this.host.listFiles(this.folder, FILE_LIST_LIMIT).then((r) => ({ paths: [...r.paths].sort(), hasMore: r.hasMore }));
+    this.fileCache ??= this.host.listFiles(this.folder, FILE_LIST_LIMIT).then(async (r) => {
+      const inside = await keepInsideRealFolder(this.fsPath, r.paths, (p) => this.host.realPath(p));
+      return { paths: inside.sort(), hasMore: r.hasMore };
+    });
     return this.fileCache;
   }
 

@@ -35,9 +35,12 @@ export function assertValidEnvelope(tool: string, envelope: unknown): void {
   assert.ok(validate(envelope), `${tool} answered an envelope outside its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 2000)}`);
 }
 
-/** Calls a tool the way an agent does: through vscode.lm.invokeTool, and parses the single JSON text part. */
-export async function invoke(tool: string, input: unknown): Promise<Envelope> {
-  const result = await vscode.lm.invokeTool(registeredToolName(tool), { input: input as object, toolInvocationToken: undefined });
+/**
+ * Calls a tool the way an agent does: through vscode.lm.invokeTool, and parses the single JSON
+ * text part. `tokenization` passes a token budget as a chat model would.
+ */
+export async function invoke(tool: string, input: unknown, tokenization?: vscode.LanguageModelToolTokenizationOptions): Promise<Envelope> {
+  const result = await vscode.lm.invokeTool(registeredToolName(tool), { input: input as object, toolInvocationToken: undefined, tokenizationOptions: tokenization });
   assert.equal(result.content.length, 1, 'a tool result is one text part');
   const part = result.content[0];
   assert.ok(part instanceof vscode.LanguageModelTextPart, 'the part is text');

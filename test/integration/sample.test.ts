@@ -81,6 +81,7 @@ describe('tools on the sample workspace', function () {
       assert.ok(docs.includes('src/greeter.ts'));
       assert.ok(!docs.includes('packages/lib/index.js'), 'files of the nested project are not listed');
       assert.deepEqual(details.data.nestedProjects.map((p) => p.path), ['packages/lib/package.json']);
+      assert.ok(!docs.some((d) => d.startsWith('escape/')), `files behind a symbolic link out of the workspace are not listed: ${docs.join(', ')}`);
       expectError(await invoke('get-project-details', { project: { path: 'nope.json' } }), 'ProjectNotFound');
     });
   });
@@ -182,6 +183,70 @@ describe('tools on the sample workspace', function () {
       assert.ok(fs.lstatSync(path.join(workspaceRoot(), 'escape')).isSymbolicLink(), 'the escape link exists');
       const failure = expectError(await invoke('get-code-context', selection('escape/passwd', 'root')), 'WorkspacePathNotAllowed');
       assert.match(failure.error.message, /symbolic link/);
+    });
+  });
+
+  describe('other languages, through their own language services', function () {
+    it('reads CSS with its rule and media symbols', async function () {
+      await waitForSymbols('styles/site.css');
+      const css = expectOk<CodeContext>(await invoke('get-code-context', { ...selection('styles/site.css', 'font-size: 0.9rem'), contextLines: 1 }));
+      assert.equal(css.data.languageId, 'css');
+      assert.equal(css.data.location.line, 13);
+      assert.deepEqual(css.data.enclosingSymbols.map((s) => s.name), ['@media (max-width: 600px)', '.greeting']);
+    });
+
+    it('reads JSON with its property path', async function () {
+      await waitForSymbols('config/greetings.json');
+      const json = expectOk<CodeContext>(await invoke('get-code-context', selection('config/greetings.json', '"Bonjour"')));
+      assert.equal(json.data.languageId, 'json');
+      assert.deepEqual(json.data.enclosingSymbols.map((s) => s.name), ['languages', 'fr', 'prefix']);
+    });
+
+    it('reports their features as available in get-solution-structure', async function () {
+      await waitForSymbols('styles/site.css');
+      await waitForSymbols('config/greetings.json');
+      const structure = expectOk<{ workspaces: { items: { languages: { languageId: string; features: Record<string, string> | null }[] }[] } }>(await invoke('get-solution-structure', {}));
+      const languages = structure.data.workspaces.items[0].languages;
+      for (const id of ['css', 'json']) {
+        const language = languages.find((l) => l.languageId === id);
+        assert.equal(language?.features?.documentSymbols, 'available', `${id}: ${JSON.stringify(language)}`);
+      }
+    });
+  });
+
+  describe('bounded answers', function () {
+    interface ProjectDocuments {
+      documents: { items: { path: string }[]; hasMore: boolean; totalCount: number };
+    }
+
+    it('keeps within the output limit set in the settings, dropping documents from the end', async function () {
+      const full = expectOk<ProjectDocuments>(await invoke('get-project-details', { project: { path: 'tsconfig.json' } }));
+      assert.equal(full.data.documents.hasMore, false);
+      const limit = Math.floor(Buffer.byteLength(JSON.stringify(full)) * 0.75);
+      const configuration = vscode.workspace.getConfiguration('agentWorkbench');
+      try {
+        await configuration.update('defaultMaxOutputBytes', limit, vscode.ConfigurationTarget.Global);
+        const result = await vscode.lm.invokeTool('workbench_get_project_details', { input: { project: { path: 'tsconfig.json' } }, toolInvocationToken: undefined });
+        const text = (result.content[0] as vscode.LanguageModelTextPart).value;
+        assert.ok(Buffer.byteLength(text) <= limit, `${Buffer.byteLength(text)} bytes over ${limit}`);
+        const bounded = expectOk<ProjectDocuments>(JSON.parse(text));
+        assert.equal(bounded.data.documents.hasMore, true);
+        assert.ok(bounded.data.documents.items.length < full.data.documents.items.length);
+        assert.deepEqual(bounded.data.documents.items, full.data.documents.items.slice(0, bounded.data.documents.items.length), 'items are dropped from the end');
+      } finally {
+        await configuration.update('defaultMaxOutputBytes', undefined, vscode.ConfigurationTarget.Global);
+      }
+    });
+
+    it("honours the token budget VS Code passes", async function () {
+      const countTokens = async (text: string): Promise<number> => Math.ceil(text.length / 4);
+      const full = expectOk<ProjectDocuments>(await invoke('get-project-details', { project: { path: 'tsconfig.json' } }));
+      const fullTokens = await countTokens(JSON.stringify(full));
+      const budget = Math.floor(fullTokens * 0.6);
+      const bounded = expectOk<ProjectDocuments>(await invoke('get-project-details', { project: { path: 'tsconfig.json' } }, { tokenBudget: budget, countTokens }));
+      assert.ok((await countTokens(JSON.stringify(bounded))) <= budget);
+      assert.equal(bounded.data.documents.hasMore, true);
+      assert.ok(bounded.data.documents.items.length > 0 && bounded.data.documents.items.length < full.data.documents.items.length);
     });
   });
 

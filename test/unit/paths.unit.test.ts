@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { ToolError } from '../../src/core/envelope';
-import { confinePath, isInside, joinFolder, toRelativePath } from '../../src/core/paths';
+import { confinePath, isInside, joinFolder, keepInsideRealFolder, toRelativePath } from '../../src/core/paths';
 import { FAKE_ROOT, FakeHost } from './fakeHost';
 
 const folder = path.join(FAKE_ROOT, 'app');
@@ -122,5 +122,21 @@ describe('paths: confinePath', () => {
     host.addFolder('app', { 'a.ts': 'a' }, real);
     host.symlink(folder, real);
     assert.equal(await confinePath(folder, 'a.ts', realPath(host)), joinFolder(folder, 'a.ts'));
+  });
+});
+
+describe('paths: keepInsideRealFolder', () => {
+  it('drops listed files whose real location is outside the folder, keeping order', async () => {
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'a', 'real/inside.ts': 'i', 'z.ts': 'z' }, folder);
+    host.writeFile(path.join(outside, 'key.pem'), 'secret', { notify: false });
+    host.writeFile(path.join(outside, 'dir', 'x.ts'), 'x', { notify: false });
+    host.symlink(path.join(folder, 'src', 'key.pem'), path.join(outside, 'key.pem'));
+    host.symlink(path.join(folder, 'linked'), path.join(outside, 'dir'));
+    host.symlink(path.join(folder, 'alias'), path.join(folder, 'real'));
+    // What a listing that follows links (as VS Code's search does) reports:
+    const listed = ['alias/inside.ts', 'linked/x.ts', 'real/inside.ts', 'src/a.ts', 'src/key.pem', 'z.ts'];
+    assert.deepEqual(await keepInsideRealFolder(folder, listed, (p) => host.realPath(p), 2), ['alias/inside.ts', 'real/inside.ts', 'src/a.ts', 'z.ts']);
+    assert.deepEqual(await keepInsideRealFolder(folder, [], (p) => host.realPath(p)), []);
   });
 });
