@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
 import { ensureHost, runExtensionTests } from '../scripts/vscode-host.mjs';
+import { freshFixture, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(root, 'dist', 'extension.js');
@@ -69,10 +70,9 @@ const dev = bundleSize();
 
 const host = await ensureHost();
 const codeServerVersion = JSON.parse(fs.readFileSync(path.join(host, 'code-server/node_modules/code-server/package.json'), 'utf8')).version;
-const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-'));
-const workspace = path.join(scratch, 'sample');
-const resultFile = path.join(scratch, 'in-host.json');
-fs.cpSync(path.join(root, 'test', 'fixtures', 'sample'), workspace, { recursive: true });
+const fixture = freshFixture('sample');
+const workspace = fixture.folder;
+const resultFile = path.join(fixture.scratch, 'in-host.json');
 console.log(`[bench] VS Code on a fresh copy of test/fixtures/sample: ${workspace}`);
 let inHost;
 try {
@@ -82,7 +82,7 @@ try {
     workspace,
     trusted: true,
     env: { AW_BENCH_OUT: resultFile, AW_BENCH_ITERATIONS: String(iterations), AW_BENCH_WARMUP: String(warmup) },
-    userSettings: { 'files.autoSave': 'off' },
+    userSettings: HEADLESS_USER_SETTINGS,
   });
   if (code !== 0 || !fs.existsSync(resultFile)) {
     console.error(`[bench] FAILED: the in-host part exited with ${code}${fs.existsSync(resultFile) ? '' : ' and wrote no results'}`);
@@ -90,7 +90,7 @@ try {
   }
   inHost = JSON.parse(fs.readFileSync(resultFile, 'utf8'));
 } finally {
-  fs.rmSync(scratch, { recursive: true, force: true });
+  fixture.dispose();
 }
 
 // --- 3. report ---------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The whole test run: lint, type check, generated-file drift, unit tests, then the integration
-# suites inside a real VS Code (see scripts/integration.mjs).
+# The whole test run: lint, type check, generated-file drift, unit tests, the integration suites
+# inside a real VS Code (scripts/integration.mjs), then the README's other commands as a person
+# runs them: npm start, npm run demo and npm run package.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +15,7 @@ step "generated files match the definitions"; node out/scripts/gen.js --check
 step "unit tests"; npx mocha --config .mocharc.json
 step "bundle"; node esbuild.mjs
 step "integration tests in a real VS Code"; node scripts/integration.mjs "$@"
+step "npm start serves the workbench with the extension active"; node scripts/smoke-start.mjs
+step "npm run demo plays its session with every envelope as expected"; node scripts/demo/run.mjs
+step "npm run package builds a clean .vsix"; node scripts/check-package.mjs
+node esbuild.mjs >/dev/null

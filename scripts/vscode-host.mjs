@@ -1,7 +1,7 @@
 // Runs a real VS Code (the VS Code server bundled in code-server, driven by Debian's chromium
 // through playwright-core) with no display and no internet. See HEADLESS_VSCODE.md for why.
 //
-// Library:  ensureHost, startServer, runExtensionTests, openForPerson
+// Library:  ensureHost, startServer, runExtensionTests, openForPerson, launchBrowser
 // CLI:      node scripts/vscode-host.mjs test  --extension <dir> --tests <module> --workspace <path>
 //                                             [--untrusted] [--screenshot <file>] [--timeout <ms>]
 //           node scripts/vscode-host.mjs start --extension <dir> --workspace <path> [--port <n>]
@@ -280,7 +280,7 @@ function absoluteExisting(label, p) {
   return abs;
 }
 
-function launchBrowser() {
+export function launchBrowser() {
   return chromium.launch({
     executablePath: CHROMIUM,
     headless: true,
