@@ -10,6 +10,7 @@ import type { FailureEnvelope } from '../../src/core/envelope';
 import { envelopeOutputSchema } from '../../src/core/schemas';
 import { compileSchema } from '../../src/core/validation';
 import { ALL_TOOLS } from '../../src/tools';
+import { QUERY } from '../../src/tools/common';
 import { FakeHost } from './fakeHost';
 import { assertValidEnvelope, createHarness, expectError, expectOk } from './harness';
 import type { Harness } from './harness';
@@ -22,13 +23,7 @@ function testTool(name: string, overrides: Partial<ToolDefinition<{ text?: strin
     name,
     title: name,
     category: 'Workspaces',
-    operationKind: 'Query',
-    effect: 'Read',
-    requiresApproval: false,
-    requiredPermission: 'workspace.read',
-    safeToRepeat: true,
-    timeoutSeconds: 0,
-    maxOutputBytes: 0,
+    ...QUERY,
     description: `Test tool ${name}.`,
     inputSchema: {
       type: 'object',
