@@ -5,7 +5,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n=== %s\n' "$*"; }
+timings=()
+last_step=""
+last_start=$SECONDS
+step() {
+  [ -n "$last_step" ] && timings+=("$(printf '%5d s  %s' $((SECONDS - last_start)) "$last_step")")
+  last_step="$*"; last_start=$SECONDS
+  printf '\n=== %s\n' "$*"
+}
 
 step "setup"; bash scripts/setup.sh
 step "lint"; npx eslint
@@ -19,3 +26,5 @@ step "npm start serves the workbench with the extension active"; node scripts/sm
 step "npm run demo plays its session with every envelope as expected"; node scripts/demo/run.mjs
 step "npm run package builds a clean .vsix"; node scripts/check-package.mjs
 node esbuild.mjs >/dev/null
+step "done"
+printf '\n=== time per step\n'; printf '%s\n' "${timings[@]}"

@@ -239,14 +239,15 @@ export class ToolContext {
         );
       }
       const misses = findNearMisses(doc.host.text, selectedText, contextBefore, contextAfter);
-      const described = misses.map((m) => `${describeCandidate(this.toLocation(doc, m.start, m.length))}: ${m.difference}`);
+      const found = (m: { start: number; length: number }): string => truncate(doc.host.text.slice(m.start, m.start + m.length), NEAR_MISS_TEXT_MAX);
+      const described = misses.map((m) => `${describeCandidate(this.toLocation(doc, m.start, m.length))}: ${m.difference}: ${JSON.stringify(found(m))}`);
       throw new ToolError(
         'LocationNotFound',
         `selectedText does not occur in ${doc.relativePath}${contextBefore || contextAfter ? ' with the given context' : ''}.` +
           (described.length > 0 ? ` Nearest: ${described.join('; ')}.` : ' Nothing similar was found.') +
           ` The text is read from the editor buffer (${doc.host.isDirty ? 'unsaved changes included' : 'same as disk'}).`,
         misses.length > 0 ? revise('Copy the text exactly from the document (or use a near-miss selector) and retry.') : callTool('get-code-context', 'Read the current text around the place you mean, then select from it.'),
-        { nearMisses: misses.map((m) => ({ ...this.toLocation(doc, m.start, m.length), difference: m.difference })) },
+        { nearMisses: misses.map((m) => ({ ...this.toLocation(doc, m.start, m.length), difference: m.difference, text: found(m) })) },
       );
     }
     throw new ToolError('InvalidRequest', 'location: provide exactly one of span or selection.', revise('Add location.span or location.selection.'));
@@ -264,6 +265,9 @@ export class ToolContext {
     };
   }
 }
+
+/** Longest near-miss text quoted in a LocationNotFound message. */
+const NEAR_MISS_TEXT_MAX = 300;
 
 function relativeIfInside(folderFsPath: string, input: string): string | undefined {
   try {

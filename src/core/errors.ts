@@ -6,6 +6,7 @@ export const ERROR_CODES = [
   'DocumentNotFound',
   'DocumentAmbiguous',
   'ProjectNotFound',
+  'ProjectSelectorRequired',
   'SymbolNotFound',
   'SymbolAmbiguous',
   'LocationNotFound',

@@ -251,14 +251,14 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
 // ---------------------------------------------------------------- get-project-details
 
 interface ProjectDetailsInput extends CommonInput {
-  project: { projectId?: string; name?: string; path?: string };
+  project?: { projectId?: string; name?: string; path?: string } | null;
   documentsLimit?: number | null;
 }
 
 const MANIFEST_MAX_BYTES = 16_384;
 
 /** A project by id, name or path; a folder path picks its language project (tsconfig) before its package.json. */
-function findProject(projects: ProjectInfo[], selector: ProjectDetailsInput['project']): ProjectInfo | undefined {
+function findProject(projects: ProjectInfo[], selector: NonNullable<ProjectDetailsInput['project']>): ProjectInfo | undefined {
   const matches = projects.filter(
     (p) =>
       (selector.projectId === undefined || selector.projectId === p.projectId) &&
@@ -274,13 +274,12 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Details one project found by get-solution-structure or workspace-status: its kind, its manifest (package.json or tsconfig.json as JSON, other manifests as their first lines), its documents (files under its directory that belong to no nested project, with their language) and language counts. Select it by projectId, name or path. Returns a bounded documents collection (documentsLimit, default 50).',
+    'Details one project found by get-solution-structure or workspace-status: its kind, its manifest (package.json or tsconfig.json as JSON, other manifests as their first lines), its documents (files under its directory that belong to no nested project, with their language) and language counts. Select it by projectId, name or path; omit project when the folder has one project. Returns a bounded documents collection (documentsLimit, default 50).',
   inputSchema: inputSchema(
     {
-      project: { ...projectSelectorInput, type: 'object', minProperties: 1 },
+      project: { ...projectSelectorInput, minProperties: 1, description: 'Optional when the folder has one project (a tsconfig.json beside its package.json counts as one).' },
       documentsLimit: limitParameter('documents'),
     },
-    ['project'],
   ),
   dataSchema: {
     type: 'object',
@@ -322,8 +321,7 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
   async run(input, ctx) {
     const w = ctx.workspace(input.workspace);
     const projects = await w.projects();
-    const selector = input.project.path === undefined ? input.project : { ...input.project, path: toRelativePath(w.fsPath, input.project.path, 'project.path') };
-    const project = findProject(projects, selector);
+    const project = input.project ? findProject(projects, input.project.path === undefined ? input.project : { ...input.project, path: toRelativePath(w.fsPath, input.project.path, 'project.path') }) : onlyProject(w.alias, projects);
     if (!project) {
       throw new ToolError(
         'ProjectNotFound',
@@ -357,6 +355,18 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
     };
   },
 });
+
+/** The folder's one project, where the project files of one directory (tsconfig.json beside package.json) count as one. */
+function onlyProject(alias: string, projects: ProjectInfo[]): ProjectInfo {
+  const directories = [...new Set(projects.map((p) => p.directory))];
+  if (directories.length === 1) return findProject(projects, { path: directories[0] }) ?? projects[0];
+  throw new ToolError(
+    'ProjectSelectorRequired',
+    `Folder ${alias} has ${projects.length} projects; name one: ${projects.map((p) => `{"projectId":${JSON.stringify(p.projectId)}} (${p.name}, ${p.path || 'folder'})`).join(', ')}.`,
+    revise('Repeat the request with project set to one of the listed selectors.'),
+    { choices: projects.map((p) => ({ projectId: p.projectId, name: p.name, path: p.path })) },
+  );
+}
 
 /** JSON with comments and trailing commas, as tsconfig.json allows; undefined when it does not parse. */
 function parseJsonc(text: string): unknown {

@@ -136,7 +136,7 @@ describe('tools on the sample workspace', function () {
     it('names the near miss when the selection differs only in whitespace', async function () {
       const failure = expectError(await invoke('get-code-context', selection('src/util.ts', 'const   trimmed =  name.trim();')), 'LocationNotFound');
       assert.match(failure.error.message, /line 2 column 3/);
-      assert.match(failure.error.message, /different whitespace/);
+      assert.match(failure.error.message, /different whitespace or line endings: "const trimmed = name\.trim\(\);"/);
     });
 
     it('refuses spans outside the document and spans that split an emoji', async function () {

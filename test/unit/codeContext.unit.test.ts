@@ -154,6 +154,7 @@ describe('tools: get-code-context', () => {
     const start = GREETER.indexOf('return message;');
     const selectorText = JSON.stringify({ span: { document: { documentId: `${shortId}:src/greeter.ts` }, range: { start, length: 'return message;'.length } } });
     assert.ok(failure.error.message.includes(selectorText), failure.error.message);
+    assert.ok(failure.error.message.includes(`${selectorText}: same text with different whitespace or line endings: "return message;"`), failure.error.message);
     const again = await h.ok<CodeContext>('get-code-context', { location: JSON.parse(selectorText) as unknown, contextLines: 0 });
     assert.equal(again.data.window.text, '\t\treturn message;');
   });

@@ -375,6 +375,26 @@ describe('tools: get-project-details', () => {
     assert.equal(details.data.manifest.truncated, true);
   });
 
+  it('answers for the only project when project is omitted: tsconfig.json and package.json of one folder count as one', async () => {
+    const host = new FakeHost();
+    host.addFolder('solo', { 'tsconfig.json': '{}', 'package.json': '{"name":"solo"}', 'src/a.ts': 'export const a = 1;\n' });
+    const h = await createHarness({ host });
+    const details = await h.ok<{ project: ProjectInfo; documents: Collection<{ path: string }> }>('get-project-details', {});
+    assert.equal(details.data.project.path, 'tsconfig.json');
+    assert.deepEqual(details.data.documents.items.map((d) => d.path), ['package.json', 'src/a.ts', 'tsconfig.json']);
+  });
+
+  it('lists the choices with ReviseRequest when project is omitted and the folder has several', async () => {
+    const h = await singleRoot();
+    const failure = await h.fail('get-project-details', {}, 'ProjectSelectorRequired');
+    assert.equal(failure.continuation?.kind, 'ReviseRequest');
+    const shortId = h.registry.all()[0].shortId;
+    assert.ok(failure.error.message.includes(`{"projectId":"${shortId}:packages/lib/package.json"}`), failure.error.message);
+    assert.ok(failure.error.message.includes(`{"projectId":"${shortId}:tsconfig.json"}`), failure.error.message);
+    const chosen = await h.ok<{ project: ProjectInfo }>('get-project-details', { project: { projectId: `${shortId}:packages/lib/package.json` } });
+    assert.equal(chosen.data.project.directory, 'packages/lib');
+  });
+
   it('answers ProjectNotFound listing the projects', async () => {
     const h = await singleRoot();
     const failure = await h.fail('get-project-details', { project: { name: 'nope' } }, 'ProjectNotFound');
