@@ -19,6 +19,7 @@ import type { Envelope } from '../src/core/envelope';
 import { ErrorStore } from '../src/core/errorStore';
 import { WorkspaceRegistry } from '../src/core/workspaces';
 import type { AgentWorkbenchApi } from '../src/extension';
+import { TransactionManager } from '../src/core/transactions';
 import { readSettings } from '../src/host/settings';
 import { VsCodeHost } from '../src/host/vscodeHost';
 import { ALL_TOOLS } from '../src/tools';
@@ -52,7 +53,7 @@ export interface Row {
   note?: string;
 }
 
-interface Memory {
+export interface Memory {
   heapUsed: number;
   heapTotal: number;
   rss: number;
@@ -87,13 +88,13 @@ export interface InHostResult {
   };
 }
 
-function memory(): Memory {
+export function memory(): Memory {
   const m = process.memoryUsage();
   return { heapUsed: m.heapUsed, heapTotal: m.heapTotal, rss: m.rss, external: m.external };
 }
 
 /** Node's gc(), reachable without --expose-gc through V8's flags; undefined when that is refused. */
-function gcFunction(): (() => void) | undefined {
+export function gcFunction(): (() => void) | undefined {
   try {
     v8.setFlagsFromString('--expose-gc');
     const gc: unknown = vm.runInNewContext('gc');
@@ -103,7 +104,7 @@ function gcFunction(): (() => void) | undefined {
   }
 }
 
-function memoryAfterGc(gc: (() => void) | undefined): Memory {
+export function memoryAfterGc(gc: (() => void) | undefined): Memory {
   gc?.();
   gc?.();
   return memory();
@@ -117,7 +118,7 @@ export function stats(samples: number[]): Stats {
   return { n, medianMs: median, p95Ms: at(0.95), meanMs: sorted.reduce((s, x) => s + x, 0) / n, minMs: sorted[0], maxMs: sorted[n - 1] };
 }
 
-interface Variant {
+export interface Variant {
   id: string;
   label: string;
   call: () => PromiseLike<unknown>;
@@ -133,7 +134,7 @@ let callCount = 0;
  * Runs the variants of one group interleaved (iteration i starts at variant i mod k), so slow
  * drift in the host (GC, the TypeScript server's background work) spreads evenly over them.
  */
-async function measureGroup(group: string, variants: Variant[], iterations: number, warmup: number): Promise<Row[]> {
+export async function measureGroup(group: string, variants: Variant[], iterations: number, warmup: number): Promise<Row[]> {
   const samples = variants.map(() => [] as number[]);
   const samplesText = variants.map(() => '');
   for (let i = 0; i < warmup + iterations; i++) {
@@ -153,19 +154,19 @@ async function measureGroup(group: string, variants: Variant[], iterations: numb
   return variants.map((v, index) => ({ id: v.id, group, label: v.label, status: 'measured', stats: stats(samples[index]), sample: samplesText[index], note: v.note }));
 }
 
-async function invokeLm(name: string, input: object): Promise<string> {
+export async function invokeLm(name: string, input: object): Promise<string> {
   const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined });
   return result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : `[${(p as object).constructor.name}]`)).join('');
 }
 
-const envelopeProblem = (text: unknown): string | undefined => {
+export const envelopeProblem = (text: unknown): string | undefined => {
   const e = JSON.parse(text as string) as Envelope;
   return e.ok ? undefined : `${e.error.code}: ${e.error.message}`;
 };
-const short = (s: string, max = 160): string => (s.length > max ? `${s.slice(0, max)}…` : s).replace(/\s+/g, ' ');
+export const short = (s: string, max = 160): string => (s.length > max ? `${s.slice(0, max)}…` : s).replace(/\s+/g, ' ');
 
 /** Measures one Agent Workbench tool three ways: its body, the whole chain, and through vscode.lm. */
-function overheadVariants(tool: AnyToolDefinition, input: object, services: Services, runner: ToolRunner): Variant[] {
+export function overheadVariants(tool: AnyToolDefinition, input: object, services: Services, runner: ToolRunner): Variant[] {
   const maxBytes = tool.maxOutputBytes > 0 ? tool.maxOutputBytes : services.settings().defaultMaxOutputBytes;
   return [
     {
@@ -221,6 +222,34 @@ async function vscodeToolRow(name: string, input: object, iterations: number, wa
   return row;
 }
 
+/**
+ * The same pieces activate() builds, from the compiled sources (out/src), over the same VS Code,
+ * logging like the extension does (a log output channel) so the chain's logging cost is included.
+ * Commits are confirmed without asking: the bench measures the work, not a person.
+ */
+export async function benchRuntime(version: string): Promise<{ services: Services; runner: ToolRunner; dispose: () => void }> {
+  const host = new VsCodeHost(version);
+  const memoryStore = new Map<string, unknown>();
+  const transactions = new TransactionManager({ host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode });
+  const registry = new WorkspaceRegistry(host, {
+    get: <T>(key: string) => memoryStore.get(key) as T | undefined,
+    update: async (key: string, value: unknown) => void memoryStore.set(key, value),
+  }, (id) => transactions.revision(id));
+  await registry.sync();
+  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now(), transactions };
+  const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
+  const runner = new ToolRunner(ALL_TOOLS, {
+    services,
+    log: (e) => {
+      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId}`;
+      if (e.outcome === 'ok') channel.info(line);
+      else channel.warn(line);
+    },
+    confirm: async () => true,
+  });
+  return { services, runner, dispose: () => channel.dispose() };
+}
+
 /** Entry point the extension host loads (extensionTestsPath). */
 export async function run(): Promise<void> {
   const out = process.env.AW_BENCH_OUT;
@@ -247,26 +276,7 @@ export async function run(): Promise<void> {
   // The TypeScript server keeps loading the project for a moment after its first answer.
   await new Promise((r) => setTimeout(r, settleMs));
 
-  // The same pieces activate() builds, from the compiled sources (out/src), over the same VS Code.
-  const host = new VsCodeHost(api.version);
-  const memoryStore = new Map<string, unknown>();
-  const registry = new WorkspaceRegistry(host, {
-    get: <T>(key: string) => memoryStore.get(key) as T | undefined,
-    update: async (key: string, value: unknown) => void memoryStore.set(key, value),
-  });
-  await registry.sync();
-  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now() };
-  // Logs like the extension does (a log output channel), so the chain's logging cost is included.
-  const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
-  const runner = new ToolRunner(ALL_TOOLS, {
-    services,
-    log: (e) => {
-      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId}`;
-      if (e.outcome === 'ok') channel.info(line);
-      else channel.warn(line);
-    },
-    confirm: async () => false,
-  });
+  const { services, runner, dispose } = await benchRuntime(api.version);
   const tool = (name: string): AnyToolDefinition => {
     const t = ALL_TOOLS.find((d) => d.name === name);
     if (!t) throw new Error(`no tool ${name}`);
@@ -315,7 +325,7 @@ export async function run(): Promise<void> {
   if (rename && rename.status === 'measured' && renamedDirty.length > 0) rename.note += `; left unsaved buffers: ${renamedDirty.join(', ')}`;
   const after = memory();
   const afterGc = memoryAfterGc(gc);
-  channel.dispose();
+  dispose();
 
   const result: InHostResult = {
     vscodeVersion: vscode.version,

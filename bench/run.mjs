@@ -3,6 +3,12 @@
 //   - in a real, headless VS Code on a fresh copy of test/fixtures/sample (bench/inHost.ts):
 //     activation, per-call overhead of the tool framework at three depths, the raw language-service
 //     call and VS Code's own agent tools side by side, and the extension host's memory;
+//   - in a real, headless VS Code on a generated 1,000-module TypeScript workspace
+//     (scripts/synthetic-workspace.mjs, bench/large.ts): the cold start of find-references,
+//     navigation tools against the raw commands and VS Code's own tools, a 5,000-reference rename
+//     staged, previewed and committed against the raw rename provider + applyEdit + save, and the
+//     memory of 20 staged revisions;
+//   - in plain Node: unified hunks of a 50,000-line file against GNU diff -U3 (bench/diff.mjs);
 // then prints a Markdown table and writes bench/results/latest.json.
 //
 // Options: --iterations <n> (default 300, or $AW_BENCH_ITERATIONS), --warmup <n> (default 30, or
@@ -16,11 +22,14 @@ import { parseArgs } from 'node:util';
 import * as zlib from 'node:zlib';
 import { ensureHost, runExtensionTests } from '../scripts/vscode-host.mjs';
 import { freshFixture, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
+import { generateWorkspace } from '../scripts/synthetic-workspace.mjs';
+import { benchDiff } from './diff.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(root, 'dist', 'extension.js');
 const RESULTS = path.join(root, 'bench', 'results', 'latest.json');
 const IN_HOST = path.join(root, 'out', 'bench', 'inHost.js');
+const LARGE = path.join(root, 'out', 'bench', 'large.js');
 
 const { values: options } = parseArgs({
   options: {
@@ -93,7 +102,37 @@ try {
   fixture.dispose();
 }
 
-// --- 3. report ---------------------------------------------------------------------------------
+// --- 3. a generated 1,000-module workspace ------------------------------------------------------
+
+const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-large-'));
+let large;
+try {
+  const synthetic = generateWorkspace(path.join(scratch, 'synthetic'), { files: 1000, uses: 4, hubs: 20 });
+  const largeFile = path.join(scratch, 'large.json');
+  console.log(`[bench] VS Code on a generated workspace: ${synthetic.files} modules, Entity ${synthetic.entityReferences} references, Channel ${synthetic.channelReferences}`);
+  const code = await runExtensionTests({
+    extensionPath: root,
+    testsPath: LARGE,
+    workspace: synthetic.dir,
+    trusted: true,
+    env: { AW_BENCH_OUT: largeFile, AW_BENCH_SYNTHETIC: JSON.stringify(synthetic) },
+    userSettings: HEADLESS_USER_SETTINGS,
+  });
+  if (code !== 0 || !fs.existsSync(largeFile)) {
+    console.error(`[bench] FAILED: the large-workspace part exited with ${code}`);
+    process.exit(1);
+  }
+  large = JSON.parse(fs.readFileSync(largeFile, 'utf8'));
+} finally {
+  fs.rmSync(scratch, { recursive: true, force: true });
+}
+
+// --- 4. unified hunks against GNU diff ------------------------------------------------------------
+
+console.log('[bench] unified hunks of a 50,000-line file with 500 changes: src/core/diff.ts against diff -U3');
+const diff = benchDiff({ root });
+
+// --- 5. report ---------------------------------------------------------------------------------
 
 const group = (n) => n.toLocaleString('en-US');
 const kib = (n) => `${(n / 1024).toFixed(1)} KiB`;
@@ -175,6 +214,62 @@ for (const key of ['heapUsed', 'rss']) {
   );
 }
 
+const largeById = new Map(large.rows.map((r) => [r.id, r]));
+const largeMedian = (id) => largeById.get(id)?.stats?.medianMs;
+const ratio = (a, b) => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : 'n/a');
+const cs = large.coldStart;
+row('**Cold start, generated workspace (find-references on Channel)**', '', '', `${cs.expected} references expected`);
+row('TypeScript server ready (first document symbols)', ms(cs.typescriptReadyMs), '', 'from the start of the bench in the fresh window');
+row('raw executeReferenceProvider, first answer', `${cs.rawFirst.count} references at ${ms(cs.rawFirst.atMs)}`, '', cs.rawFirst.count < cs.expected ? 'incomplete, and nothing says so' : 'complete');
+row(
+  'find-references (vscode.lm), first answer',
+  `${cs.toolFirst.count} references at ${ms(cs.toolFirst.atMs)}`,
+  '',
+  `complete: ${cs.toolFirst.complete}; the call took ${ms(cs.toolFirst.durationMs)}`,
+);
+row('raw executeReferenceProvider, first complete answer', cs.rawComplete ? `${cs.rawComplete.count} at ${ms(cs.rawComplete.atMs)}` : 'never within 60 s', '', cs.rawComplete ? `${cs.rawComplete.probes} probes, 250 ms apart` : '');
+const navTools = ['search-symbols', 'get-document-outline', 'go-to-definition', 'find-references'];
+const rawIds = { 'search-symbols': 'raw.workspaceSymbols', 'get-document-outline': 'raw.documentSymbols', 'go-to-definition': 'raw.definition', 'find-references': 'raw.references' };
+for (const t of navTools) {
+  row(`**${t}** (1,000-module workspace)`, '', '', '');
+  for (const r of large.rows.filter((x) => x.group.startsWith(`${t} (`))) {
+    const kind = r.id.split('.').pop();
+    let notes = `n=${r.stats.n}`;
+    if (kind === 'runner') notes = `**${ratio(r.stats.medianMs, largeMedian(rawIds[t]))} of the raw command** (b / raw); ${notes}`;
+    if (kind === 'lm') notes = `${ratio(r.stats.medianMs, largeMedian(rawIds[t]))} of the raw command end to end; ${notes}`;
+    row(r.label, ms(r.stats.medianMs), ms(r.stats.p95Ms), notes);
+  }
+}
+const u = large.usages;
+row('**find-references beside vscode_listCodeUsages and grep (Channel)**', '', '', `${u.expected} references`);
+row('find-references: recall, bytes', `${u.ours.found}/${u.expected}`, '', `${group(u.ours.bytes)} B, ${u.ours.bytesPerReference.toFixed(1)} B per reference`);
+if (u.vscode) row('vscode_listCodeUsages: recall, bytes', `${u.vscode.found}/${u.expected}`, '', `${group(u.vscode.bytes)} B, ${u.vscode.bytesPerReference.toFixed(1)} B per usage`);
+row('grep -rnw Channel', `${u.grep.lines} lines`, '', `${group(u.grep.bytes)} B, ${u.grep.bytesPerLine.toFixed(1)} B per line`);
+for (const r of large.rows.filter((x) => x.group.startsWith('find-references beside'))) row(r.label, ms(r.stats.medianMs), ms(r.stats.p95Ms), `n=${r.stats.n}`);
+const renameGroup = large.rows.find((r) => r.id.startsWith('rename.'))?.group ?? 'rename';
+row(`**${renameGroup}**`, '', '', '');
+for (const r of large.rows.filter((x) => x.id.startsWith('rename.'))) {
+  let notes = `n=${r.stats.n}`;
+  if (r.id === 'rename.stagePreview') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawRename'))} of the raw rename provider**; ${notes}`;
+  if (r.id === 'rename.commit') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawApplySave'))} of raw applyEdit + save**; ${notes}`;
+  row(r.label, ms(r.stats.medianMs), ms(r.stats.p95Ms), notes);
+}
+const lm = large.memory;
+row(
+  `heapUsed: ${lm.revisions} staged revisions (each a rename of ${group(lm.editsPerRevision)} references)`,
+  `${mib(lm.before.heapUsed)} → ${mib(lm.afterStaging.heapUsed)}`,
+  '',
+  `${signed(lm.afterStaging.heapUsed - lm.before.heapUsed, mib)} while staged; ${mib(lm.afterRollback.heapUsed)} after rollback${lm.gcForced ? ' (after forced GC)' : ''}`,
+);
+row(
+  `**Unified hunks, ${group(diff.lines)}-line file, ${diff.changes} changes**`,
+  '',
+  '',
+  `+${diff.ours.added} −${diff.ours.removed} lines, ${diff.countsAgree ? 'the same counts as' : 'DIFFERENT counts from'} GNU diff; ${diff.iterations} runs each`,
+);
+row('src/core/diff.ts diffTexts (contextLines 3)', ms(diff.ours.medianMs), '', `**${ratio(diff.ours.medianMs, diff.gnu.medianMs)} of diff -U3**; ${diff.ours.hunks} hunks`);
+row(`${diff.gnu.version}: diff -U3, process start included`, ms(diff.gnu.medianMs), '', `+${diff.gnu.added} −${diff.gnu.removed}`);
+
 const header = [
   `## Agent Workbench ${inHost.extension.version} bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}`,
   '',
@@ -210,6 +305,8 @@ const report = {
   rows: inHost.rows,
   memory: inHost.memory,
   vscodeTools: inHost.lmTools,
+  large,
+  diff,
   markdown,
 };
 fs.mkdirSync(path.dirname(RESULTS), { recursive: true });

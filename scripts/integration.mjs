@@ -1,7 +1,10 @@
 // Runs the integration suites in a real VS Code (scripts/vscode-host.mjs), each on a fresh
 // copy of its fixture workspace so tests can type, stage and save without touching the repo.
 import * as path from 'node:path';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
+import { generateWorkspace } from './synthetic-workspace.mjs';
 import { runExtensionTests } from './vscode-host.mjs';
 
 const testsPath = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
@@ -10,17 +13,30 @@ const SUITES = [
   { name: 'sample', fixture: 'sample', trusted: true },
   { name: 'multi', fixture: 'multi', trusted: true, workspaceFile: 'multi.code-workspace' },
   { name: 'untrusted', fixture: 'sample', trusted: false },
+  { name: 'navigation', fixture: 'navigation', trusted: true },
+  { name: 'transactions', fixture: 'transactions', trusted: true },
+  // A generated workspace (scripts/synthetic-workspace.mjs) instead of a fixture copy: big enough that the TypeScript server loads for seconds.
+  { name: 'coldstart', generate: { files: 4000, uses: 3 }, trusted: true },
+  { name: 'transactions-untrusted', fixture: 'transactions', trusted: false },
 ];
+
+/** A generated workspace in a temp folder, with what the tests need to know about it (exact reference counts). */
+function generated(name, options) {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `aw-${name}-`));
+  const folder = path.join(scratch, name);
+  const info = generateWorkspace(folder, options);
+  return { scratch, folder, info, dispose: () => fs.rmSync(scratch, { recursive: true, force: true }) };
+}
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 let failed = 0;
 for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.name))) {
-  const fixture = freshFixture(suite.fixture);
+  const fixture = suite.generate ? generated(suite.name, suite.generate) : freshFixture(suite.fixture);
   const workspace = suite.workspaceFile ? path.join(fixture.folder, suite.workspaceFile) : fixture.folder;
   console.log(`\n--- integration suite "${suite.name}" on ${workspace}${suite.trusted ? '' : ' (untrusted)'}`);
   const started = Date.now();
   try {
-    const code = await runExtensionTests({ extensionPath: REPO_ROOT, testsPath, workspace, trusted: suite.trusted, env: { AW_SUITE: suite.name }, userSettings: HEADLESS_USER_SETTINGS });
+    const code = await runExtensionTests({ extensionPath: REPO_ROOT, testsPath, workspace, trusted: suite.trusted, env: { AW_SUITE: suite.name, ...(fixture.info ? { AW_GENERATED: JSON.stringify(fixture.info) } : {}) }, userSettings: HEADLESS_USER_SETTINGS });
     console.log(`--- suite "${suite.name}" ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     if (code !== 0) failed++;
   } finally {

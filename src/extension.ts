@@ -1,10 +1,18 @@
 import * as vscode from 'vscode';
 import { ToolRunner } from './core/chain';
+import type { Services } from './core/context';
 import { ErrorStore } from './core/errorStore';
+import { CommitJournal } from './core/journal';
+import { TransactionManager } from './core/transactions';
+import { TransactionStore } from './core/transactionStore';
 import { WorkspaceRegistry } from './core/workspaces';
 import { trackChanges } from './host/changeTracking';
 import { registerCommands } from './host/commands';
+import { injectCommitFault } from './host/commit';
+import type { CommitFault } from './host/commit';
+import { registerReviewPanel } from './host/reviewPanel';
 import { registerTools } from './host/registration';
+import { keptTransactionFiles } from './host/transactionFiles';
 import { readSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
 import { ALL_TOOLS } from './tools';
@@ -15,6 +23,8 @@ export interface AgentWorkbenchApi {
   toolNames: string[];
   /** How long activate() took, in milliseconds. */
   activationMs: number;
+  /** For integration tests: make the next commit fail at one file, to prove it restores everything. */
+  testHooks: { injectCommitFault(fault: CommitFault | undefined): void };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentWorkbenchApi> {
@@ -22,10 +32,32 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   const version = (context.extension.packageJSON as { version: string }).version;
   const log = vscode.window.createOutputChannel('Agent Workbench', { log: true });
   const host = new VsCodeHost(version);
-  const registry = new WorkspaceRegistry(host, context.globalState);
+  // The commit journal lives in the extension's global storage, never in the workspace.
+  const journalFile = vscode.Uri.joinPath(context.globalStorageUri, 'commit-journal.json');
+  const journal = new CommitJournal({
+    read: async () => {
+      try {
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(journalFile));
+      } catch {
+        return undefined;
+      }
+    },
+    write: async (text) => {
+      await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+      await vscode.workspace.fs.writeFile(journalFile, new TextEncoder().encode(text));
+    },
+  });
+  const recovery = await journal.inspect((p) => host.readFileBytes(p));
+  if (recovery.state !== 'clean') log.warn(`Commit journal: ${recovery.detail}`);
+  const transactions = new TransactionManager({ host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode, journal });
+  const registry = new WorkspaceRegistry(host, context.globalState, (id) => transactions.revision(id));
   await registry.sync();
+  // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
+  const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
+  await kept.restore(registry.all());
+  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: started, transactions };
   const runner = new ToolRunner(ALL_TOOLS, {
-    services: { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: started },
+    services,
     log: (e) => {
       const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId}`;
       if (e.outcome === 'ok') log.info(line);
@@ -38,15 +70,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     },
   });
   context.subscriptions.push(
+    kept,
     log,
     ...registerTools(ALL_TOOLS, runner),
     ...trackChanges(registry),
     ...registerCommands(log),
+    ...registerReviewPanel(context, { services, runner, extensionUri: context.extensionUri, log }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void registry.sync()),
   );
   const activationMs = Date.now() - started;
   log.info(`Agent Workbench ${version} activated in ${activationMs} ms with ${ALL_TOOLS.length} tools; mode ${readSettings().effectiveMode}.`);
-  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs };
+  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, testHooks: { injectCommitFault } };
 }
 
 export function deactivate(): void {}

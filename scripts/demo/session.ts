@@ -2,6 +2,7 @@
 // Each step calls a tool the way an agent does (vscode.lm.invokeTool), prints the call and the
 // envelope it got back, and checks that the envelope is the one the script expects: run() rejects,
 // so the demo exits non-zero, as soon as one is not. This keeps the demo from rotting silently.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/definition';
@@ -116,9 +117,22 @@ export function candidateSelectors(message: string): { span: { document: { docum
   return found;
 }
 
+/** Checks fields of the transaction state a transaction tool answers. */
+function expectState(e: Envelope, expected: Record<string, unknown>): string | undefined {
+  const state = data(e).transaction as Data | undefined;
+  const wrong = Object.entries(expected).filter(([k, v]) => state?.[k] !== v);
+  return wrong.length === 0 ? undefined : `expected transaction ${JSON.stringify(expected)}, got ${JSON.stringify(state)}`;
+}
+
 function sessionSteps(): Step[] {
   let ambiguous: FailureEnvelope | undefined;
   let retryFrom: ReturnType<typeof candidateSelectors>[number] | undefined;
+  let greetAll: Data | undefined;
+  let caller: Data | undefined;
+  const symbolOf = (s: Data | undefined, step: string) => {
+    if (!s) throw new Error(`no symbol was carried over from the ${step} step`);
+    return { symbolId: s.symbolId };
+  };
   return [
     {
       intent: 'Which folders are open, and what do I call them?',
@@ -199,6 +213,120 @@ function sessionSteps(): Step[] {
       },
       expect: 'ok',
       check: (e) => (data(e).code === 'LocationAmbiguous' ? undefined : `expected the stored LocationAmbiguous record, got ${String(data(e).code)}`),
+    },
+    {
+      intent: 'Navigation: where is greetAll declared? Search the workspace symbols by name.',
+      tool: 'search-symbols',
+      input: () => ({ query: 'greetAll', symbolsLimit: 5 }),
+      expect: 'ok',
+      check: (e) => {
+        const first = items(data(e).symbols)[0];
+        return first?.name === 'greetAll' && first.kind === 'Function' && (first.location as Data).line === 23 ? undefined : `expected Function greetAll at line 23 first, got ${JSON.stringify(first)}`;
+      },
+      after: (e) => (greetAll = items(data(e).symbols)[0]),
+    },
+    {
+      intent: 'Who uses greetAll? Its references, by its symbolId.',
+      tool: 'find-references',
+      input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
+      expect: 'ok',
+      check: (e) => {
+        const docs = items(data(e).documents).map((d) => `${String(d.path ?? String(d.documentId).replace(/^[^:]*:/, ''))}:${(d.refs as Data[]).map((r) => r.line).join(',')}`);
+        const expected = ['src/greeter.ts:23', 'src/services.ts:1,18'];
+        return JSON.stringify(docs) === JSON.stringify(expected) && data(e).totalReferences === 3 ? undefined : `expected references ${expected.join(' ')} (3), got ${docs.join(' ')} (${String(data(e).totalReferences)})`;
+      },
+    },
+    {
+      intent: 'Which functions call greetAll? (Its callers, not every mention.)',
+      tool: 'find-callers',
+      input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
+      expect: 'ok',
+      check: (e) => {
+        const calls = items(data(e).calls).map((c) => `${String((c.symbol as Data).containerName)}.${String((c.symbol as Data).name)}@${(c.callSites as Data[]).map((s) => s.line).join(',')}`);
+        return JSON.stringify(calls) === JSON.stringify(['WelcomeService.welcomeAll@18']) ? undefined : `expected the caller WelcomeService.welcomeAll (call at line 18), got ${calls.join(' ')}`;
+      },
+      after: (e) => (caller = items(data(e).calls)[0]?.symbol as Data | undefined),
+    },
+    {
+      intent: "How is the caller's class configured? The decorators on WelcomeService, with their arguments.",
+      tool: 'get-symbol-attributes',
+      input: () => {
+        const location = caller?.location as { document: { path: string } } | undefined;
+        if (!caller || !location) throw new Error('no caller was carried over from the find-callers step');
+        return { symbol: { location: { selection: { document: { path: location.document.path }, selectedText: String(caller.containerName) } } } };
+      },
+      expect: 'ok',
+      check: (e) => {
+        const [attribute, ...rest] = items(data(e).attributes);
+        const brief = attribute && {
+          name: attribute.name,
+          type: (attribute.type as Data | null)?.kind,
+          positional: (attribute.constructorArguments as Data[]).map((a) => a.value),
+          named: (attribute.namedArguments as Data[]).map((a) => `${String(a.name)}=${String(a.value)}`),
+        };
+        const expected = { name: 'service', type: 'Function', positional: ["'welcome'"], named: ['singleton=true'] };
+        return rest.length === 0 && JSON.stringify(brief) === JSON.stringify(expected) ? undefined : `expected @service('welcome', { singleton: true }), got ${JSON.stringify(items(data(e).attributes))}`;
+      },
+    },
+    {
+      intent: 'Change code, safely: open a transaction (the seed 002 story: start, rename, edit, preview, undo, redo, commit).',
+      tool: 'transaction-start',
+      input: () => ({}),
+      expect: 'ok',
+      check: (e) => expectState(e, { revision: 0, canCommit: false }),
+    },
+    {
+      intent: 'Rename formatName to formatPersonName everywhere (staged, nothing written yet).',
+      tool: 'rename-symbol',
+      input: () => ({ symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } }, newName: 'formatPersonName' }),
+      expect: 'ok',
+      check: (e) => {
+        const paths = items(data(e).documents).map((d) => String(d.path)).sort();
+        return JSON.stringify(paths) === JSON.stringify(['src/greeter.ts', 'src/util.ts']) ? expectState(e, { revision: 1, canCommit: true }) : `expected the rename to touch src/greeter.ts and src/util.ts, got ${paths.join(', ')}`;
+      },
+    },
+    {
+      intent: "Also change the greeting's language tag, by selection, in the staged text.",
+      tool: 'edit-text',
+      input: () => ({ edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: "language: 'en'" } }, newText: "language: 'en-GB'" }] }),
+      expect: 'ok',
+      check: (e) => expectState(e, { revision: 2 }),
+    },
+    {
+      intent: 'Review: what would be written to src/greeter.ts?',
+      tool: 'transaction-preview',
+      input: () => ({ document: { path: 'src/greeter.ts' }, includeDiff: true, contextLines: 1 }),
+      expect: 'ok',
+      check: (e) => {
+        const text = JSON.stringify(data(e));
+        return text.includes('+import { formatPersonName }') && text.includes("language: 'en-GB'") ? undefined : 'expected hunks with the renamed import and the new language tag';
+      },
+    },
+    {
+      intent: 'On second thought, take the language change back.',
+      tool: 'transaction-history',
+      input: () => ({ action: 'undo' }),
+      expect: 'ok',
+      check: (e) => expectState(e, { revision: 1, canRedo: true }),
+    },
+    {
+      intent: 'No, keep it after all: redo.',
+      tool: 'transaction-history',
+      input: () => ({ action: 'redo' }),
+      expect: 'ok',
+      check: (e) => expectState(e, { revision: 2, canRedo: false }),
+    },
+    {
+      intent: 'Commit: the person confirms, then both revisions are written, checked byte for byte.',
+      tool: 'transaction-commit',
+      input: () => ({}),
+      expect: 'ok',
+      check: (e) => {
+        const written = items(data(e).files).map((f) => String(f.path)).sort();
+        const onDisk = fs.readFileSync(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', 'src', 'greeter.ts'), 'utf8');
+        if (JSON.stringify(written) !== JSON.stringify(['src/greeter.ts', 'src/util.ts'])) return `expected both files written, got ${written.join(', ')}`;
+        return onDisk.includes('formatPersonName(name)') && onDisk.includes("language: 'en-GB'") ? undefined : 'src/greeter.ts on disk does not hold the staged text';
+      },
     },
     {
       intent: 'Finally: mode, trust, version, and how many failures this session recorded.',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { boundToFit, utf8Bytes } from './bounding';
+import { boundToFit, essentials, SHORTENED_NOTE, utf8Bytes } from './bounding';
 import type { Fits } from './bounding';
 import { LinkedCancellation } from './cancellation';
 import type { CancellationSignal } from './cancellation';
@@ -159,15 +159,19 @@ export class ToolRunner {
     const ctx = new ToolContext(this.env.services, correlationId, maxBytes, typed.expectedSnapshot);
     const timeoutSeconds = tool.timeoutSeconds > 0 ? tool.timeoutSeconds : settings.defaultTimeoutSeconds;
     const cancellation = new LinkedCancellation(options.token);
+    ctx.bindCancellation(cancellation);
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Once the tool passed its point of no return (ctx.commitPoint), its own outcome is the answer: never "timed out" for a change that happens anyway.
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        reject(new TimeoutSignal());
+        if (!ctx.passedCommitPoint) reject(new TimeoutSignal());
         cancellation.cancel();
       }, timeoutSeconds * 1000);
     });
     const cancelled = new Promise<never>((_, reject) => {
-      cancellation.onCancellationRequested(() => reject(new ToolError('Cancelled', `${tool.name} was cancelled before it finished.`, retry('Call again if the answer is still needed.'))));
+      cancellation.onCancellationRequested(() => {
+        if (!ctx.passedCommitPoint) reject(new ToolError('Cancelled', `${tool.name} was cancelled before it finished.`, retry('Call again if the answer is still needed.')));
+      });
     });
     try {
       return await Promise.race([this.approveBoundAndRun(tool, input, options, ctx, cancellation, maxBytes), deadline, cancelled]);
@@ -175,7 +179,7 @@ export class ToolRunner {
       if (error instanceof TimeoutSignal) {
         throw new ToolError(
           'Timeout',
-          `${tool.name} did not finish within ${timeoutSeconds} s and was cancelled. Language services may still be loading the project.`,
+          `${tool.name} did not finish within ${timeoutSeconds} s and was cancelled.${tool.operationKind === 'Mutation' ? ' Nothing was staged or written: it stops before its point of no return.' : ''} Language services may still be loading the project.`,
           retry('Retry once; if it times out again, narrow the request (a smaller limit or one document).'),
         );
       }
@@ -194,10 +198,17 @@ export class ToolRunner {
     const envelope = success(data, ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT);
     const fits: Fits = async (text) => {
       if (utf8Bytes(text) > maxBytes) return false;
-      if (options.tokenBudget !== undefined && options.countTokens) return (await options.countTokens(text)) <= options.tokenBudget;
-      return true;
+      if (options.tokenBudget === undefined || !options.countTokens) return true;
+      try {
+        return (await options.countTokens(text)) <= options.tokenBudget;
+      } catch (error) {
+        // After a change was made a failing tokenizer must not turn its answer into an error: the byte limit holds.
+        if (ctx.passedCommitPoint) return true;
+        throw error;
+      }
     };
     const bounded = await boundToFit(envelope, fits);
+    if (!bounded && ctx.passedCommitPoint) return this.essentialAnswer(data, ctx);
     if (!bounded) {
       throw new ToolError(
         'OutputTooLarge',
@@ -208,6 +219,16 @@ export class ToolRunner {
     return { envelope: JSON.parse(bounded.text) as Envelope, text: bounded.text, truncated: bounded.truncated };
   }
 
+  /**
+   * The change was made, so the answer must say so even when its emptied lists do not fit: its
+   * essentials (state, counts, a note), over the limit if need be rather than an error that would lie.
+   */
+  private essentialAnswer(data: unknown, ctx: ToolContext) {
+    const kept = essentials(data);
+    const envelope = success({ ...(typeof kept === 'object' && kept !== null ? kept : {}), notes: [SHORTENED_NOTE] }, ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT);
+    return { envelope, text: JSON.stringify(envelope), truncated: true };
+  }
+
   private async approve(tool: AnyToolDefinition, input: unknown, options: CallOptions, ctx: ToolContext): Promise<void> {
     const mode = this.env.services.settings().effectiveMode;
     if (mode === 'autonomous-trusted') return;
@@ -216,7 +237,7 @@ export class ToolRunner {
       throw new ToolError(
         code,
         `In approval-required mode only the person can run ${tool.name}. Nothing was applied.`,
-        resolveExternally('Tell the person the change is staged and ask them to commit it from the Agent Workbench preview panel or the command palette.'),
+        resolveExternally('Tell the person the change is staged and ask them to commit it from the review panel (Agent Workbench: Open Review Panel) or the command palette.'),
       );
     }
     if (options.confirmed) return;

@@ -1,11 +1,13 @@
 import type { AnyToolDefinition } from './definition';
-import { callTool, revise, ToolError } from './envelope';
+import { callTool, retry, revise, ToolError } from './envelope';
 import type { Snapshot } from './envelope';
+import type { CancellationSignal } from './cancellation';
 import type { ErrorStore } from './errorStore';
 import type { HostDocument, WorkbenchHost } from './host';
 import type { EffectiveSettings } from './modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
+import type { TransactionManager } from './transactions';
 import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
 
 export interface ProjectSelector {
@@ -48,7 +50,12 @@ export interface ResolvedDocument {
   lines: LineIndex;
   project: ProjectInfo;
   ref: DocumentRef;
+  /** 'staged' when host.text is the active transaction's staged text of the document. */
+  view: 'buffer' | 'staged';
 }
+
+/** Which text a read resolves against: the editor's ('buffer', default) or the staged transaction's. */
+export type TextView = 'buffer' | 'staged';
 
 export interface ResolvedLocation {
   document: ResolvedDocument;
@@ -64,6 +71,7 @@ export interface Services {
   tools: () => readonly AnyToolDefinition[];
   settings: () => EffectiveSettings;
   startedAt: number;
+  transactions: TransactionManager;
 }
 
 /**
@@ -73,6 +81,8 @@ export interface Services {
  */
 export class ToolContext {
   private used: Workspace | undefined;
+  private signal: CancellationSignal | undefined;
+  private committed = false;
 
   constructor(
     readonly services: Services,
@@ -80,6 +90,27 @@ export class ToolContext {
     readonly maxOutputBytes: number,
     private readonly expected: Snapshot | null | undefined,
   ) {}
+
+  /** The chain hands the call's cancellation here, for commitPoint. */
+  bindCancellation(signal: CancellationSignal): void {
+    this.signal = signal;
+  }
+
+  /**
+   * The call's single point of no return. Throws Cancelled (nothing done) if the call was
+   * cancelled or timed out; after it, the chain waits for the tool's true outcome instead of
+   * answering Timeout or Cancelled while the change goes on.
+   */
+  commitPoint(): void {
+    if (this.signal?.isCancellationRequested) {
+      throw new ToolError('Cancelled', 'The call was cancelled or timed out before its change was made; nothing was staged or written.', retry('Call again if the change is still wanted.'));
+    }
+    this.committed = true;
+  }
+
+  get passedCommitPoint(): boolean {
+    return this.committed;
+  }
 
   get host(): WorkbenchHost {
     return this.services.host;
@@ -117,6 +148,10 @@ export class ToolContext {
   /** Which folder and relative path a document selector names. */
   private async locate(selector: DocumentSelector, workspaceSelector: WorkspaceSelector | null | undefined, field: string): Promise<{ workspace: Workspace; relativePath: string }> {
     const named = workspaceSelector && Object.values(workspaceSelector).some((v) => v !== undefined);
+    // The compact input schema leaves "exactly one" to this check (fewer bytes per tool definition).
+    if ((selector.documentId === undefined) === (selector.path === undefined)) {
+      throw new ToolError('InvalidRequest', `${field}: provide exactly one of path or documentId.`, revise(`Give ${field}.path (workspace-relative) or ${field}.documentId.`));
+    }
     if (selector.documentId !== undefined) {
       const match = /^([0-9a-f]{8}):(.*)$/.exec(selector.documentId);
       const w = match ? this.registry.byShortId(match[1]) : undefined;
@@ -167,13 +202,35 @@ export class ToolContext {
     throw new ToolError('DocumentNotFound', `"${truncate(requested)}" exists in none of the open folders (${this.registry.all().map((w) => w.alias).join(', ')}).`, revise('Check the path, or add a workspace selector.'));
   }
 
-  async document(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null, field = 'document'): Promise<ResolvedDocument> {
+  async document(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null, field = 'document', view: TextView = 'buffer'): Promise<ResolvedDocument> {
     const { workspace, relativePath } = await this.locate(selector, workspaceSelector, field);
     if (relativePath === '') {
       throw new ToolError('InvalidRequest', `${field}.path names the workspace folder itself, not a document.`, revise('Give the path of a file inside the folder.'));
     }
     const absolutePath = await confinePath(workspace.fsPath, relativePath, (p) => this.host.realPath(p), `${field}.path`);
-    const host = await this.host.readDocument(absolutePath);
+    const staged = view === 'staged' ? this.services.transactions.stagedView(workspace, relativePath) : undefined;
+    if (staged === 'gone') {
+      const now = this.services.transactions.whereIs(workspace, relativePath);
+      throw new ToolError(
+        'DocumentNotFound',
+        now ? `${relativePath} is moved to ${now} in the staged transaction.` : `${relativePath} is deleted in the staged transaction.`,
+        revise(now ? `Use the staged path ${now}.` : 'Leave it out, or undo the deletion with transaction-history.'),
+      );
+    }
+    let host: HostDocument | undefined;
+    if (staged) {
+      const onDisk = staged.origin ? await this.host.readDocument(absolutePath) : undefined;
+      host = {
+        text: staged.text,
+        languageId: staged.origin?.languageId ?? onDisk?.languageId ?? 'plaintext',
+        version: 0,
+        isDirty: true,
+        source: onDisk?.source ?? 'buffer',
+        eol: staged.origin?.eol ?? (/\r\n/.test(staged.text) ? 'CRLF' : 'LF'),
+      };
+    } else {
+      host = await this.host.readDocument(absolutePath);
+    }
     if (!host) throw await this.notFound(workspace, relativePath);
     this.use(workspace, [relativePath]);
     const project = await workspace.projectFor(relativePath);
@@ -192,6 +249,7 @@ export class ToolContext {
       lines: new LineIndex(host.text),
       project,
       ref: { documentId: workspace.documentId(relativePath), path: relativePath, projectId: project.projectId },
+      view: staged ? 'staged' : 'buffer',
     };
   }
 
@@ -207,9 +265,9 @@ export class ToolContext {
     );
   }
 
-  async location(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null): Promise<ResolvedLocation> {
+  async location(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null, view: TextView = 'buffer'): Promise<ResolvedLocation> {
     if (selector.span) {
-      const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document');
+      const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document', view);
       const { start, length } = selector.span.range;
       const size = doc.host.text.length;
       if (start > size || start + length > size) {
@@ -226,7 +284,7 @@ export class ToolContext {
     }
     if (selector.selection) {
       const { document, selectedText, contextBefore, contextAfter } = selector.selection;
-      const doc = await this.document(document, workspaceSelector, 'location.selection.document');
+      const doc = await this.document(document, workspaceSelector, 'location.selection.document', view);
       const matches = findSelection(doc.host.text, selectedText, contextBefore, contextAfter);
       if (matches.length === 1) return { document: doc, ...matches[0] };
       if (matches.length > 1) {
@@ -245,7 +303,7 @@ export class ToolContext {
         'LocationNotFound',
         `selectedText does not occur in ${doc.relativePath}${contextBefore || contextAfter ? ' with the given context' : ''}.` +
           (described.length > 0 ? ` Nearest: ${described.join('; ')}.` : ' Nothing similar was found.') +
-          ` The text is read from the editor buffer (${doc.host.isDirty ? 'unsaved changes included' : 'same as disk'}).`,
+          (doc.view === 'staged' ? ' The text is the staged text of the active transaction.' : ` The text is read from the editor buffer (${doc.host.isDirty ? 'unsaved changes included' : 'same as disk'}).`),
         misses.length > 0 ? revise('Copy the text exactly from the document (or use a near-miss selector) and retry.') : callTool('get-code-context', 'Read the current text around the place you mean, then select from it.'),
         { nearMisses: misses.map((m) => ({ ...this.toLocation(doc, m.start, m.length), difference: m.difference, text: found(m) })) },
       );

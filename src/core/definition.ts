@@ -57,6 +57,8 @@ export interface ToolDefinition<I = unknown, O = unknown> {
   dataSchema: JsonSchema;
   annotations: ToolAnnotations;
   examples: ToolExample[];
+  /** How this tool departs from the seed tool of the same name; shown on its reference page. */
+  seedDifferences?: string;
   /** Code answered when approval is refused (default ApprovalDenied). */
   notApprovedCode?: ErrorCode;
   prepareApproval?(input: I, ctx: ToolContext): Promise<ApprovalSummary>;

@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'PermissionDenied',
   'WorkspacePathNotAllowed',
   'UnsupportedLanguageFeature',
+  'LanguageServiceStarting',
   'OutputTooLarge',
   'ErrorDetailsNotFound',
   'Cancelled',

@@ -3,6 +3,28 @@
  * with the VS Code API; unit tests implement it in memory. Offsets are zero-based UTF-16.
  */
 
+import type { CommitPlan } from './transactions';
+
+/** A file a commit wrote, with sha256 of its bytes before and after (null: no file). */
+export interface CommittedFile {
+  path: string;
+  beforeHash: string | null;
+  afterHash: string | null;
+}
+
+export type CommitOutcome =
+  | { ok: true; files: CommittedFile[] }
+  | {
+      ok: false;
+      code: 'TransactionConflicted' | 'CommitFailed';
+      /** Workspace-relative path of the file that changed or failed. */
+      path: string;
+      message: string;
+      /** Every file was put back byte for byte. */
+      restored: boolean;
+      restoreProblems: string[];
+    };
+
 export interface HostFolder {
   name: string;
   /** The folder URI as VS Code prints it (file:///...). */
@@ -43,7 +65,8 @@ export interface LanguageContribution {
   providedBy: { extensionId: string; active: boolean }[];
 }
 
-export type FeatureProbe = 'available' | 'noResult' | 'unavailable';
+/** 'starting': the language's extension is still activating or its server is still loading the project (set by get-solution-structure). */
+export type FeatureProbe = 'available' | 'noResult' | 'unavailable' | 'starting';
 
 export interface WorkbenchHost {
   readonly version: string;
@@ -57,10 +80,165 @@ export interface WorkbenchHost {
   /** Workspace-relative paths (forward slashes) of files under a folder, minus the usual noise folders. */
   listFiles(folder: HostFolder, limit: number): Promise<{ paths: string[]; hasMore: boolean }>;
   readFileText(absPath: string, maxBytes: number): Promise<string | undefined>;
+  /** The bytes on disk; undefined when there is no such file. */
+  readFileBytes(absPath: string): Promise<Uint8Array | undefined>;
+  /**
+   * Applies a checked commit plan as one workspace edit, saves, and verifies that every file
+   * holds its staged text byte for byte (its line endings and encoding kept). On any failure
+   * every file is put back as it was before.
+   */
+  commitFiles(plan: CommitPlan): Promise<CommitOutcome>;
   documentSymbols(absPath: string): Promise<HostSymbol[] | undefined>;
   languages(): LanguageContribution[];
   /** Text documents the editor has open (file scheme), with their unsaved state. */
   openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[];
   /** Asks the language services of a document a few cheap questions to see which answer. */
   probeLanguageFeatures(absPath: string): Promise<Record<string, FeatureProbe>>;
+  /** Whether the rename provider accepts renaming at an offset (VS Code's prepare-rename step). */
+  prepareRename(absPath: string, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>>;
+  /** The rename provider's edit for renaming the symbol at an offset, computed on the current buffers. */
+  renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>>;
+  /** The formatter's edits for a whole document or a range, with the editor's formatting options for that file. */
+  formatEdits(absPath: string, range?: HostRange): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>>;
+  /** Code actions at a range (optionally of one kind and its sub-kinds), with their edits resolved. */
+  codeActions(absPath: string, range: HostRange, kind?: string): Promise<HostOutcome<{ actions: HostCodeAction[] }>>;
+  /** definition/declaration/implementation/references at an offset; undefined when the request fails (no provider). */
+  locationsAt(feature: HostLocationFeature, absPath: string, offset: number): Promise<HostTarget[] | undefined>;
+  /** Call hierarchy at an offset: the items prepared there and their incoming or outgoing calls. */
+  callHierarchy(absPath: string, offset: number, direction: 'incoming' | 'outgoing'): Promise<HostHierarchy<HostCall>>;
+  /** Type hierarchy at an offset: the items prepared there and their direct supertypes or subtypes. */
+  typeHierarchy(absPath: string, offset: number, direction: 'supertypes' | 'subtypes'): Promise<HostHierarchy<HostHierarchyItem>>;
+  /** The diagnostics the editor holds now, for the given documents or (without) every document that has some. */
+  diagnostics(absPaths?: string[]): Promise<HostDocumentDiagnostics[]>;
+  /**
+   * Opens documents so their language services check them, and waits (at most timeoutMs) until
+   * each has reported diagnostics and they stayed quiet for a moment. Says which reported.
+   */
+  settleDiagnostics(absPaths: string[], timeoutMs: number): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }>;
+  /** The workspace symbol providers' answer to a query; undefined when the request fails (no provider). */
+  workspaceSymbols(query: string): Promise<HostWorkspaceSymbol[] | undefined>;
+  /** Document highlights at an offset (occurrences in the same file, with read/write where the provider says). */
+  documentHighlights(absPath: string, offset: number): Promise<HostHighlight[] | undefined>;
+  /** Hover contents at an offset, as markdown/plain strings; undefined when the request fails. */
+  hover(absPath: string, offset: number): Promise<string[] | undefined>;
+}
+
+// ---- symbols (nav1): workspace symbols, highlights ----
+
+export interface HostWorkspaceSymbol {
+  name: string;
+  kind: string;
+  containerName: string;
+  absPath: string;
+  /** Zero-based line/character (UTF-16) of the range the provider gives; the core turns it into offsets for the documents it keeps. */
+  start: { line: number; character: number };
+  end: { line: number; character: number };
+}
+
+export interface HostHighlight {
+  range: HostRange;
+  kind: 'text' | 'read' | 'write';
+}
+
+// ---- semantic edits (rename, format, code actions), converted from vscode.WorkspaceEdit ----
+
+/** Offsets into a document text, end exclusive. */
+export interface HostRange {
+  start: number;
+  end: number;
+}
+
+/** A language-service answer, or why there is none (`unsupported` when no provider exists). */
+export type HostOutcome<T> = ({ ok: true } & T) | { ok: false; reason: string; unsupported?: boolean };
+
+/** One replacement, as offsets into the text it was computed on. */
+export interface HostTextEdit {
+  start: number;
+  length: number;
+  newText: string;
+}
+
+/** The text edits of one document (sorted, not overlapping) and the buffer state they were computed on. */
+export interface HostDocumentEdits {
+  absPath: string;
+  edits: HostTextEdit[];
+  /** Editor version of the buffer the offsets refer to (0 for a file the same edit creates). */
+  version: number;
+  /** The full text the offsets refer to ('' for a file the same edit creates). */
+  baseText: string;
+}
+
+export type HostFileOperation =
+  | { kind: 'create'; absPath: string; overwrite: boolean; ignoreIfExists: boolean }
+  | { kind: 'delete'; absPath: string; recursive: boolean; ignoreIfNotExists: boolean }
+  | { kind: 'rename'; absPath: string; newAbsPath: string; overwrite: boolean };
+
+/** A vscode.WorkspaceEdit in plain types. File operations keep their order; text edits are grouped per document. */
+export interface HostWorkspaceEdit {
+  documents: HostDocumentEdits[];
+  fileOperations: HostFileOperation[];
+}
+
+export interface HostFormattingOptions {
+  tabSize: number;
+  insertSpaces: boolean;
+}
+
+export interface HostDiagnostic {
+  message: string;
+  severity: 'Error' | 'Warning' | 'Information' | 'Hint';
+  code?: string;
+  source?: string;
+  range: HostRange;
+}
+
+export interface HostCodeAction {
+  title: string;
+  /** Hierarchical kind such as quickfix, refactor.extract.function, source.organizeImports. */
+  kind?: string;
+  isPreferred: boolean;
+  /** Why the action cannot be applied now, when the provider says so. */
+  disabled?: string;
+  diagnostics: HostDiagnostic[];
+  edit?: HostWorkspaceEdit;
+  /** A command the action runs (after its edit, when it has one); it is never run by staging. */
+  command?: { command: string; title: string };
+}
+
+// ---- navigation: locations, call and type hierarchies, diagnostics ----
+
+export type HostLocationFeature = 'definition' | 'declaration' | 'implementation' | 'references' | 'typeDefinition';
+
+/** A range in some file (offsets into that file's text). */
+export interface HostTarget {
+  absPath: string;
+  range: HostRange;
+}
+
+export interface HostHierarchyItem {
+  name: string;
+  kind: string;
+  detail: string;
+  absPath: string;
+  range: HostRange;
+  selectionRange: HostRange;
+}
+
+/** A call edge: `item` is the caller (incoming) or the callee (outgoing); fromRanges are the call sites (in the caller's file). */
+export interface HostCall {
+  item: HostHierarchyItem;
+  fromRanges: HostRange[];
+  /** The file fromRanges refer to. */
+  fromPath: string;
+}
+
+/** undefined `roots`: the request failed (no provider); [] roots: nothing to prepare at that offset. */
+export interface HostHierarchy<T> {
+  roots: HostHierarchyItem[] | undefined;
+  edges: T[];
+}
+
+export interface HostDocumentDiagnostics {
+  absPath: string;
+  diagnostics: HostDiagnostic[];
 }

@@ -75,6 +75,7 @@ export function toolReference(tool: AnyToolDefinition, productVersion: string): 
       annotations: tool.annotations,
     },
     examples: tool.examples.map((e) => ({ ...e, representativeResponse: null })),
+    ...(tool.seedDifferences ? { seedDifferences: tool.seedDifferences } : {}),
   };
 }
 
@@ -128,6 +129,7 @@ export const TOOL_DETAIL_SCHEMA: JsonSchema = {
         },
       },
     },
+    seedDifferences: nonEmpty,
     examples: {
       type: 'array',
       items: {

@@ -18,8 +18,8 @@ export const boundedString = (description: string, maxLength = MAX_NAME_LENGTH, 
   ...extra,
 });
 
-export const limitParameter = (what: string, defaultValue = 50, maximum = 1000): JsonSchema => ({
-  description: `Maximum number of ${what} to return (default ${defaultValue}).`,
+/** A named limit: the field name says what it limits, so no description is spent on it. */
+export const limitParameter = (_what: string, defaultValue = 50, maximum = 1000): JsonSchema => ({
   type: ['integer', 'null'],
   minimum: 0,
   maximum,
@@ -38,64 +38,80 @@ export const snapshotSchema: JsonSchema = {
   additionalProperties: false,
 };
 
+/*
+ * Input fragments below are written compactly: every request an agent makes carries every
+ * tool's input schema (DESIGN.md section 7, budget enforced by test/unit/budget.unit.test.ts).
+ * One short description per fragment; the reference pages carry the long explanations.
+ */
+
+/**
+ * The snapshot an answer carried, echoed back. Its fields are typed but not required: a partial
+ * snapshot is simply stale (SnapshotMismatch names the difference), and the list costs bytes.
+ */
 export const expectedSnapshotInput: JsonSchema = {
-  ...snapshotSchema,
   type: ['object', 'null'],
-  description:
-    'Echo the snapshot returned with the data used to construct this request. The request fails with SnapshotMismatch only if a document it reads has changed since.',
+  properties: snapshotSchema.properties,
+  additionalProperties: false,
 };
 
 export const workspaceSelectorInput: JsonSchema = {
-  description:
-    'Provide workspaceId, alias, path, or any combination (all given must name the same folder). Optional when one folder is open.',
+  description: 'Folder; optional when one is open.',
   type: ['object', 'null'],
   properties: {
-    workspaceId: { type: 'string', format: 'uuid', maxLength: 36 },
-    alias: boundedString('The folder alias shown by workspace-list.'),
-    path: boundedString('Absolute workspace folder path.', MAX_PATH_LENGTH),
+    workspaceId: { type: 'string', format: 'uuid' },
+    alias: { type: 'string', maxLength: MAX_NAME_LENGTH },
+    path: { type: 'string', maxLength: MAX_PATH_LENGTH },
   },
   additionalProperties: false,
 };
 
 export const projectSelectorInput: JsonSchema = {
   type: ['object', 'null'],
-  description: 'Disambiguates documents or symbols with matching paths or IDs.',
+  description: 'projectId (from get-solution-structure), name or workspace-relative path.',
   properties: {
-    projectId: boundedString('A projectId returned by get-solution-structure.', MAX_PATH_LENGTH),
-    name: boundedString('Project name.'),
-    path: boundedString('Workspace-relative path of the project file or folder.', MAX_PATH_LENGTH),
-    targetFramework: boundedString('Accepted for compatibility with the seed; ignored.'),
+    projectId: { type: 'string', maxLength: MAX_PATH_LENGTH },
+    name: { type: 'string', maxLength: MAX_NAME_LENGTH },
+    path: { type: 'string', maxLength: MAX_PATH_LENGTH },
+    targetFramework: { type: 'string', maxLength: MAX_NAME_LENGTH },
   },
   additionalProperties: false,
 };
 
+const pathString: JsonSchema = { type: 'string', maxLength: MAX_PATH_LENGTH };
+
+/**
+ * "Exactly one of" the fields of a closed object, in few bytes: maxProperties refuses two, and
+ * ToolContext refuses none (the validator words the first as "provide exactly one of a or b").
+ */
+const atMostOne = { maxProperties: 1 };
+
+/**
+ * Exactly one of path (workspace-relative) or documentId, checked by ToolContext (saves bytes
+ * in every location). No project disambiguator: a path is unique within a folder, and a
+ * documentId names its folder.
+ */
 export const documentSelectorInput: JsonSchema = {
   type: 'object',
-  description: 'Provide exactly one of path or documentId.',
-  properties: {
-    project: projectSelectorInput,
-    path: boundedString('Workspace-relative path (forward slashes). Paths that leave the workspace are refused.', MAX_PATH_LENGTH, { minLength: 1 }),
-    documentId: boundedString('A documentId returned by an earlier call.', MAX_PATH_LENGTH, { minLength: 1 }),
-  },
-  oneOf: [{ required: ['path'] }, { required: ['documentId'] }],
+  properties: { path: pathString, documentId: pathString },
   additionalProperties: false,
 };
 
-const offset = (description: string): JsonSchema => ({ description, type: 'integer', minimum: 0, maximum: INT32_MAX });
+const offset: JsonSchema = { type: 'integer', minimum: 0 };
 
 export const rangeInput: JsonSchema = {
-  description: 'Zero-based UTF-16 range.',
   type: 'object',
-  properties: {
-    start: offset('Zero-based UTF-16 offset.'),
-    length: offset('UTF-16 code-unit length.'),
-  },
+  properties: { start: offset, length: offset },
   required: ['start', 'length'],
   additionalProperties: false,
 };
 
-export const locationSelectorInput: JsonSchema = {
-  description: 'Provide exactly one of span or selection.',
+const contextText: JsonSchema = { type: ['string', 'null'], maxLength: 20_000 };
+
+/** Describes the location selector once, where a tool's schema uses it. */
+export const LOCATION_HELP = 'span {document, range} (UTF-16 offsets) or selection {document, selectedText} (must occur once); document: {path} or {documentId}';
+
+const locationSchema = (description?: string): JsonSchema => ({
+  ...(description === undefined ? {} : { description }),
   type: 'object',
   properties: {
     span: {
@@ -108,15 +124,31 @@ export const locationSelectorInput: JsonSchema = {
       type: 'object',
       properties: {
         document: documentSelectorInput,
-        selectedText: boundedString('Exact text to find; it must occur once (with the context given).', 20_000, { minLength: 1 }),
-        contextBefore: { type: ['string', 'null'], maxLength: 20_000, description: 'Text that must immediately precede selectedText.' },
-        contextAfter: { type: ['string', 'null'], maxLength: 20_000, description: 'Text that must immediately follow selectedText.' },
+        selectedText: { type: 'string', minLength: 1, maxLength: 20_000 },
+        contextBefore: contextText,
+        contextAfter: contextText,
       },
       required: ['document', 'selectedText'],
       additionalProperties: false,
     },
   },
-  oneOf: [{ required: ['span'] }, { required: ['selection'] }],
+  ...atMostOne,
+  additionalProperties: false,
+});
+
+export const locationSelectorInput: JsonSchema = locationSchema(`One of ${LOCATION_HELP}.`);
+
+/** Longest symbolId accepted: a documentId plus a container path. */
+export const MAX_SYMBOL_ID_LENGTH = 8192;
+
+/** A symbol: a location inside its name or declaration, or a symbolId from an earlier answer. */
+export const symbolSelectorInput: JsonSchema = {
+  type: 'object',
+  properties: {
+    location: locationSchema(),
+    symbolId: { type: 'string', maxLength: MAX_SYMBOL_ID_LENGTH },
+  },
+  ...atMostOne,
   additionalProperties: false,
 };
 

@@ -37,6 +37,12 @@ function describe(error: ErrorObject): string {
       if (names && names.length === alternatives?.length) return `${field}: provide exactly one of ${names.join(' or ')}`;
       return `${field}: ${error.message ?? 'is invalid'}`;
     }
+    case 'maxProperties': {
+      // atMostOne in schemas.ts: a closed object whose fields are alternatives.
+      const names = Object.keys((error.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+      if ((error.params as { limit: number }).limit === 1 && names.length > 1) return `${field}: provide exactly one of ${names.join(' or ')}`;
+      return `${field}: ${error.message ?? 'is invalid'}`;
+    }
     case 'maxLength':
       return `${field}: too long (at most ${(error.params as { limit: number }).limit} characters)`;
     default:

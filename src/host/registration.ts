@@ -5,6 +5,15 @@ import { registeredToolName } from '../core/definition';
 
 const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 
+/** Commands a confirmation may link to (a commit's "Open the review panel"); no other command link runs. */
+export const CONFIRMATION_COMMANDS = ['agentWorkbench.review.open'];
+
+export function confirmationMarkdown(message: string): vscode.MarkdownString {
+  const md = new vscode.MarkdownString(message, true);
+  md.isTrusted = { enabledCommands: CONFIRMATION_COMMANDS };
+  return md;
+}
+
 /**
  * Registers every listed tool with vscode.lm; each call goes through the runner's chain.
  * VS Code calls prepareInvocation before every invoke, from chat or from invokeTool, and shows
@@ -25,7 +34,7 @@ export function registerTools(tools: readonly AnyToolDefinition[], runner: ToolR
         shown.set(keyOf(definition.name, options.input), now);
         return {
           invocationMessage: `${definition.title}…`,
-          confirmationMessages: { title: summary.title, message: new vscode.MarkdownString(summary.message, true) },
+          confirmationMessages: { title: summary.title, message: confirmationMarkdown(summary.message) },
         };
       },
       async invoke(options, token) {

@@ -1,8 +1,18 @@
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import type { FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/host';
+import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/host';
+import type { CommitPlan } from '../core/transactions';
+import { commitPlan } from './commit';
+import type { HostCodeAction, HostDocumentEdits, HostFormattingOptions, HostOutcome, HostRange, HostWorkspaceEdit } from '../core/host';
+import * as semantic from './semanticEdits';
+import * as navigation from './navigationHost';
+import * as symbolHost from './symbolHost';
+import type { HostHighlight, HostWorkspaceSymbol } from '../core/host';
+import type { HostCall, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../core/host';
 import { toPosix } from '../core/paths';
 import * as path from 'node:path';
+import { DiskSources } from './textSource';
+import type { TextSource } from './textSource';
 
 /** Folders whose files are never project sources. */
 export const EXCLUDED_FOLDERS = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/.vscode-test/**,**/bin/**,**/obj/**,**/target/**,**/__pycache__/**,**/.venv/**}';
@@ -59,6 +69,13 @@ export class VsCodeHost implements WorkbenchHost {
     return vscode.workspace.isTrusted;
   }
 
+  private readonly disk = new DiskSources(() => this.languages());
+
+  /** The open document, else the file as read from disk without opening it, else the document opened (textSource.ts). */
+  private async source(absPath: string): Promise<TextSource | undefined> {
+    return findOpen(absPath) ?? (await this.disk.read(absPath, MAX_TEXT_DOCUMENT_BYTES)) ?? (await this.open(absPath));
+  }
+
   private async open(absPath: string): Promise<vscode.TextDocument | undefined> {
     const existing = findOpen(absPath);
     if (existing) return existing;
@@ -73,7 +90,7 @@ export class VsCodeHost implements WorkbenchHost {
 
   async readDocument(absPath: string): Promise<HostDocument | undefined> {
     const wasOpen = findOpen(absPath) !== undefined;
-    const doc = await this.open(absPath);
+    const doc = await this.source(absPath);
     if (!doc) return undefined;
     return {
       text: doc.getText(),
@@ -114,6 +131,18 @@ export class VsCodeHost implements WorkbenchHost {
     }
   }
 
+  async readFileBytes(absPath: string): Promise<Uint8Array | undefined> {
+    try {
+      return await fs.readFile(absPath);
+    } catch {
+      return undefined;
+    }
+  }
+
+  commitFiles(plan: CommitPlan): Promise<CommitOutcome> {
+    return commitPlan(plan);
+  }
+
   async documentSymbols(absPath: string): Promise<HostSymbol[] | undefined> {
     const doc = await this.open(absPath);
     if (!doc) return undefined;
@@ -151,6 +180,67 @@ export class VsCodeHost implements WorkbenchHost {
 
   openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[] {
     return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ absPath: d.uri.fsPath, languageId: d.languageId, isDirty: d.isDirty }));
+  }
+
+  private noDocument(absPath: string): { ok: false; reason: string } {
+    return { ok: false, reason: `${absPath} is not a text document the editor can open.` };
+  }
+
+  async prepareRename(absPath: string, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>> {
+    const doc = await this.open(absPath);
+    return doc ? semantic.prepareRename(doc, offset) : this.noDocument(absPath);
+  }
+
+  async renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
+    const doc = await this.open(absPath);
+    return doc ? semantic.renameEdits(doc, offset, newName, (p) => this.source(p)) : this.noDocument(absPath);
+  }
+
+  async formatEdits(absPath: string, range?: HostRange): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {
+    const doc = await this.open(absPath);
+    return doc ? semantic.formatEdits(doc, range) : this.noDocument(absPath);
+  }
+
+  async codeActions(absPath: string, range: HostRange, kind?: string): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
+    const doc = await this.open(absPath);
+    return doc ? semantic.codeActions(doc, range, kind, (p) => this.source(p)) : this.noDocument(absPath);
+  }
+
+  async locationsAt(feature: HostLocationFeature, absPath: string, offset: number): Promise<HostTarget[] | undefined> {
+    const doc = await this.open(absPath);
+    return doc ? navigation.locationsAt(doc, offset, feature, (p) => this.source(p)) : undefined;
+  }
+
+  workspaceSymbols(query: string): Promise<HostWorkspaceSymbol[] | undefined> {
+    return symbolHost.workspaceSymbols(query);
+  }
+
+  async documentHighlights(absPath: string, offset: number): Promise<HostHighlight[] | undefined> {
+    const doc = await this.open(absPath);
+    return doc ? symbolHost.documentHighlights(doc, offset) : undefined;
+  }
+
+  async hover(absPath: string, offset: number): Promise<string[] | undefined> {
+    const doc = await this.open(absPath);
+    return doc ? symbolHost.hover(doc, offset) : undefined;
+  }
+
+  async callHierarchy(absPath: string, offset: number, direction: 'incoming' | 'outgoing'): Promise<HostHierarchy<HostCall>> {
+    const doc = await this.open(absPath);
+    return doc ? navigation.callHierarchy(doc, offset, direction, (p) => this.source(p)) : { roots: undefined, edges: [] };
+  }
+
+  async typeHierarchy(absPath: string, offset: number, direction: 'supertypes' | 'subtypes'): Promise<HostHierarchy<HostHierarchyItem>> {
+    const doc = await this.open(absPath);
+    return doc ? navigation.typeHierarchy(doc, offset, direction, (p) => this.source(p)) : { roots: undefined, edges: [] };
+  }
+
+  diagnostics(absPaths?: string[]): Promise<HostDocumentDiagnostics[]> {
+    return navigation.diagnostics(absPaths, (p) => this.source(p));
+  }
+
+  settleDiagnostics(absPaths: string[], timeoutMs: number): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }> {
+    return navigation.settleDiagnostics(absPaths, timeoutMs, (p) => this.open(p));
   }
 
   async probeLanguageFeatures(absPath: string): Promise<Record<string, FeatureProbe>> {

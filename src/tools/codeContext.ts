@@ -10,6 +10,7 @@ interface CodeContextInput extends CommonInput {
   location: LocationSelector;
   contextLines?: number | null;
   includeSymbols?: boolean;
+  view?: 'buffer' | 'staged';
 }
 
 export interface EnclosingSymbol {
@@ -30,6 +31,8 @@ export interface CodeContextData {
   window: { startLine: number; endLine: number; text: string; contextLines: number; truncated: boolean };
   enclosingSymbols: EnclosingSymbol[];
   symbolProvider: 'available' | 'noResult' | 'unavailable' | 'skipped';
+  /** Present when the text is the staged text of the active transaction. */
+  view?: 'staged';
 }
 
 const SIGNATURE_MAX = 300;
@@ -80,14 +83,16 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    'Returns a bounded window of text around a location (span or selection) together with the signatures of its enclosing symbols (class, method, ...) from the language\'s document symbol provider, outermost first. Reads the editor buffer, so unsaved changes are included. Use it to read code around a place before editing or to turn a selection into a canonical span. contextLines (default 10) lines are shown on each side; the window shrinks to fit the output limit and says so in window.truncated.',
+    "Reads the text around a location (span, or selection of exact text) with its enclosing symbols' signatures, outermost first, from the editor buffer, unsaved changes included (view 'staged': the transaction's text). contextLines (default 10) each side.",
   inputSchema: inputSchema(
     {
       location: locationSelectorInput,
-      contextLines: { type: ['integer', 'null'], minimum: 0, maximum: 500, default: 10, description: 'Lines of context on each side of the location (default 10).' },
-      includeSymbols: { type: 'boolean', default: true, description: 'Include the enclosing symbols (default true).' },
+      contextLines: { type: ['integer', 'null'], minimum: 0, maximum: 500, default: 10 },
+      includeSymbols: { type: 'boolean', default: true },
+      view: { enum: ['buffer', 'staged'] },
     },
     ['location'],
+    { workspace: false },
   ),
   dataSchema: {
     type: 'object',
@@ -117,6 +122,7 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
         },
       },
       symbolProvider: { type: 'string', enum: ['available', 'noResult', 'unavailable', 'skipped'], description: 'What the document symbol provider answered.' },
+      view: { type: 'string', enum: ['staged'], description: 'Present when the text is the staged text of the active transaction (symbols are then skipped unless the staged text equals the buffer).' },
     },
     required: ['location', 'languageId', 'source', 'isDirty', 'eol', 'window', 'enclosingSymbols', 'symbolProvider'],
   },
@@ -134,12 +140,14 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
     },
   ],
   async run(input, ctx: ToolContext) {
-    const target = await ctx.location(input.location, input.workspace);
+    const target = await ctx.location(input.location, input.workspace, input.view ?? 'buffer');
     const doc = target.document;
     const end = target.start + target.length;
     let symbolProvider: CodeContextData['symbolProvider'] = 'skipped';
     let enclosing: EnclosingSymbol[] = [];
-    if (input.includeSymbols !== false) {
+    // Symbols come from the editor buffer; their offsets do not fit staged text that differs from it.
+    const stagedDiffers = doc.view === 'staged' && (await ctx.host.readDocument(doc.absolutePath))?.text !== doc.host.text;
+    if (input.includeSymbols !== false && !stagedDiffers) {
       const symbols = await ctx.host.documentSymbols(doc.absolutePath);
       symbolProvider = symbols === undefined ? 'unavailable' : symbols.length === 0 ? 'noResult' : 'available';
       enclosing = enclosingSymbols(symbols ?? [], target.start, end).map((s) => ({
@@ -162,6 +170,7 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
         window: { startLine: w.startLine, endLine: w.endLine, text: w.text, contextLines, truncated: contextLines < asked || w.longLines },
         enclosingSymbols: enclosing,
         symbolProvider,
+        ...(doc.view === 'staged' ? { view: 'staged' as const } : {}),
       };
     };
     // The envelope adds a few hundred bytes; keep the data well inside the limit.

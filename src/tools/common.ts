@@ -10,11 +10,17 @@ export interface CommonInput {
   expectedSnapshot?: Snapshot | null;
 }
 
-/** A closed input schema with the common workspace and expectedSnapshot fields. */
-export function inputSchema(properties: Record<string, JsonSchema>, required: string[] = []): JsonSchema {
+/**
+ * A closed input schema with the common expectedSnapshot and workspace fields. Tools whose
+ * target is a document, location or symbol may leave `workspace` out (`{ workspace: false }`):
+ * a documentId or symbolId names its folder, and a path that exists in several folders is
+ * answered with DocumentAmbiguous listing the documentIds to use. It keeps them within the
+ * definition budget (DESIGN.md section 7).
+ */
+export function inputSchema(properties: Record<string, JsonSchema>, required: string[] = [], options: { workspace?: boolean } = {}): JsonSchema {
   return {
     type: 'object',
-    properties: { ...properties, expectedSnapshot: expectedSnapshotInput, workspace: workspaceSelectorInput },
+    properties: { ...properties, expectedSnapshot: expectedSnapshotInput, ...(options.workspace === false ? {} : { workspace: workspaceSelectorInput }) },
     required,
     additionalProperties: false,
   };

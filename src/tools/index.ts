@@ -1,6 +1,14 @@
 import type { AnyToolDefinition } from '../core/definition';
+import { getSymbolAttributes } from './attributes';
 import { getCodeContext } from './codeContext';
+import { getDiagnostics } from './diagnostics';
+import { createFile, deleteFile, editText, insertAfterSymbol, insertBeforeSymbol, moveFile, replaceSymbolBody } from './edits';
+import { formatDocument, listCodeActions, prepareFixAll, renameSymbol, stageCodeAction } from './semantic';
+import { findImplementations, findReferences, goToDefinition } from './navigation';
 import { getErrorDetails, serverStatus } from './server';
+import { getApiSurface, getDocumentOutline, getSymbolInfo, getSymbolMembers, resolveSymbolTool, searchSymbols } from './symbols';
+import { transactionCommit, transactionHistory, transactionPreview, transactionRollback, transactionStart } from './transactions';
+import { findCallees, findCallers, findDerivedTypes, findOverloads, findOverrides, getPartialDeclarations, getTypeHierarchy } from './hierarchy';
 import { getProjectDetails, getSolutionStructure, workspaceList, workspaceStatus } from './workspace';
 
 /**
@@ -14,5 +22,40 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   getProjectDetails,
   serverStatus,
   getErrorDetails,
+  searchSymbols,
+  getDocumentOutline,
+  resolveSymbolTool,
+  getSymbolInfo,
+  getSymbolAttributes,
+  getSymbolMembers,
+  getApiSurface,
   getCodeContext,
+  goToDefinition,
+  findImplementations,
+  findReferences,
+  findCallers,
+  findCallees,
+  getTypeHierarchy,
+  findDerivedTypes,
+  findOverrides,
+  findOverloads,
+  getPartialDeclarations,
+  getDiagnostics,
+  editText,
+  createFile,
+  deleteFile,
+  moveFile,
+  replaceSymbolBody,
+  insertBeforeSymbol,
+  insertAfterSymbol,
+  renameSymbol,
+  formatDocument,
+  listCodeActions,
+  stageCodeAction,
+  prepareFixAll,
+  transactionStart,
+  transactionPreview,
+  transactionHistory,
+  transactionCommit,
+  transactionRollback,
 ];

@@ -77,7 +77,7 @@ export const serverStatus = defineTool<CommonInput, unknown>({
       tools: { total: tools.length, allowedInMode: tools.length - refused.length, refusedInMode: refused },
       workspaceCount: ctx.registry.all().length,
       uptimeSeconds: Math.round((Date.now() - ctx.services.startedAt) / 100) / 10,
-      recovery: { state: 'clean', detail: 'No staged transaction needed restoring at start.' },
+      recovery: ctx.services.transactions.recovery(),
       recordedFailures: ctx.services.errors.size,
     };
   },

@@ -10,6 +10,8 @@ import type { ToolContext } from '../core/context';
 import type { ProjectInfo, Workspace } from '../core/workspaces';
 import { inputSchema, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './common';
 import type { CommonInput } from './common';
+import { projectLooksLoaded } from './navigation';
+import { documentSymbolTree, SYMBOLS_READINESS } from '../core/symbols';
 import * as path from 'node:path';
 import { parse as parseJsoncText } from 'jsonc-parser';
 import type { ParseError } from 'jsonc-parser';
@@ -169,6 +171,36 @@ interface SolutionStructureInput extends CommonInput {
   projectsLimit?: number | null;
 }
 
+const STARTING_RETRY_SECONDS = 5;
+/** How long get-solution-structure waits for a running extension's first document symbols. */
+const STARTING_SYMBOLS_WAIT_MS = 3000;
+
+/** Features whose answers depend on the whole project: partial while the server loads it. */
+const PROJECT_WIDE = ['hover', 'definition', 'references', 'rename'];
+
+/**
+ * A language is starting while an extension serving it is still activating ('activating': every
+ * feature that did not answer is "starting"), or while its server answers from the open files
+ * only, still loading the project ('loading': project-wide features are "starting" too, since
+ * their answers are partial). 'reprobe': the server has just answered its first symbols.
+ */
+async function languageStarting(ctx: ToolContext, w: Workspace, sample: string, services: { active: boolean }[], features: Record<string, FeatureProbe>): Promise<'activating' | 'loading' | 'reprobe' | false> {
+  if (services.some((s) => !s.active)) return Object.values(features).every((f) => f === 'available') ? false : 'activating';
+  if (services.length === 0) return false;
+  const doc = await ctx.document({ path: sample }, { workspaceId: w.id }, 'sampleDocument').catch(() => undefined);
+  if (!doc) return false;
+  if (features.documentSymbols !== 'available') {
+    // A running extension whose server has not answered yet: documentSymbolTree waits for it a few seconds.
+    try {
+      const symbols = await documentSymbolTree(ctx, doc, Math.min(STARTING_SYMBOLS_WAIT_MS, SYMBOLS_READINESS.waitMs));
+      return symbols.length > 0 ? 'reprobe' : false;
+    } catch (e) {
+      return e instanceof ToolError && e.code === 'LanguageServiceStarting' ? 'activating' : false;
+    }
+  }
+  return (await projectLooksLoaded(ctx, doc)) ? false : 'loading';
+}
+
 const FEATURE_NAMES = ['documentSymbols', 'foldingRanges', 'hover', 'definition', 'references', 'rename', 'semanticTokens', 'formatting'];
 
 export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>({
@@ -178,7 +210,7 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
   ...QUERY,
   timeoutSeconds: 60,
   description:
-    'Describes the structure of every open folder (or the one selected): its projects found from their files, the languages present, and, for each language, which language features answer right now (document symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document. "available" means the feature answered; "noResult" means it answered nothing on the sample (the language server may still be loading, or the feature is missing); "unavailable" means the request failed. Use it to learn which semantic tools will work for a language.',
+    'Describes the structure of every open folder (or the one selected): its projects found from their files, the languages present, and, for each language, which language features answer right now (document symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document. "available": the feature answered; "starting": its extension is activating or its server is still loading the project (answers would be partial), ask again after retryAfterSeconds; "noResult": it answered nothing on the sample; "unavailable": no answer. Use it to learn which semantic tools will work for a language.',
   inputSchema: inputSchema({
     probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
     projectsLimit: limitParameter('projects per folder'),
@@ -202,9 +234,10 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
                 languageServices: languageServicesSchema,
                 features: {
                   type: ['object', 'null'],
-                  description: 'Feature name to "available", "noResult" or "unavailable"; null when not probed.',
-                  additionalProperties: { type: 'string', enum: ['available', 'noResult', 'unavailable'] },
+                  description: 'Feature name to "available", "starting", "noResult" or "unavailable"; null when not probed.',
+                  additionalProperties: { type: 'string', enum: ['available', 'starting', 'noResult', 'unavailable'] },
                 },
+                retryAfterSeconds: { type: 'integer', minimum: 1, description: 'Present when a feature is "starting": ask again after this many seconds.' },
               },
               required: ['languageId', 'fileCount', 'sampleDocument', 'languageServices', 'features'],
             },
@@ -237,10 +270,24 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
       const languages = [];
       for (const summary of languageSummaries(ctx, files.paths)) {
         let features: Record<string, FeatureProbe> | null = null;
+        let languageServices = summary.languageServices;
+        let retryAfterSeconds: number | undefined;
         if (input.probeFeatures !== false && !token.isCancellationRequested) {
-          features = await ctx.host.probeLanguageFeatures(joinFolder(w.fsPath, summary.sampleDocument));
+          const sample = joinFolder(w.fsPath, summary.sampleDocument);
+          features = await ctx.host.probeLanguageFeatures(sample);
+          // Probing opened the sample, which may have started the language's extension: read its state again.
+          languageServices = new LanguageIndex(ctx.host.languages()).contribution(summary.languageId)?.providedBy ?? [];
+          let starting = await languageStarting(ctx, w, summary.sampleDocument, languageServices, features);
+          if (starting === 'reprobe') {
+            features = await ctx.host.probeLanguageFeatures(sample);
+            starting = await languageStarting(ctx, w, summary.sampleDocument, languageServices, features);
+          }
+          if (starting === 'activating' || starting === 'loading') {
+            for (const [name, state] of Object.entries(features)) if (state !== 'available' || (starting === 'loading' && PROJECT_WIDE.includes(name))) features[name] = 'starting';
+            retryAfterSeconds = STARTING_RETRY_SECONDS;
+          }
         }
-        languages.push({ ...summary, features });
+        languages.push({ ...summary, languageServices, features, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
       }
       items.push({ workspace: describeWorkspace(w), projects: limitItems(await w.projects(), input.projectsLimit), languages });
     }

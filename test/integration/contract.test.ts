@@ -1,9 +1,17 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/definition';
 import type { JsonSchema } from '../../src/core/schemas';
 import { ALL_TOOLS } from '../../src/tools';
 import { activateExtension, ensureEscapeLink, digestTree, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+
+/** A tool's first example request without its symbol. */
+function symbolFree(tool: (typeof ALL_TOOLS)[number]): Record<string, unknown> {
+  const rest = { ...((tool.examples[0]?.request ?? {}) as Record<string, unknown>) };
+  delete rest.symbol;
+  return rest;
+}
 
 /** Inputs every tool must refuse, with the field its message must name. */
 function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; input: unknown; field: string }[] {
@@ -11,11 +19,19 @@ function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; inp
   const required = (tool.inputSchema.required ?? []) as string[];
   const cases: { label: string; input: unknown; field: string }[] = [
     { label: 'an unknown top-level field', input: { bogusField: 1 }, field: 'bogusField' },
-    { label: 'a workspace selector of the wrong type', input: { workspace: 42 }, field: 'workspace' },
-    { label: 'an unknown field in the workspace selector', input: { workspace: { alias: 'sample', colour: 'red' } }, field: 'workspace.colour' },
-    { label: 'a huge string', input: { workspace: { alias: 'x'.repeat(200_000) } }, field: 'workspace.alias' },
     { label: 'a malformed expectedSnapshot', input: { expectedSnapshot: { workspaceId: 'not-a-uuid' } }, field: 'expectedSnapshot' },
   ];
+  if (properties.workspace) {
+    cases.push(
+      { label: 'a workspace selector of the wrong type', input: { workspace: 42 }, field: 'workspace' },
+      { label: 'an unknown field in the workspace selector', input: { workspace: { alias: 'sample', colour: 'red' } }, field: 'workspace.colour' },
+      { label: 'a huge string', input: { workspace: { alias: 'x'.repeat(200_000) } }, field: 'workspace.alias' },
+    );
+  } else {
+    cases.push({ label: 'a workspace selector it does not take', input: { workspace: { alias: 'sample' } }, field: 'workspace' });
+  }
+  const firstString = Object.entries(properties).find(([, p]) => p.type === 'string' && typeof p.maxLength === 'number');
+  if (firstString) cases.push({ label: `a huge string in ${firstString[0]}`, input: { [firstString[0]]: 'x'.repeat(200_000) }, field: firstString[0] });
   if (required.length > 0) cases.push({ label: 'missing required fields', input: {}, field: required[0] });
   if (properties.location) {
     cases.push({
@@ -24,6 +40,15 @@ function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; inp
       field: 'location',
     });
     cases.push({ label: 'a negative offset', input: { location: { span: { document: { path: 'src/util.ts' }, range: { start: -1, length: 1 } } } }, field: 'location.span.range.start' });
+  }
+  if (properties.symbol) {
+    // The tool's other fields (rename-symbol's newName...) from its first example, so only the symbol is wrong.
+    const base = symbolFree(tool);
+    const location = { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } };
+    cases.push({ label: 'a symbol with both location and symbolId', input: { ...base, symbol: { location, symbolId: 'x' } }, field: 'symbol' });
+    cases.push({ label: 'a symbol with neither location nor symbolId', input: { ...base, symbol: {} }, field: 'symbol' });
+    cases.push({ label: 'a symbolId that is not one', input: { ...base, symbol: { symbolId: 'no-hash-here' } }, field: 'symbol.symbolId' });
+    cases.push({ label: 'a symbol location with a negative offset', input: { ...base, symbol: { location: { span: { document: { path: 'src/util.ts' }, range: { start: -1, length: 1 } } } } }, field: 'symbol.location.span.range.start' });
   }
   return cases;
 }
@@ -50,10 +75,55 @@ function outsidePaths(tool: (typeof ALL_TOOLS)[number]): { label: string; input:
       },
     ];
   }
+  if (properties.symbol) {
+    return [
+      ...['../../../../etc/passwd', '/etc/passwd', 'escape/passwd'].map((p) => ({
+        label: `symbol selection document path ${p}`,
+        input: { ...symbolFree(tool), symbol: { location: { selection: { document: { path: p }, selectedText: 'root' } } } },
+        field: 'symbol.location.selection.document.path',
+      })),
+      {
+        label: 'a symbolId whose documentId climbs out',
+        input: { ...symbolFree(tool), symbol: { symbolId: `${'0'.repeat(8)}:../outside.ts#Class:Outside` } },
+        field: 'symbol.symbolId',
+      },
+    ];
+  }
   if (properties.project) {
     return ['../outside/package.json', '/etc/package.json'].map((p) => ({ label: `project path ${p}`, input: { project: { path: p } }, field: 'project.path' }));
   }
   return [];
+}
+
+/** The folder id the tools' examples use; the test puts the sample's own in its place. */
+const EXAMPLE_SHORT_ID = '1a2b3c4d';
+
+/** Examples that quote a value only an earlier answer can give (a correlationId, an actionRef): they may answer these codes. */
+const EXAMPLES_NEEDING_AN_EARLIER_ANSWER: Record<string, string[]> = {
+  'get-error-details': ['ErrorDetailsNotFound'],
+  'stage-code-action': ['SnapshotMismatch', 'InvalidRequest'],
+};
+
+/** The edit the transaction tools' examples work on: edit-text's own example on src/greeter.ts. */
+const STAGED_EDIT = ALL_TOOLS.find((t) => t.name === 'edit-text')?.examples[0].request;
+
+/** Each mutation example starts from nothing staged; a transaction tool's example from one staged edit. */
+async function startFromStagedEdit(tool: string): Promise<void> {
+  await invoke('transaction-rollback', {});
+  const category = ALL_TOOLS.find((t) => t.name === tool)?.category;
+  if (category === 'Transactions' && tool !== 'transaction-start') expectOk(await invoke('edit-text', STAGED_EDIT ?? {}));
+}
+
+/** Rolls back what an example staged; after a commit, puts the committed files back as they were. */
+async function restoreAfter(tool: string): Promise<void> {
+  await invoke('transaction-rollback', {});
+  if (tool !== 'transaction-commit') return;
+  const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src', 'greeter.ts'));
+  const doc = await vscode.workspace.openTextDocument(uri);
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), doc.getText().replace("language: 'en-GB'", "language: 'en'"));
+  assert.ok(await vscode.workspace.applyEdit(edit));
+  assert.ok(await doc.save());
 }
 
 describe('contract: every registered tool', function () {
@@ -83,9 +153,19 @@ describe('contract: every registered tool', function () {
     describe(tool.name, function () {
       for (const example of tool.examples) {
         it(`answers its example "${example.id}" with an envelope that validates against its output schema`, async function () {
-          // invoke() validates the envelope against the declared output schema.
-          const envelope = await invoke(tool.name, example.request);
-          if (tool.name !== 'get-error-details') assert.ok(envelope.ok, JSON.stringify(envelope));
+          // Examples name the sample's documents with a placeholder folder id.
+          const request = JSON.parse(JSON.stringify(example.request).replaceAll(`${EXAMPLE_SHORT_ID}:`, `${workspaceId.slice(0, 8)}:`)) as unknown;
+          const changes = tool.category === 'Mutations' || tool.category === 'Transactions';
+          if (changes) await startFromStagedEdit(tool.name);
+          try {
+            // invoke() validates the envelope against the declared output schema.
+            const envelope = await invoke(tool.name, request);
+            const expected = EXAMPLES_NEEDING_AN_EARLIER_ANSWER[tool.name];
+            if (expected) assert.ok(envelope.ok || expected.includes(envelope.error.code), JSON.stringify(envelope));
+            else assert.ok(envelope.ok, JSON.stringify(envelope));
+          } finally {
+            if (changes) await restoreAfter(tool.name);
+          }
         });
       }
 

@@ -9,6 +9,10 @@ const SUITES: Record<string, string[]> = {
   sample: ['contract.test.js', 'sample.test.js'],
   multi: ['multi.test.js'],
   untrusted: ['untrusted.test.js'],
+  navigation: ['navigation.test.js', 'navigation2.test.js'],
+  transactions: ['transactions.test.js', 'mutations.test.js'],
+  coldstart: ['coldstart.test.js'],
+  'transactions-untrusted': ['transactionsUntrusted.test.js'],
 };
 
 export async function run(): Promise<void> {

@@ -50,7 +50,7 @@ describe('tools on the sample workspace', function () {
       const projects = status.data.projects.items.map((p) => `${p.kind}:${p.path}`);
       assert.deepEqual(projects, ['node:package.json', 'node:packages/lib/package.json', 'typescript:tsconfig.json']);
       const ts = status.data.languages.items.find((l) => l.languageId === 'typescript');
-      assert.ok(ts && ts.fileCount === 4, `typescript files counted: ${JSON.stringify(status.data.languages.items)}`);
+      assert.ok(ts && ts.fileCount === 5, `typescript files counted: ${JSON.stringify(status.data.languages.items)}`);
       assert.ok(ts.languageServices.some((s) => s.extensionId === 'vscode.typescript-language-features'));
       const util = status.data.openDocuments.items.find((d) => d.path === 'src/util.ts');
       assert.equal(util?.isDirty, true);

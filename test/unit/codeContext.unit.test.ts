@@ -201,6 +201,16 @@ describe('tools: get-code-context', () => {
     );
   });
 
+  it('refuses a location or document selector that names neither alternative, saying which to give', async () => {
+    const none = await h.fail('get-code-context', { location: {} }, 'InvalidRequest');
+    assert.match(none.error.message, /^location: provide exactly one of span or selection/);
+    const noDocument = await h.fail('get-code-context', { location: { selection: { document: {}, selectedText: 'greet' } } }, 'InvalidRequest');
+    assert.match(noDocument.error.message, /^location\.selection\.document: provide exactly one of path or documentId/);
+    assert.equal(noDocument.continuation?.kind, 'ReviseRequest');
+    const both = await h.fail('get-code-context', span({ path: 'src/greeter.ts', documentId: `${shortId}:src/greeter.ts` }, 0, 1), 'InvalidRequest');
+    assert.match(both.error.message, /^location\.span\.document: provide exactly one of path or documentId/);
+  });
+
   it('refuses a documentId of no open folder', async () => {
     const failure = await h.fail('get-code-context', span({ documentId: 'deadbeef:src/greeter.ts' }, 0, 1), 'DocumentNotFound');
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
@@ -306,7 +316,7 @@ describe('tools: get-code-context', () => {
     it('answers DocumentAmbiguous for a path in both folders, listing both documentIds', async () => {
       const failure = await multi.fail('get-code-context', selection({ path: 'shared.ts' }, 'export'), 'DocumentAmbiguous');
       for (const w of multi.registry.all()) assert.ok(failure.error.message.includes(`${w.shortId}:shared.ts`), failure.error.message);
-      const d = (await multi.ok<CodeContext>('get-code-context', { ...selection({ path: 'shared.ts' }, 'export'), workspace: { alias: 'lib' } })).data;
+      const d = (await multi.ok<CodeContext>('get-code-context', selection({ documentId: `${multi.registry.all()[1].shortId}:shared.ts` }, 'export'))).data;
       assert.equal(d.window.text, 'export const lib = 2;\n', 'the window ends with the empty last line');
     });
 
@@ -315,10 +325,11 @@ describe('tools: get-code-context', () => {
       assert.match(failure.error.message, /app, lib/);
     });
 
-    it('refuses a documentId together with a workspace selector of another folder', async () => {
+    it('takes no workspace selector: a documentId names its folder', async () => {
       const appId = `${multi.registry.all()[0].shortId}:shared.ts`;
-      await multi.fail('get-code-context', { ...span({ documentId: appId }, 0, 6), workspace: { alias: 'lib' } }, 'InvalidRequest');
-      const d = (await multi.ok<CodeContext>('get-code-context', { ...span({ documentId: appId }, 0, 6), workspace: { alias: 'app' } })).data;
+      const failure = await multi.fail('get-code-context', { ...span({ documentId: appId }, 0, 6), workspace: { alias: 'lib' } }, 'InvalidRequest');
+      assert.match(failure.error.message, /workspace: unknown field/);
+      const d = (await multi.ok<CodeContext>('get-code-context', span({ documentId: appId }, 0, 6))).data;
       assert.equal(d.location.document.path, 'shared.ts');
     });
   });

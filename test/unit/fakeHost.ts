@@ -5,7 +5,12 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../../src/core/host';
+import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../../src/core/host';
+import type { CommitPlan } from '../../src/core/transactions';
+import { sha256 } from '../../src/core/transactions';
+import type { HostCodeAction, HostDocumentEdits, HostFileOperation, HostFormattingOptions, HostOutcome, HostRange, HostTextEdit, HostWorkspaceEdit } from '../../src/core/host';
+import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../../src/core/host';
+import type { HostHighlight, HostWorkspaceSymbol } from '../../src/core/host';
 import { LanguageIndex } from '../../src/core/languages';
 
 /** Absolute root under which fake folders are placed by default. */
@@ -55,6 +60,40 @@ export const DEFAULT_LANGUAGES: readonly LanguageContribution[] = [
   },
 ];
 
+/** Text edits per absolute path, as offsets into each document's current text (buffer first). */
+export type FakeEdits = Record<string, HostTextEdit[]>;
+
+/** A code action a fake provider answers: its edit as FakeEdits (converted like the real host does). */
+export type FakeCodeAction = Omit<HostCodeAction, 'edit' | 'diagnostics'> & { diagnostics?: HostCodeAction['diagnostics']; edits?: FakeEdits; fileOperations?: HostFileOperation[] };
+
+/** Fake language services for the semantic mutations; a missing one answers "unsupported". */
+export interface FakeSemantics {
+  /** Default: the identifier under the offset, as VS Code falls back to when a provider has no prepare step. */
+  prepareRename?: (absPath: string, offset: number, text: string) => HostOutcome<{ range: HostRange; placeholder: string }>;
+  /** Edits for a rename, or a string: the provider's rejection. */
+  rename?: (absPath: string, offset: number, newName: string) => FakeEdits | string;
+  format?: (absPath: string, text: string, options: HostFormattingOptions, range?: HostRange) => HostTextEdit[];
+  codeActions?: (absPath: string, range: HostRange, kind?: string) => FakeCodeAction[];
+}
+
+/** Fake navigation providers and diagnostics; a missing provider fails as when no extension provides it. */
+export interface FakeNavigation {
+  locations?: (feature: HostLocationFeature, absPath: string, offset: number) => HostTarget[] | undefined;
+  callHierarchy?: (absPath: string, offset: number, direction: 'incoming' | 'outgoing') => HostHierarchy<HostCall>;
+  typeHierarchy?: (absPath: string, offset: number, direction: 'supertypes' | 'subtypes') => HostHierarchy<HostHierarchyItem>;
+  /** Diagnostics per absolute path. */
+  diagnostics?: Record<string, HostDiagnostic[]>;
+  /** Languages whose service reports diagnostics for a document once it is opened. */
+  diagnosticLanguages?: string[];
+}
+
+/** Fake workspace symbol, highlight and hover providers (nav1); a missing one fails as when no extension provides it. */
+export interface FakeSymbolProviders {
+  workspaceSymbols?: (query: string) => HostWorkspaceSymbol[] | undefined;
+  highlights?: (absPath: string, offset: number) => HostHighlight[] | undefined;
+  hover?: (absPath: string, offset: number) => string[] | undefined;
+}
+
 export type ChangeKind = 'content' | 'created' | 'deleted';
 export type ChangeListener = (absPath: string, kind: ChangeKind) => void;
 
@@ -101,8 +140,20 @@ export class FakeHost implements WorkbenchHost {
   private readonly links = new Map<string, string>();
   private readonly symbols = new Map<string, HostSymbol[] | undefined>();
   private readonly probes = new Map<string, Record<string, FeatureProbe>>();
+  /** The fake rename, formatting and code action providers (tests assign them). */
+  semantics: FakeSemantics = {};
+  /** The fake navigation providers and diagnostics (tests assign them). */
+  navigation: FakeNavigation = {};
+  /** The fake workspace symbol, highlight and hover providers (tests assign them). */
+  symbolProviders: FakeSymbolProviders = {};
+  /** The editor's formatting options for every file. */
+  formattingOptions: HostFormattingOptions = { tabSize: 4, insertSpaces: true };
   private readonly listeners = new Set<ChangeListener>();
   private diskVersion = 0;
+  /** Makes the next commit fail at a file (absolute path): while applying its edit, or while saving it. */
+  commitFault: { absPath: string; phase: 'apply' | 'save' } | undefined;
+  /** Called just before a commit applies its edit (tests change files here to race it). */
+  beforeCommitApply: (() => void) | undefined;
 
   constructor(options: FakeHostOptions = {}) {
     this.version = options.version ?? '0.0.0-test';
@@ -329,6 +380,202 @@ export class FakeHost implements WorkbenchHost {
     for (const feature of PROBED_FEATURES) result[feature] = 'unavailable';
     result.documentSymbols = symbols === undefined ? 'unavailable' : symbols.length > 0 ? 'available' : 'noResult';
     return result;
+  }
+
+  /** The text a language service sees now (buffer first, then disk), synchronously, for fake providers. */
+  currentText(absPath: string): string | undefined {
+    const key = path.resolve(absPath);
+    return this.buffers.get(key)?.text ?? this.disk.get(this.resolveLinks(key))?.text;
+  }
+
+  private async fakeEdit(edits: FakeEdits, operations: HostFileOperation[] = []): Promise<HostWorkspaceEdit> {
+    // As the real host: "create, ignore if it exists" of an existing file is a no-op and is left out.
+    const fileOperations = operations.filter((o) => !(o.kind === 'create' && o.ignoreIfExists && !o.overwrite && this.currentText(o.absPath) !== undefined));
+    const created = new Set(fileOperations.filter((o) => o.kind === 'create').map((o) => path.resolve(o.absPath)));
+    const documents: HostDocumentEdits[] = [];
+    for (const [absPath, list] of Object.entries(edits)) {
+      const key = path.resolve(absPath);
+      const doc = created.has(key) ? undefined : await this.readDocument(key);
+      if (!created.has(key) && !doc) throw new Error(`fake edit names a missing document ${key}`);
+      documents.push({ absPath: key, edits: [...list].sort((a, b) => a.start - b.start), version: doc?.version ?? 0, baseText: doc?.text ?? '' });
+    }
+    documents.sort((a, b) => a.absPath.localeCompare(b.absPath));
+    return { documents, fileOperations };
+  }
+
+  async prepareRename(absPath: string, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>> {
+    await this.record('prepareRename', absPath);
+    const doc = await this.readDocument(absPath);
+    if (!doc) return { ok: false, reason: `${absPath} is not a text document.` };
+    if (this.semantics.prepareRename) return this.semantics.prepareRename(path.resolve(absPath), offset, doc.text);
+    if (!this.semantics.rename) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered.`, unsupported: true };
+    let start = offset;
+    let end = offset;
+    while (start > 0 && /\w/.test(doc.text[start - 1])) start--;
+    while (end < doc.text.length && /\w/.test(doc.text[end])) end++;
+    return { ok: true, range: { start, end }, placeholder: doc.text.slice(start, end) };
+  }
+
+  async renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
+    await this.record('renameEdits', absPath);
+    if (!this.semantics.rename) return { ok: false, reason: 'No rename provider answered.', unsupported: true };
+    const result = this.semantics.rename(path.resolve(absPath), offset, newName);
+    if (typeof result === 'string') return { ok: false, reason: result };
+    return { ok: true, edit: await this.fakeEdit(result) };
+  }
+
+  async formatEdits(absPath: string, range?: HostRange): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {
+    await this.record('formatEdits', absPath);
+    const doc = await this.readDocument(absPath);
+    if (!doc) return { ok: false, reason: `${absPath} is not a text document.` };
+    if (!this.semantics.format) return { ok: false, reason: `No formatter for ${doc.languageId} documents answered.`, unsupported: true };
+    const options = { ...this.formattingOptions };
+    const edits = this.semantics.format(path.resolve(absPath), doc.text, options, range);
+    return { ok: true, edit: { absPath: path.resolve(absPath), edits: [...edits].sort((a, b) => a.start - b.start), version: doc.version, baseText: doc.text }, options };
+  }
+
+  async codeActions(absPath: string, range: HostRange, kind?: string): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
+    await this.record('codeActions', absPath);
+    if (!this.semantics.codeActions) return { ok: false, reason: 'No code action provider answered.', unsupported: true };
+    const actions: HostCodeAction[] = [];
+    for (const a of this.semantics.codeActions(path.resolve(absPath), range, kind)) {
+      const { edits, fileOperations, diagnostics, ...rest } = a;
+      const action: HostCodeAction = { ...structuredClone(rest), diagnostics: structuredClone(diagnostics ?? []) };
+      if (edits || fileOperations) action.edit = await this.fakeEdit(edits ?? {}, fileOperations);
+      actions.push(action);
+    }
+    return { ok: true, actions };
+  }
+
+  async workspaceSymbols(query: string): Promise<HostWorkspaceSymbol[] | undefined> {
+    await this.record('workspaceSymbols', query);
+    return structuredClone(this.symbolProviders.workspaceSymbols?.(query));
+  }
+
+  async documentHighlights(absPath: string, offset: number): Promise<HostHighlight[] | undefined> {
+    await this.record('documentHighlights', absPath);
+    return structuredClone(this.symbolProviders.highlights?.(path.resolve(absPath), offset));
+  }
+
+  async hover(absPath: string, offset: number): Promise<string[] | undefined> {
+    await this.record('hover', absPath);
+    return structuredClone(this.symbolProviders.hover?.(path.resolve(absPath), offset));
+  }
+
+  async locationsAt(feature: HostLocationFeature, absPath: string, offset: number): Promise<HostTarget[] | undefined> {
+    await this.record(`locationsAt:${feature}`, absPath);
+    return structuredClone(this.navigation.locations?.(feature, path.resolve(absPath), offset));
+  }
+
+  async callHierarchy(absPath: string, offset: number, direction: 'incoming' | 'outgoing'): Promise<HostHierarchy<HostCall>> {
+    await this.record('callHierarchy', absPath);
+    return structuredClone(this.navigation.callHierarchy?.(path.resolve(absPath), offset, direction) ?? { roots: undefined, edges: [] });
+  }
+
+  async typeHierarchy(absPath: string, offset: number, direction: 'supertypes' | 'subtypes'): Promise<HostHierarchy<HostHierarchyItem>> {
+    await this.record('typeHierarchy', absPath);
+    return structuredClone(this.navigation.typeHierarchy?.(path.resolve(absPath), offset, direction) ?? { roots: undefined, edges: [] });
+  }
+
+  async diagnostics(absPaths?: string[]): Promise<HostDocumentDiagnostics[]> {
+    await this.record('diagnostics');
+    const all = this.navigation.diagnostics ?? {};
+    const keys = absPaths ? absPaths.map((p) => path.resolve(p)) : Object.keys(all).filter((k) => all[k].length > 0);
+    return keys.map((absPath) => ({ absPath, diagnostics: structuredClone(all[absPath] ?? []) }));
+  }
+
+  async settleDiagnostics(absPaths: string[], _timeoutMs: number): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }> {
+    await this.record('settleDiagnostics');
+    const result = { reported: [] as string[], alreadyOpen: [] as string[], silent: [] as string[] };
+    for (const p of absPaths) {
+      const key = path.resolve(p);
+      if (this.buffers.has(key)) result.alreadyOpen.push(p);
+      else if ((this.navigation.diagnosticLanguages ?? []).includes(this.languageOf(key))) result.reported.push(p);
+      else result.silent.push(p);
+    }
+    return result;
+  }
+
+  async readFileBytes(absPath: string): Promise<Uint8Array | undefined> {
+    await this.record('readFileBytes', absPath);
+    const file = this.disk.get(this.resolveLinks(absPath));
+    return file ? Buffer.from(file.text, 'utf8') : undefined;
+  }
+
+  /** The in-memory commit: the same checks, order and restore as the real host, with injectable faults. */
+  async commitFiles(plan: CommitPlan): Promise<CommitOutcome> {
+    await this.record('commitFiles', plan.folder);
+    const keys = new Set<string>();
+    for (const f of plan.files) {
+      keys.add(path.resolve(f.absPath));
+      if (f.newAbsPath) keys.add(path.resolve(f.newAbsPath));
+    }
+    const diskBefore = new Map([...keys].map((k) => [k, this.disk.get(k)] as const));
+    const buffersBefore = new Map([...keys].map((k) => [k, this.buffers.get(k) ? { ...(this.buffers.get(k) as OpenBuffer) } : undefined] as const));
+    for (const f of plan.files) {
+      const key = path.resolve(f.absPath);
+      if (f.base && !f.base.binary) {
+        const current = this.buffers.get(key)?.text ?? this.disk.get(key)?.text;
+        if (current !== f.base.text) return { ok: false, code: 'TransactionConflicted', path: f.path, message: `${f.path} changed since it was staged.`, restored: true, restoreProblems: [] };
+      }
+    }
+    this.beforeCommitApply?.();
+    let failedPath = '';
+    try {
+      for (const f of plan.files) {
+        failedPath = f.path;
+        const key = path.resolve(f.absPath);
+        if (this.commitFault?.phase === 'apply' && path.resolve(this.commitFault.absPath) === key) throw new Error('injected failure while applying');
+        if (f.kind === 'delete') {
+          this.deleteFile(key);
+          this.buffers.delete(key);
+        } else if (f.kind === 'create') {
+          if (this.disk.has(key)) throw new Error(`${f.path} exists`);
+          this.writeFile(key, f.text ?? '');
+        } else {
+          const buffer = this.buffers.get(key);
+          const text = f.text ?? '';
+          let target = key;
+          if (f.kind === 'rename' && f.newAbsPath) {
+            target = path.resolve(f.newAbsPath);
+            if (this.disk.has(target)) throw new Error(`${f.newPath} exists`);
+            const old = this.disk.get(key);
+            this.disk.delete(key);
+            this.emit(key, 'deleted');
+            if (old) this.writeFile(target, old.text);
+            this.buffers.delete(key);
+          }
+          this.buffers.set(target, { text, isDirty: true, version: (buffer?.version ?? 1) + 1, languageId: buffer?.languageId });
+          this.emit(target, 'content');
+        }
+      }
+      for (const f of plan.files) {
+        if (f.kind !== 'modify' && f.kind !== 'rename') continue;
+        const target = path.resolve(f.newAbsPath ?? f.absPath);
+        failedPath = f.newPath ?? f.path;
+        if (this.commitFault?.phase === 'save' && path.resolve(this.commitFault.absPath) === target) throw new Error('injected failure while saving');
+        this.saveDocument(target);
+      }
+      const files = plan.files.map((f) => {
+        const before = diskBefore.get(path.resolve(f.absPath));
+        const after = this.disk.get(path.resolve(f.newAbsPath ?? f.absPath));
+        if (f.kind !== 'delete' && after?.text !== f.text) throw new Error(`${f.path} does not hold the staged text after saving`);
+        return { path: f.newPath ?? f.path, beforeHash: before ? sha256(before.text) : null, afterHash: f.kind === 'delete' || !after ? null : sha256(after.text) };
+      });
+      this.commitFault = undefined;
+      return { ok: true, files };
+    } catch (error) {
+      this.commitFault = undefined;
+      for (const [key, file] of diskBefore) {
+        if (file) this.writeFile(key, file.text, { binary: file.binary });
+        else this.deleteFile(key);
+      }
+      for (const [key, buffer] of buffersBefore) {
+        if (buffer) this.buffers.set(key, buffer);
+        else this.buffers.delete(key);
+      }
+      return { ok: false, code: 'CommitFailed', path: failedPath, message: error instanceof Error ? error.message : String(error), restored: true, restoreProblems: [] };
+    }
   }
 
   /** How many times a host method was called (optionally for one argument). */

@@ -12,6 +12,7 @@ import type { AnyToolDefinition, ApprovalSummary } from '../../src/core/definiti
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
 import type { ErrorCode } from '../../src/core/errors';
 import { ErrorStore } from '../../src/core/errorStore';
+import { TransactionManager } from '../../src/core/transactions';
 import { DEFAULT_SETTINGS, effectiveSettings } from '../../src/core/modes';
 import type { EffectiveSettings, Settings } from '../../src/core/modes';
 import { envelopeOutputSchema } from '../../src/core/schemas';
@@ -92,6 +93,7 @@ export class Harness {
   readonly runner: ToolRunner;
   readonly registry: WorkspaceRegistry;
   readonly errors = new ErrorStore();
+  readonly transactions: TransactionManager;
 
   private constructor(
     readonly host: FakeHost,
@@ -102,7 +104,8 @@ export class Harness {
     this.settings = { ...DEFAULT_SETTINGS, grantedPermissions: [...DEFAULT_SETTINGS.grantedPermissions], ...options.settings };
     this.confirm = options.confirm ?? (() => true);
     this.validateEnvelopes = options.validateEnvelopes ?? true;
-    this.registry = new WorkspaceRegistry(host, store, options.transactionRevision);
+    this.transactions = new TransactionManager({ host, maxRevisions: () => this.effectiveSettings().maxRevisions, mode: () => this.effectiveSettings().effectiveMode });
+    this.registry = new WorkspaceRegistry(host, store, options.transactionRevision ?? ((id) => this.transactions.revision(id)));
     host.onDidChange((absPath, kind) => this.registry.recordChange(absPath, kind));
     this.services = {
       host,
@@ -111,6 +114,7 @@ export class Harness {
       tools: () => this.tools,
       settings: () => this.effectiveSettings(),
       startedAt: Date.now(),
+      transactions: this.transactions,
     };
     this.runner = new ToolRunner(tools, {
       services: this.services,

@@ -1,0 +1,310 @@
+// The part of `npm run bench` that runs inside a real VS Code opened on a generated TypeScript
+// workspace (scripts/synthetic-workspace.mjs, 1,000 modules): navigation tools against the raw
+// language-service commands they wrap and against VS Code's own agent tools; the cold start of
+// find-references; a rename of a class with 5,000 references staged, previewed and committed,
+// against the raw rename provider plus applyEdit and save, and beside vscode_renameSymbol; and the
+// extension host's memory for 20 staged revisions of such renames. Writes JSON to $AW_BENCH_OUT.
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { AnyToolDefinition } from '../src/core/definition';
+import type { Envelope } from '../src/core/envelope';
+import type { AgentWorkbenchApi } from '../src/extension';
+import { ALL_TOOLS } from '../src/tools';
+import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
+import { benchRuntime, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, overheadVariants, short, stats } from './inHost';
+import type { Memory, Row, Variant } from './inHost';
+
+interface Synthetic {
+  files: number;
+  entityReferences: number;
+  entityPath: string;
+  channelPath: string;
+  channelReferences: number;
+  channelFiles: number;
+  hubs: number;
+  hubReferences: number;
+}
+
+export interface ColdStart {
+  /** From the start of the bench (the window just opened) to the first document symbols. */
+  typescriptReadyMs: number;
+  rawFirst: { atMs: number; count: number };
+  rawComplete: { atMs: number; count: number; probes: number } | null;
+  toolFirst: { atMs: number; count: number; complete: boolean | null; durationMs: number };
+  expected: number;
+}
+
+export interface LargeResult {
+  synthetic: Synthetic;
+  coldStart: ColdStart;
+  rows: Row[];
+  usages: {
+    expected: number;
+    ours: { found: number; bytes: number; bytesPerReference: number };
+    vscode: { found: number; bytes: number; bytesPerReference: number; sample: string } | null;
+    grep: { lines: number; bytes: number; bytesPerLine: number; notReferences: number };
+  };
+  rename: { references: number; files: number; stagedDocuments: number | null };
+  memory: { gcForced: boolean; before: Memory; afterStaging: Memory; afterRollback: Memory; revisions: number; editsPerRevision: number };
+}
+
+const tool = (name: string): AnyToolDefinition => {
+  const t = ALL_TOOLS.find((d) => d.name === name);
+  if (!t) throw new Error(`no tool ${name}`);
+  return t;
+};
+
+const parse = (text: string): Envelope => JSON.parse(text) as Envelope;
+
+function dataOf<T>(text: string): T {
+  const e = parse(text);
+  if (!e.ok) throw new Error(`${e.error.code}: ${e.error.message}`);
+  return e.data as T;
+}
+
+interface ReferencesData {
+  documents: { items?: { refs: unknown[] }[] } | { refs: unknown[] }[];
+  complete?: boolean;
+  totalCount?: number;
+}
+
+function referenceCount(data: ReferencesData): number {
+  const docs = Array.isArray(data.documents) ? data.documents : (data.documents.items ?? []);
+  return docs.reduce((n, d) => n + d.refs.length, 0);
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+export async function run(): Promise<void> {
+  const out = process.env.AW_BENCH_OUT;
+  const synthetic = JSON.parse(process.env.AW_BENCH_SYNTHETIC ?? 'null') as Synthetic | null;
+  if (!out || !synthetic) throw new Error('AW_BENCH_OUT and AW_BENCH_SYNTHETIC are set by bench/run.mjs');
+  const iterations = Number(process.env.AW_BENCH_LARGE_ITERATIONS ?? 50);
+  const warmup = Number(process.env.AW_BENCH_LARGE_WARMUP ?? 5);
+  const renameIterations = Number(process.env.AW_BENCH_RENAME_ITERATIONS ?? 6);
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the bench needs the generated folder open');
+  const started = performance.now();
+  const at = (): number => Math.round(performance.now() - started);
+  const uri = (rel: string): vscode.Uri => vscode.Uri.file(path.join(folder.uri.fsPath, rel));
+  const channelUri = uri(synthetic.channelPath);
+  const channelPos = new vscode.Position(0, 'export class '.length);
+  const channelSymbol = { location: { span: { document: { path: synthetic.channelPath }, range: { start: 'export class '.length, length: 'Channel'.length } } } };
+  const referencesInput = { symbol: channelSymbol, referencesLimit: 1000 };
+
+  // ---- 1. cold start: before anything else asks the TypeScript server
+  const typescriptReadyMs = await waitForDocumentSymbols(channelUri);
+  const rawRefs = async (): Promise<number> => ((await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', channelUri, channelPos)) ?? []).length;
+  const rawFirst = { atMs: at(), count: await rawRefs() };
+  const toolStarted = performance.now();
+  const firstText = await invokeLm('workbench_find_references', referencesInput);
+  const firstData = dataOf<ReferencesData>(firstText);
+  const toolFirst = { atMs: at(), count: referenceCount(firstData), complete: firstData.complete ?? null, durationMs: Math.round(performance.now() - toolStarted) };
+  let rawComplete: ColdStart['rawComplete'] = null;
+  for (let probes = 1; probes <= 240; probes++) {
+    const count = await rawRefs();
+    if (count >= synthetic.channelReferences) {
+      rawComplete = { atMs: at(), count, probes };
+      break;
+    }
+    await sleep(250);
+  }
+  const coldStart: ColdStart = { typescriptReadyMs, rawFirst, rawComplete, toolFirst, expected: synthetic.channelReferences };
+  console.log(`[bench:large] cold start ${JSON.stringify(coldStart)}`);
+
+  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>('agent-workbench.agent-workbench');
+  if (!ext) throw new Error('extension not loaded');
+  const api = await ext.activate();
+  const { services, runner, dispose } = await benchRuntime(api.version);
+  const rows: Row[] = [];
+
+  // ---- 2. navigation tools beside the raw commands
+  const sample = 'src/features/f0500.ts';
+  const sampleUri = uri(sample);
+  const sampleText = (await vscode.workspace.openTextDocument(sampleUri)).getText();
+  const entityAt = sampleText.indexOf('item: Entity') + 'item: '.length;
+  const entityPos = (await vscode.workspace.openTextDocument(sampleUri)).positionAt(entityAt);
+  const raw = (id: string, label: string, call: () => Thenable<unknown>, expect: (r: unknown) => string | undefined): Variant => ({
+    id,
+    label,
+    call,
+    verify: expect,
+    sample: (r) => short(JSON.stringify(r)),
+  });
+  const nonEmpty = (r: unknown): string | undefined => (Array.isArray(r) && r.length > 0 ? undefined : 'empty answer');
+  const cases: { tool: string; input: object; raw: Variant }[] = [
+    {
+      tool: 'search-symbols',
+      input: { query: 'Feature0500' },
+      raw: raw('raw.workspaceSymbols', 'vscode.executeWorkspaceSymbolProvider "Feature0500" (raw)', () => vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'Feature0500'), nonEmpty),
+    },
+    {
+      tool: 'get-document-outline',
+      input: { document: { path: sample } },
+      raw: raw('raw.documentSymbols', `vscode.executeDocumentSymbolProvider ${sample} (raw)`, () => vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', sampleUri), nonEmpty),
+    },
+    {
+      tool: 'go-to-definition',
+      input: { location: { span: { document: { path: sample }, range: { start: entityAt, length: 'Entity'.length } } } },
+      raw: raw('raw.definition', 'vscode.executeDefinitionProvider at Entity (raw)', () => vscode.commands.executeCommand('vscode.executeDefinitionProvider', sampleUri, entityPos), nonEmpty),
+    },
+    {
+      tool: 'find-references',
+      input: referencesInput,
+      raw: raw('raw.references', `vscode.executeReferenceProvider on Channel (raw, ${synthetic.channelReferences} references)`, () => vscode.commands.executeCommand('vscode.executeReferenceProvider', channelUri, channelPos), nonEmpty),
+    },
+  ];
+  for (const c of cases) {
+    console.log(`[bench:large] ${c.tool}: chain, vscode.lm, raw`);
+    const variants = [...overheadVariants(tool(c.tool), c.input, services, runner), c.raw];
+    rows.push(...(await measureGroup(`${c.tool} (1,000-module workspace)`, variants, iterations, warmup)));
+  }
+
+  // ---- 3. find-references beside vscode_listCodeUsages and grep: recall and bytes per reference
+  const oursText = await invokeLm('workbench_find_references', referencesInput);
+  const oursFound = referenceCount(dataOf<ReferencesData>(oursText));
+  let vscodeUsages: LargeResult['usages']['vscode'] = null;
+  const lmInput = { symbol: 'Channel', filePath: synthetic.channelPath, lineContent: 'export class Channel {' };
+  if (vscode.lm.tools.some((t) => t.name === 'vscode_listCodeUsages')) {
+    const text = await invokeLm('vscode_listCodeUsages', lmInput);
+    // VS Code 1.139 lists each usage as <usage type="definition|reference|implementation" uri="…" line="n"> text </usage>.
+    const found = [...text.matchAll(/<usage type="(?:definition|reference)"[^>]*\sline="\d+"/g)].length;
+    vscodeUsages = { found, bytes: Buffer.byteLength(text), bytesPerReference: Buffer.byteLength(text) / Math.max(1, found), sample: short(text, 600) };
+    rows.push(
+      ...(await measureGroup(
+        'find-references beside vscode_listCodeUsages (Channel)',
+        [
+          { id: 'ours.lm', label: 'find-references via vscode.lm.invokeTool', call: () => invokeLm('workbench_find_references', referencesInput), verify: envelopeProblem, sample: (t) => short(t as string) },
+          { id: 'vscode_listCodeUsages', label: 'vscode_listCodeUsages via vscode.lm.invokeTool', call: () => invokeLm('vscode_listCodeUsages', lmInput), verify: () => undefined, sample: (t) => short(t as string) },
+        ],
+        iterations,
+        warmup,
+      )),
+    );
+  }
+  const grepOut = execFileSync('grep', ['-rnw', 'Channel', '.'], { cwd: folder.uri.fsPath, encoding: 'utf8' });
+  const grepLines = grepOut.split('\n').filter(Boolean);
+  const usages: LargeResult['usages'] = {
+    expected: synthetic.channelReferences,
+    ours: { found: oursFound, bytes: Buffer.byteLength(oursText), bytesPerReference: Buffer.byteLength(oursText) / Math.max(1, oursFound) },
+    vscode: vscodeUsages,
+    grep: {
+      lines: grepLines.length,
+      bytes: Buffer.byteLength(grepOut),
+      bytesPerLine: Buffer.byteLength(grepOut) / Math.max(1, grepLines.length),
+      // A line can name Channel several times; grep prints it once.
+      notReferences: Math.max(0, grepLines.length - grepLines.filter((l) => /\bChannel\b/.test(l)).length),
+    },
+  };
+  console.log(`[bench:large] usages ${JSON.stringify({ ...usages, vscode: vscodeUsages && { ...vscodeUsages, sample: undefined } })}`);
+
+  // ---- 4. rename Entity (every module, 5,000 references): stage + preview, commit, raw, vscode_renameSymbol
+  const entityUri = uri(synthetic.entityPath);
+  const entityDeclAt = 'export class '.length;
+  const entityDeclPos = new vscode.Position(0, entityDeclAt);
+  const names = ['EntityRenamed', 'Entity'];
+  const renameSymbol = (from: string) => ({ location: { span: { document: { path: synthetic.entityPath }, range: { start: entityDeclAt, length: from.length } } } });
+  const ok = (text: string): void => {
+    const problem = envelopeProblem(text);
+    if (problem) throw new Error(problem);
+  };
+  const textOf = (r: { text: string }): string => r.text;
+  let stagedEdits: number | null = null; // documents the staged rename touches
+  const timed = async (f: () => Promise<unknown> | Thenable<unknown>): Promise<number> => {
+    const t = performance.now();
+    await f();
+    return performance.now() - t;
+  };
+  const samples: Record<string, number[]> = { rawRename: [], stagePreview: [], commit: [], rawApplySave: [], vscodeRename: [] };
+  console.log('[bench:large] rename Entity: raw provider, stage + preview (rolled back)');
+  for (let i = 0; i < renameIterations; i++) {
+    samples.rawRename.push(await timed(() => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed')));
+    samples.stagePreview.push(
+      await timed(async () => {
+        ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('Entity'), newName: 'EntityRenamed' })));
+        ok(textOf(await runner.invoke('transaction-preview', {})));
+      }),
+    );
+    if (stagedEdits === null) {
+      const preview = dataOf<{ documents?: unknown[]; documentCount?: number }>(textOf(await runner.invoke('transaction-preview', {})));
+      stagedEdits = preview.documentCount ?? preview.documents?.length ?? null;
+    }
+    ok(textOf(await runner.invoke('transaction-rollback', {})));
+  }
+  console.log('[bench:large] rename Entity: commit (through the chain) against raw applyEdit + save, alternating names');
+  for (let i = 0; i < renameIterations; i++) {
+    const from = names[(i + 1) % 2];
+    const to = names[i % 2];
+    ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol(from), newName: to })));
+    samples.commit.push(await timed(async () => ok(textOf(await runner.invoke('transaction-commit', {})))));
+  }
+  if (renameIterations % 2 === 1) {
+    ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('EntityRenamed'), newName: 'Entity' })));
+    ok(textOf(await runner.invoke('transaction-commit', {})));
+  }
+  for (let i = 0; i < renameIterations; i++) {
+    const to = names[i % 2];
+    const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, to);
+    samples.rawApplySave.push(
+      await timed(async () => {
+        if (!(await vscode.workspace.applyEdit(edit))) throw new Error('applyEdit refused the rename');
+        if (!(await vscode.workspace.saveAll(false))) throw new Error('saveAll failed');
+      }),
+    );
+  }
+  if (renameIterations % 2 === 1) {
+    const back = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'Entity');
+    await vscode.workspace.applyEdit(back);
+    await vscode.workspace.saveAll(false);
+  }
+  if (vscode.lm.tools.some((t) => t.name === 'vscode_renameSymbol')) {
+    console.log('[bench:large] rename Entity: vscode_renameSymbol (applies edits directly), alternating names');
+    for (let i = 0; i < renameIterations; i++) {
+      const from = names[(i + 1) % 2];
+      const to = names[i % 2];
+      samples.vscodeRename.push(await timed(() => invokeLm('vscode_renameSymbol', { symbol: from, filePath: synthetic.entityPath, lineContent: `export class ${from} {`, newName: to })));
+    }
+    if (renameIterations % 2 === 1) await invokeLm('vscode_renameSymbol', { symbol: 'EntityRenamed', filePath: synthetic.entityPath, lineContent: 'export class EntityRenamed {', newName: 'Entity' });
+    await vscode.workspace.saveAll(false);
+  }
+  const renameLabels: Record<string, string> = {
+    rawRename: 'vscode.executeDocumentRenameProvider (raw: computes the WorkspaceEdit)',
+    stagePreview: 'rename-symbol + transaction-preview through the chain (staged, nothing written)',
+    rawApplySave: 'workspace.applyEdit + saveAll of the raw edit',
+    commit: 'transaction-commit through the chain (checks, one applyEdit, save, byte-for-byte verification)',
+    vscodeRename: 'vscode_renameSymbol via vscode.lm.invokeTool (computes and applies, does not save)',
+  };
+  for (const [id, list] of Object.entries(samples)) {
+    if (list.length > 0) rows.push({ id: `rename.${id}`, group: `rename Entity (${synthetic.entityReferences} references in ${synthetic.files + 1} files)`, label: renameLabels[id], status: 'measured', stats: stats(list) });
+  }
+
+  // ---- 5. memory: 20 staged revisions, each a rename touching 2,000 references
+  const gc = gcFunction();
+  const before = memoryAfterGc(gc);
+  const revisions = Math.min(synthetic.hubs, services.settings().maxRevisions);
+  console.log(`[bench:large] memory: staging ${revisions} hub renames`);
+  for (let k = 0; k < revisions; k++) {
+    const name = `Hub${String(k).padStart(2, '0')}`;
+    const hubs = (await vscode.workspace.openTextDocument(uri('src/model/hubs.ts'))).getText();
+    const start = hubs.indexOf(`class ${name} `) + 'class '.length;
+    ok(textOf(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: 'src/model/hubs.ts' }, range: { start, length: name.length } } } }, newName: `${name}Renamed` })));
+  }
+  ok(textOf(await runner.invoke('transaction-preview', {})));
+  const afterStaging = memoryAfterGc(gc);
+  ok(textOf(await runner.invoke('transaction-rollback', {})));
+  const afterRollback = memoryAfterGc(gc);
+  dispose();
+
+  const result: LargeResult = {
+    synthetic,
+    coldStart,
+    rows,
+    usages,
+    rename: { references: synthetic.entityReferences, files: synthetic.files + 1, stagedDocuments: stagedEdits },
+    memory: { gcForced: gc !== undefined, before, afterStaging, afterRollback, revisions, editsPerRevision: synthetic.hubReferences },
+  };
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  console.log('[bench:large] results written for the runner');
+}

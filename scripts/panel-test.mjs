@@ -1,0 +1,393 @@
+/* global fetch, window, document, getComputedStyle */
+// The review panel in a real VS Code, driven through the real browser: tools are called as an agent
+// calls them (vscode.lm.invokeTool, through an in-host HTTP bridge: test/panel/bridge.ts), and the
+// panel is read and clicked in its webview iframe with playwright-core. Screenshots in a light and
+// a dark theme go to out/test-artifacts/panel/.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import net from 'node:net';
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
+import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
+
+const { ALL_TOOLS } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'tools', 'index.js'));
+const ARTIFACTS = path.join(REPO_ROOT, 'out', 'test-artifacts', 'panel');
+const VERBOSE = /^(1|true)$/i.test(process.env.VSCODE_HOST_VERBOSE ?? '');
+const bridgeModule = path.join(REPO_ROOT, 'out', 'test', 'panel', 'bridge.js');
+const grep = process.env.AW_GREP ? new RegExp(process.env.AW_GREP) : undefined;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address();
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+// Workbench errors seen on every run here (no network, no sign-in); anything else is printed.
+const HOST_NOISE = /Service Worker|authentication provider 'github'|ENOTFOUND|EAI_AGAIN|extension gallery/;
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function waitFor(what, fn, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      const v = await fn();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
+    await sleep(200);
+  }
+}
+
+fs.mkdirSync(ARTIFACTS, { recursive: true });
+const fixture = freshFixture('greeter');
+const folder = fixture.folder;
+const file = (p) => path.join(folder, ...p.split('/'));
+const read = (p) => fs.readFileSync(file(p));
+const original = { greet: read('src/greet.ts').toString('utf8'), util: read('src/util.ts'), notes: read('notes.txt').toString('utf8') };
+
+const bridgePort = await freePort();
+const bridge = async (route, body = {}) => {
+  const res = await fetch(`http://127.0.0.1:${bridgePort}${route}`, { method: 'POST', body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`bridge ${route} failed: ${text}`);
+  return JSON.parse(text);
+};
+const call = (tool, input = {}) => bridge('/call', { tool, input });
+const ok = async (tool, input) => {
+  const envelope = await call(tool, input);
+  assert.equal(envelope.ok, true, `${tool} failed: ${JSON.stringify(envelope)}`);
+  return envelope.data;
+};
+
+const server = await startServer({
+  trusted: true,
+  env: { AW_BRIDGE_PORT: String(bridgePort) },
+  userSettings: { ...HEADLESS_USER_SETTINGS, 'workbench.colorTheme': 'Default Light Modern', 'workbench.startupEditor': 'none', 'window.commandCenter': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'chat.disableAIFeatures': true, 'editor.autoClosingQuotes': 'never', 'editor.autoClosingBrackets': 'never' },
+  log: VERBOSE ? (line) => process.stderr.write(`[server] ${line}\n`) : undefined,
+});
+let browser;
+let failures = 0;
+let passes = 0;
+const results = [];
+
+async function test(name, fn) {
+  if (grep && !grep.test(name)) return;
+  const started = Date.now();
+  try {
+    await fn();
+    passes++;
+    results.push(`  ✔ ${name} (${Date.now() - started} ms)`);
+    console.log(`  ✔ ${name} (${Date.now() - started} ms)`);
+  } catch (error) {
+    failures++;
+    results.push(`  ✘ ${name}`);
+    console.log(`  ✘ ${name}\n    ${(error.stack ?? String(error)).split('\n').join('\n    ')}`);
+    await page?.screenshot({ path: path.join(ARTIFACTS, `failure-${name.replace(/\W+/g, '-')}.png`) }).catch(() => {});
+  }
+}
+
+let page;
+try {
+  browser = await launchBrowser();
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.exposeFunction('codeAutomationLog', (type, args) => {
+    const text = Array.isArray(args) ? args.join(' ') : String(args);
+    if (!VERBOSE && (type !== 'error' || HOST_NOISE.test(text))) return;
+    if (VERBOSE || type === 'error') process.stdout.write(`[host ${type}] ${Array.isArray(args) ? args.join(' ') : String(args)}\n`);
+  });
+  await page.exposeFunction('codeAutomationExit', () => {});
+  await page.goto(workbenchUrl(server.baseUrl, folder, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: bridgeModule, skipWelcome: 'true' }));
+  await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+  await waitFor('the in-host bridge and the extension', async () => (await bridge('/ping')).ok, 120_000);
+
+  /** The webview frame that holds the panel (its inner iframe). */
+  const panel = () =>
+    waitFor('the review panel webview', async () => {
+      for (const f of page.frames()) {
+        if (f.isDetached()) continue;
+        if (await f.$('main#app').catch(() => null)) return f;
+      }
+      return undefined;
+    });
+  const domFiles = async (f) =>
+    f.$$eval('li.file', (els) =>
+      els.map((li) => ({
+        path: li.dataset.path,
+        kind: li.dataset.kind,
+        added: Number(li.querySelector('[data-count=added]').textContent.slice(1)),
+        removed: Number(li.querySelector('[data-count=removed]').textContent.slice(1)),
+      })),
+    );
+  const domHunks = async (f) =>
+    f.$$eval('.hunk', (hs) =>
+      hs.map((h) => ({
+        header: h.querySelector('.hunk-head code').textContent,
+        rows: [...h.querySelectorAll('tr')].map((tr) => ({
+          kind: tr.className.replace('row ', ''),
+          old: tr.children[0].textContent,
+          new: tr.children[1].textContent,
+          text: tr.children[3].textContent,
+        })),
+      })),
+    );
+  const meta = async (f) => (await f.$eval('#meta', (e) => e.textContent).catch(() => '')) ?? '';
+  const history = async () => (await call('transaction-history', {}));
+  const previewFiles = async () => (await ok('transaction-preview', {})).documents.map((d) => ({ path: d.document.path, kind: d.changeKind, added: d.preview.addedLines, removed: d.preview.removedLines }));
+  const click = async (f, selector) => {
+    await f.locator(selector).first().click();
+  };
+
+  const greetHello = { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'Hello' } }, newText: 'Hi' };
+  const greetLoud = { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'shout(greet(name))' } }, newText: "shout(greet(name)) + '!!'" };
+
+  console.log('\nreview panel (browser-driven)');
+  let frame;
+  await test('an agent stages a rename and an edit; the panel opens itself without focus and shows them', async () => {
+    await ok('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' });
+    await ok('edit-text', { edits: [greetHello, greetLoud] });
+    frame = await panel();
+    await waitFor('two files in the panel', async () => (await domFiles(frame)).length === 2);
+    assert.notEqual(await page.evaluate(() => document.activeElement?.tagName), 'IFRAME', 'the panel opened without taking the focus');
+    const preview = await previewFiles();
+    assert.deepEqual(await domFiles(frame), preview);
+    assert.match(await meta(frame), /Revision 2 of 2/);
+    const revs = await frame.$$eval('li.revision', (els) => els.map((e) => [e.querySelector('.rev-tool').textContent, e.querySelector('.rev-by').textContent]));
+    assert.deepEqual(revs, [['move-file', 'by the agent'], ['edit-text', 'by the agent']]);
+    const status = await page.locator('.statusbar').getByText(/2 staged · r2/).count();
+    assert.ok(status > 0, 'the status bar item shows 2 staged files at revision 2');
+  });
+
+  const fresh = async () => (frame = await panel());
+  await test('the hunks of the selected file match transaction-preview line for line', async () => {
+    await fresh();
+    await click(frame, 'li.file[data-path="src/greet.ts"] .file-select');
+    await waitFor('greet.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.textContent).catch(() => '')) === 'src/greet.ts');
+    const dom = await domHunks(frame);
+    const diff = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true, contextLines: 3 })).diff;
+    assert.equal(dom.length, diff.hunks.length);
+    assert.equal(dom.length, 2);
+    dom.forEach((h, i) => {
+      const p = diff.hunks[i];
+      assert.equal(h.header, `@@ -${p.originalStartLine},${p.originalLineCount} +${p.updatedStartLine},${p.updatedLineCount} @@`);
+      const sign = { add: '+', remove: '-', context: ' ' };
+      assert.deepEqual(h.rows.map((r) => (r.kind === 'note' ? `\\ ${r.text}` : sign[r.kind] + r.text)), p.lines);
+      const firstOld = h.rows.find((r) => r.old !== '');
+      assert.equal(Number(firstOld.old), p.originalStartLine);
+    });
+    await page.screenshot({ path: path.join(ARTIFACTS, 'panel-light.png') });
+  });
+
+  await test('Undo and Redo clicked in the panel move the transaction', async () => {
+    await fresh();
+    await click(frame, 'button[data-action=undo]');
+    await waitFor('revision 1', async () => /Revision 1 of 2/.test(await meta(frame)));
+    let h = await history();
+    assert.equal(h.data.transaction.revision, 1);
+    assert.deepEqual(await domFiles(frame), await previewFiles());
+    assert.equal((await domFiles(frame)).length, 1);
+    await click(frame, 'button[data-action=redo]');
+    await waitFor('revision 2', async () => /Revision 2 of 2/.test(await meta(frame)));
+    h = await history();
+    assert.equal(h.data.transaction.revision, 2);
+    assert.deepEqual(read('src/greet.ts').toString('utf8'), original.greet, 'nothing is written before the commit');
+  });
+
+  await test("a file's Discard and a hunk's Discard are revisions by the person", async () => {
+    await fresh();
+    await click(frame, 'li.file[data-path="src/lib/util.ts"] button[data-action=discardFile]');
+    await waitFor('util discarded', async () => (await domFiles(frame)).length === 1);
+    assert.deepEqual(await previewFiles(), [{ path: 'src/greet.ts', kind: 'Modified', added: 2, removed: 2 }]);
+    await waitFor('greet hunks shown', async () => (await domHunks(frame)).length === 2);
+    await click(frame, '.hunk[data-hunk="0"] button[data-action=discardHunk]');
+    await waitFor('one hunk left', async () => (await domHunks(frame)).length === 1);
+    const h = await history();
+    const items = h.data.revisions.items;
+    assert.deepEqual(items.map((r) => [r.tool, r.by]), [['move-file', 'agent'], ['edit-text', 'agent'], ['review-panel', 'person'], ['review-panel', 'person']]);
+    const diff = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true })).diff;
+    assert.equal(diff.hunks.length, 1);
+    assert.ok(diff.hunks[0].lines.includes("+  return shout(greet(name)) + '!!';"));
+    const byPerson = await frame.$$eval('li.revision.by-person .rev-by', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(byPerson, ['by you', 'by you']);
+  });
+
+  await test('a forged or malformed message posted into the webview bridge is refused and changes nothing', async () => {
+    await fresh();
+    const before = JSON.stringify(await history());
+    const outer = frame.parentFrame();
+    assert.ok(outer, 'the webview has an outer frame');
+    const tx = (await history()).data;
+    const forged = [
+      { type: 'action', action: 'commit', workspaceId: 'x', transactionId: 'forged', revision: tx.transaction.revision },
+      { type: 'action', action: 'rollback' },
+      { type: 'discardFile', path: '../../etc/passwd', workspaceId: 'x', transactionId: 'y', revision: 0, extra: 1 },
+      'commit',
+    ];
+    for (const message of forged) {
+      await outer.evaluate((m) => window.__vscode_post_message__('onmessage', { message: m }), message);
+    }
+    await waitFor('the refusal shown', async () => /refused|another transaction|not open|no active/i.test((await frame.$eval('#outcome', (e) => e.textContent).catch(() => '')) ?? ''));
+    await sleep(500);
+    assert.equal(JSON.stringify(await history()), before);
+    assert.deepEqual(read('src/greet.ts').toString('utf8'), original.greet);
+    assert.ok(fs.existsSync(file('src/util.ts')));
+  });
+
+  let personLine = '// edited by hand in the diff editor';
+  await test("the person edits the staged text in the diff editor; saving stages the person's revision", async () => {
+    await fresh();
+    await click(frame, 'li.file[data-path="src/greet.ts"] button[data-action=openDiff]');
+    // The modified side's own lines (inline diffs also draw removed lines as zones inside it).
+    const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines.monaco-mouse-cursor-text:not(.line-delete)').first();
+    await modified.waitFor({ timeout: 30_000 });
+    let seenText = '';
+    await waitFor('the staged text in the right side', async () => (seenText = (await modified.textContent()).replace(/\u00a0/g, ' ')).includes("+ '!!'")).catch(async (e) => {
+      const all = await page.$$eval('.monaco-diff-editor .view-lines', (els) => els.map((el) => `${el.closest('.editor')?.className ?? '?'} | ${el.className} | ${el.textContent.slice(0, 120)}`));
+      throw new Error(`${e.message}; the editor shows: ${seenText}\n${all.join('\n')}`);
+    });
+    await modified.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(personLine);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+s');
+    await waitFor("the person's revision", async () => {
+      const items = (await history()).data.revisions.items;
+      return items.length === 5 && items[4].by === 'person' && items[4].tool === 'staged-text-editor';
+    });
+    const staged = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true })).diff;
+    assert.ok(staged.hunks.some((hk) => hk.lines.includes(`+${personLine}`)), JSON.stringify(staged.hunks));
+    await waitFor('the panel shows revision 5', async () => /Revision 5 of 5/.test(await meta(frame)));
+  });
+
+  await test('Commit clicked in the panel writes exactly the staged text, byte for byte', async () => {
+    await fresh();
+    const expected = original.greet.replace('shout(greet(name))', "shout(greet(name)) + '!!'") + `${personLine}\n`;
+    await click(frame, 'button[data-action=commit]');
+    await waitFor('the commit', async () => /Committed/.test((await frame.$eval('#outcome', (e) => e.textContent).catch(() => '')) ?? ''), 60_000);
+    assert.equal(read('src/greet.ts').toString('utf8'), expected);
+    assert.ok(read('src/util.ts').equals(original.util), 'the discarded rename left util.ts as it was');
+    assert.equal(fs.existsSync(file('src/lib/util.ts')), false);
+    const h = await history();
+    assert.equal(h.ok, false);
+    assert.equal(h.error.code, 'NoActiveTransaction');
+    assert.match(await frame.$eval('h1', (e) => e.textContent), /Nothing is staged/);
+  });
+
+  await test('keyboard only: Tab to Commit and press Enter commits', async () => {
+    await fresh();
+    await ok('edit-text', { edits: [{ location: { selection: { document: { path: 'notes.txt' }, selectedText: 'Nothing to see here yet.' } }, newText: 'Committed from the keyboard.' }] });
+    await waitFor('the new transaction in the panel', async () => (await domFiles(frame)).length === 1);
+    await frame.locator('h1').click();
+    let onCommit = false;
+    for (let i = 0; i < 12 && !onCommit; i++) {
+      await page.keyboard.press('Tab');
+      onCommit = await frame.evaluate(() => document.activeElement?.getAttribute('data-action') === 'commit');
+    }
+    assert.ok(onCommit, 'Tab reaches the Commit button');
+    const outline = await frame.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+    assert.notEqual(outline, 'none', 'the focused button shows a focus ring');
+    await page.keyboard.press('Enter');
+    await waitFor('notes.txt written', async () => read('notes.txt').toString('utf8') === original.notes.replace('Nothing to see here yet.', 'Committed from the keyboard.'), 60_000);
+    await waitFor('the transaction to end', async () => (await history()).error?.code === 'NoActiveTransaction');
+  });
+
+  await test('screenshots in a dark and a high-contrast theme', async () => {
+    await fresh();
+    await ok('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' });
+    await ok('edit-text', { edits: [greetHello] });
+    await waitFor('two files', async () => (await domFiles(frame)).length === 2);
+    await click(frame, 'li.file[data-path="src/greet.ts"] .file-select');
+    await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Dark Modern' });
+    await sleep(1500);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'panel-dark.png') });
+    await bridge('/config', { key: 'workbench.colorTheme', value: 'Default High Contrast' });
+    await sleep(1500);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'panel-high-contrast.png') });
+    await bridge('/command', { id: 'agentWorkbench.review.rollback' });
+    await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
+    assert.ok(read('src/util.ts').equals(original.util));
+  });
+
+  await test('Try a Tool: the input opens prefilled from the first example, is checked against the schema as typed, and Run shows the envelope', async () => {
+    const uri = await bridge('/command', { id: 'agentWorkbench.tryTool', args: ['workspace-list'] });
+    assert.match(uri, /workspace-list\.input\.json$/);
+    const inputEditor = await waitFor('the input editor', async () => (await bridge('/editors')).find((e) => e.uri === uri));
+    const { $schema, ...input } = JSON.parse(inputEditor.text);
+    assert.equal($schema, './workspace-list.schema.json');
+    assert.deepEqual(input, ALL_TOOLS.find((t) => t.name === 'workspace-list').examples[0]?.request ?? {});
+    // The input editor has the focus: type an unknown field after the $schema line.
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await page.keyboard.type(', "bogusField": 1');
+    const problems = await waitFor('a schema diagnostic', async () => {
+      const d = await bridge('/diagnostics', { uri });
+      return d.some((m) => /bogusField/.test(m)) ? d : undefined;
+    }, 30_000);
+    assert.ok(problems.some((m) => /bogusField.*not allowed/i.test(m)), problems.join('; '));
+    for (let i = 0; i < ', "bogusField": 1'.length; i++) await page.keyboard.press('Backspace');
+    await waitFor('no diagnostics after undo', async () => (await bridge('/diagnostics', { uri })).length === 0, 30_000);
+    // Run it from the command palette, as a person would (the notification's Run button may have timed out by now).
+    await page.keyboard.press('F1');
+    await page.keyboard.type('Agent Workbench: Run the Tool Input in This Editor');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Run the Tool Input in This Editor' }).first().waitFor({ timeout: 30_000 });
+    await page.keyboard.press('Enter');
+    const result = await waitFor('the envelope', async () => (await bridge('/editors')).find((e) => e.uri.startsWith('untitled:') && e.text.includes('"ok"')));
+    const envelope = JSON.parse(result.text);
+    assert.equal(envelope.ok, true);
+    assert.equal(envelope.data.workspaces.items.length, 1);
+  });
+
+  await test('after a window reload the serializer brings the panel back, showing the transaction that is still open', async () => {
+    await fresh();
+    await ok('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' });
+    await ok('edit-text', { edits: [greetHello] });
+    await waitFor('two files before the reload', async () => (await domFiles(frame)).length === 2);
+    const revisions = async (f) => f.$$eval('li.revision', (els) => els.map((e) => [e.querySelector('.rev-tool').textContent, e.querySelector('.rev-by').textContent]));
+    const before = { files: await domFiles(frame), revisions: await revisions(frame), history: (await history()).data };
+    assert.deepEqual(before.revisions, [['move-file', 'by the agent'], ['edit-text', 'by the agent']]);
+    // The transaction is written to the extension's storage right after each change; give that write a moment.
+    await sleep(1500);
+    await page.reload();
+    await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
+    await waitFor('the bridge again', async () => (await bridge('/ping')).ok, 120_000);
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Review: staged changes' });
+    await tab.waitFor({ timeout: 60_000 });
+    await tab.click();
+    frame = await panel();
+    await waitFor('the restored panel shows the staged files', async () => (await domFiles(frame)).length === 2, 60_000);
+    assert.deepEqual(await domFiles(frame), before.files);
+    assert.deepEqual(await revisions(frame), before.revisions);
+    assert.match(await meta(frame), /Revision 2 of 2/);
+    assert.deepEqual((await history()).data, before.history, 'transaction-history answers the same transaction after the reload');
+    const status = await ok('server-status', {});
+    assert.equal(status.recovery.state, 'recovered', JSON.stringify(status.recovery));
+    // It goes on where it stopped: Commit in the restored panel writes the staged text.
+    await click(frame, 'button[data-action=commit]');
+    await waitFor('the commit', async () => /Committed/.test((await frame.$eval('#outcome', (e) => e.textContent).catch(() => '')) ?? ''), 60_000);
+    assert.ok(fs.existsSync(file('src/lib/util.ts')) && !fs.existsSync(file('src/util.ts')));
+    assert.ok(read('src/lib/util.ts').equals(original.util));
+    assert.match(read('src/greet.ts').toString('utf8'), /Hi/);
+  });
+
+  await bridge('/exit').catch(() => {});
+} catch (error) {
+  failures++;
+  console.log(`review panel test run FAILED: ${error.stack ?? error}`);
+  await page?.screenshot({ path: path.join(ARTIFACTS, 'failure.png') }).catch(() => {});
+} finally {
+  await browser?.close().catch(() => {});
+  await server.stop();
+  fixture.dispose();
+}
+console.log(`\n${passes} passing, ${failures} failing; screenshots in ${path.relative(REPO_ROOT, ARTIFACTS)}/`);
+process.exit(failures > 0 ? 1 : 0);

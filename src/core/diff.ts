@@ -1,0 +1,255 @@
+import { diffArrays } from 'diff';
+
+/** One hunk in unified-diff form (the seed's shape). Line numbers follow `diff -u`: a zero count names the line before. */
+export interface DiffHunk {
+  originalStartLine: number;
+  originalLineCount: number;
+  updatedStartLine: number;
+  updatedLineCount: number;
+  /** Lines prefixed with ' ', '-' or '+' (a '\r' of a CRLF line is kept), and '\ No newline at end of file' markers. */
+  lines: string[];
+}
+
+export interface LineCounts {
+  addedLines: number;
+  removedLines: number;
+  /** Lines replaced in place: per block of adjacent removals and additions, the smaller of the two. */
+  changedLines: number;
+}
+
+export const NO_NEWLINE_MARKER = '\\ No newline at end of file';
+
+/** Splits text into lines that keep their terminator ('\n' or '\r\n'); the last one may have none. */
+export function splitLinesKeepEnds(text: string): string[] {
+  if (text === '') return [];
+  const lines: string[] = [];
+  let start = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', start);
+    if (nl < 0) {
+      if (start < text.length) lines.push(text.slice(start));
+      return lines;
+    }
+    lines.push(text.slice(start, nl + 1));
+    start = nl + 1;
+  }
+}
+
+type Op = { kind: ' ' | '-' | '+'; oldIndex: number; newIndex: number; line: string };
+
+/**
+ * The line-level edit script. Both texts are walked in step while their lines agree; where they
+ * part, the nearest point where RESYNC lines agree again closes the changed region, and only that
+ * region is diffed (minimal Myers, via `minimalRegion`). Scattered edits in a long file then cost
+ * about one pass over it instead of Myers' O(N·D). A region with no nearby resync point (a large
+ * rewrite) takes the rest of the texts, diffed with patience anchors and Myers.
+ */
+function editScript(oldLines: string[], newLines: string[]): { ops: Op[]; prefix: number } {
+  const ops: Op[] = [];
+  let o = 0;
+  let n = 0;
+  const emit = (kind: Op['kind'], count: number): void => {
+    for (let i = 0; i < count; i++) {
+      if (kind === ' ') ops.push({ kind, oldIndex: o, newIndex: n++, line: oldLines[o++] });
+      else if (kind === '-') ops.push({ kind, oldIndex: o, newIndex: n, line: oldLines[o++] });
+      else ops.push({ kind, oldIndex: o, newIndex: n, line: newLines[n++] });
+    }
+  };
+  let prefix = -1;
+  while (o < oldLines.length && n < newLines.length) {
+    if (oldLines[o] === newLines[n]) {
+      emit(' ', 1);
+      continue;
+    }
+    if (prefix < 0) prefix = o;
+    const sync = resync(oldLines, newLines, o, n);
+    const oldEnd = sync ? sync[0] : oldLines.length;
+    const newEnd = sync ? sync[1] : newLines.length;
+    for (const [kind, count] of minimalRegion(oldLines.slice(o, oldEnd), newLines.slice(n, newEnd))) emit(kind, count);
+  }
+  emit('-', oldLines.length - o);
+  emit('+', newLines.length - n);
+  return { ops, prefix: prefix < 0 ? o : prefix };
+}
+
+const RESYNC_LINES = 3;
+const RESYNC_SEARCH = 400;
+
+/** The nearest (fewest lines skipped on both sides) point after (o, n) where RESYNC_LINES lines agree. */
+function resync(oldLines: readonly string[], newLines: readonly string[], o: number, n: number): [number, number] | undefined {
+  const agreeAt = (a: number, b: number): boolean => {
+    for (let k = 0; k < RESYNC_LINES; k++) {
+      const x = oldLines[a + k];
+      const y = newLines[b + k];
+      // Past the end of both texts counts as agreeing, so a change at the very end resolves.
+      if (x === undefined && y === undefined) return true;
+      if (x !== y) return false;
+    }
+    return true;
+  };
+  for (let skipped = 1; skipped <= RESYNC_SEARCH; skipped++) {
+    for (let da = 0; da <= skipped; da++) {
+      const a = o + da;
+      const b = n + skipped - da;
+      if (a > oldLines.length || b > newLines.length) continue;
+      if (agreeAt(a, b)) return [a, b];
+    }
+  }
+  return undefined;
+}
+
+/** A minimal edit script of one changed region, as runs of kept, removed and added lines. */
+function minimalRegion(oldLines: string[], newLines: string[]): [Op['kind'], number][] {
+  if (oldLines.length === 0 || newLines.length === 0) return [['-', oldLines.length], ['+', newLines.length]];
+  const ids = new Map<string, number>();
+  const idOf = (line: string): number => {
+    let id = ids.get(line);
+    if (id === undefined) ids.set(line, (id = ids.size));
+    return id;
+  };
+  const oldIds = oldLines.map(idOf);
+  const newIds = newLines.map(idOf);
+  const runs: [Op['kind'], number][] = [];
+  const gap = (oldFrom: number, oldTo: number, newFrom: number, newTo: number): void => {
+    if (oldFrom === oldTo || newFrom === newTo) {
+      runs.push(['-', oldTo - oldFrom], ['+', newTo - newFrom]);
+      return;
+    }
+    for (const part of diffArrays(oldIds.slice(oldFrom, oldTo), newIds.slice(newFrom, newTo))) {
+      runs.push([part.removed ? '-' : part.added ? '+' : ' ', part.value.length]);
+    }
+  };
+  let oldAt = 0;
+  let newAt = 0;
+  for (const [oi, ni] of patienceAnchors(oldIds, newIds)) {
+    gap(oldAt, oi, newAt, ni);
+    runs.push([' ', 1]);
+    oldAt = oi + 1;
+    newAt = ni + 1;
+  }
+  gap(oldAt, oldIds.length, newAt, newIds.length);
+  return runs;
+}
+
+/** Pairs (oldIndex, newIndex) of lines unique on both sides, the longest run increasing on both. */
+function patienceAnchors(oldIds: readonly number[], newIds: readonly number[]): [number, number][] {
+  const count = (ids: readonly number[]): Map<number, number> => {
+    const seen = new Map<number, number>();
+    ids.forEach((id, i) => seen.set(id, seen.has(id) ? -1 : i));
+    return seen;
+  };
+  const inOld = count(oldIds);
+  const inNew = count(newIds);
+  const pairs: [number, number][] = [];
+  oldIds.forEach((id, oi) => {
+    const ni = inNew.get(id);
+    if (inOld.get(id) === oi && ni !== undefined && ni >= 0) pairs.push([oi, ni]);
+  });
+  // Longest increasing subsequence of newIndex (pairs are already in old order): patience sorting.
+  const tails: number[] = [];
+  const previous: number[] = new Array<number>(pairs.length);
+  for (let p = 0; p < pairs.length; p++) {
+    let lo = 0;
+    let hi = tails.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (pairs[tails[mid]][1] < pairs[p][1]) lo = mid + 1;
+      else hi = mid;
+    }
+    previous[p] = lo > 0 ? tails[lo - 1] : -1;
+    tails[lo] = p;
+  }
+  const run: [number, number][] = [];
+  for (let p = tails.length > 0 ? tails[tails.length - 1] : -1; p >= 0; p = previous[p]) run.push(pairs[p]);
+  return run.reverse();
+}
+
+function countOps(ops: readonly Op[]): LineCounts {
+  let addedLines = 0;
+  let removedLines = 0;
+  let changedLines = 0;
+  let blockAdded = 0;
+  let blockRemoved = 0;
+  const close = (): void => {
+    changedLines += Math.min(blockAdded, blockRemoved);
+    blockAdded = blockRemoved = 0;
+  };
+  for (const op of ops) {
+    if (op.kind === '+') {
+      addedLines++;
+      blockAdded++;
+    } else if (op.kind === '-') {
+      removedLines++;
+      blockRemoved++;
+    } else close();
+  }
+  close();
+  return { addedLines, removedLines, changedLines };
+}
+
+export interface TextDiff extends LineCounts {
+  hunks: DiffHunk[];
+}
+
+/**
+ * The unified diff between two texts, with `contextLines` of context around each change; hunks
+ * closer than 2 × contextLines merge, as `diff -u` does. Written out after `--- a` / `+++ b`
+ * headers (lines joined with '\n'), the hunks apply with GNU patch and give `updated` exactly.
+ */
+export function diffTexts(original: string, updated: string, contextLines = 3): TextDiff {
+  const oldLines = splitLinesKeepEnds(original);
+  const newLines = splitLinesKeepEnds(updated);
+  const { ops } = editScript(oldLines, newLines);
+  const counts = countOps(ops);
+  const hunks: DiffHunk[] = [];
+  const changeAt: number[] = [];
+  ops.forEach((op, i) => {
+    if (op.kind !== ' ') changeAt.push(i);
+  });
+  let i = 0;
+  while (i < changeAt.length) {
+    let first = changeAt[i];
+    let last = first;
+    while (i + 1 < changeAt.length && changeAt[i + 1] - last - 1 <= 2 * contextLines) last = changeAt[++i];
+    i++;
+    first = Math.max(0, first - contextLines);
+    last = Math.min(ops.length - 1, last + contextLines);
+    const slice = ops.slice(first, last + 1);
+    const lines: string[] = [];
+    let oldCount = 0;
+    let newCount = 0;
+    for (const op of slice) {
+      if (op.kind !== '+') oldCount++;
+      if (op.kind !== '-') newCount++;
+      const isLastOld = op.kind !== '+' && op.oldIndex === oldLines.length - 1;
+      const isLastNew = op.kind !== '-' && op.newIndex === newLines.length - 1;
+      const noNewline = !op.line.endsWith('\n') && (isLastOld || isLastNew);
+      lines.push(op.kind + (op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line));
+      if (noNewline) lines.push(NO_NEWLINE_MARKER);
+    }
+    const start = slice[0];
+    hunks.push({
+      originalStartLine: oldCount === 0 ? start.oldIndex : start.oldIndex + 1,
+      originalLineCount: oldCount,
+      updatedStartLine: newCount === 0 ? start.newIndex : start.newIndex + 1,
+      updatedLineCount: newCount,
+      lines,
+    });
+  }
+  return { ...counts, hunks };
+}
+
+/** Only the counts (no hunks). */
+export function lineCounts(original: string, updated: string): LineCounts {
+  const { ops } = editScript(splitLinesKeepEnds(original), splitLinesKeepEnds(updated));
+  return countOps(ops);
+}
+
+/** Hunks written out as a unified diff, as GNU patch reads it. */
+export function formatUnifiedDiff(hunks: readonly DiffHunk[], oldName = 'a', newName = 'b'): string {
+  const out = [`--- ${oldName}`, `+++ ${newName}`];
+  for (const h of hunks) {
+    out.push(`@@ -${h.originalStartLine},${h.originalLineCount} +${h.updatedStartLine},${h.updatedLineCount} @@`, ...h.lines);
+  }
+  return out.join('\n') + '\n';
+}

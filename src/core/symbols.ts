@@ -1,0 +1,334 @@
+/**
+ * Symbol selectors and symbolIds. A symbol is named either by a location (inside its name, or
+ * inside its declaration) or by a symbolId: an opaque string built from the symbol's container
+ * path in its document's symbol tree (the language's document symbol provider), so it keeps
+ * resolving after edits elsewhere in the file move the symbol.
+ *
+ *   symbolId = <documentId> "#" <segment> ("/" <segment>)*
+ *   segment  = <kind> ":" <name> ["~" <ordinal>]
+ *
+ * kind and name are percent-encoded (UTF-8) except [A-Za-z0-9_$-], so "/", "#", "~", ":", ".",
+ * quotes, spaces and non-ASCII never clash with the separators. ordinal counts earlier siblings
+ * with the same kind and name (overloads, merged declarations); it is left out when 0. The
+ * documentId may itself contain "#", which is why the path starts at the last "#".
+ */
+import type { LocationOutput, LocationSelector, ResolvedDocument, ResolvedLocation, ToolContext } from './context';
+import { callTool, resolveExternally, retry, revise, ToolError } from './envelope';
+import type { HostSymbol, WorkbenchHost } from './host';
+import { truncate } from './paths';
+import { symbolSelectorInput as symbolSelectorSchema } from './schemas';
+import type { JsonSchema } from './schemas';
+import type { WorkspaceSelector } from './workspaces';
+
+export interface SymbolSelector {
+  location?: LocationSelector;
+  symbolId?: string;
+}
+
+/** Input fragment: exactly one of location or symbolId, closed. */
+export const symbolSelectorInput: JsonSchema = symbolSelectorSchema;
+
+export interface ResolvedSymbol {
+  document: ResolvedDocument;
+  symbol: HostSymbol;
+  /** Enclosing symbols, outermost first, without the symbol itself. */
+  containers: HostSymbol[];
+  symbolId: string;
+}
+
+/** What every tool returns for a symbol. */
+export interface SymbolOutput {
+  symbolId: string;
+  name: string;
+  kind: string;
+  /** The enclosing symbol's name, when there is one. */
+  containerName?: string;
+  /** The span of the symbol's name. */
+  location: LocationOutput;
+}
+
+export const symbolOutputSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    symbolId: { type: 'string', description: 'Opaque; pass it back as symbol.symbolId. Built from the container path in the document, so it survives edits elsewhere.' },
+    name: { type: 'string' },
+    kind: { type: 'string', description: 'VS Code SymbolKind name (Class, Method, Function, ...).' },
+    containerName: { type: 'string' },
+    location: { type: 'object', description: 'The span of the symbol name (same shape as every location).' },
+  },
+  required: ['symbolId', 'name', 'kind', 'location'],
+};
+
+// ---------------------------------------------------------------- symbolId encoding
+
+interface Segment {
+  kind: string;
+  name: string;
+  ordinal: number;
+}
+
+const SAFE = /[A-Za-z0-9_$-]/;
+
+export function encodePart(text: string): string {
+  let out = '';
+  for (const ch of text) {
+    if (SAFE.test(ch)) out += ch;
+    else for (const byte of Buffer.from(ch, 'utf8')) out += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+function decodePart(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return undefined;
+  }
+}
+
+function encodeSegment(s: Segment): string {
+  return `${encodePart(s.kind)}:${encodePart(s.name)}${s.ordinal > 0 ? `~${s.ordinal}` : ''}`;
+}
+
+/** The symbolId of a symbol reached through `path` (outermost first, the symbol last) from the document's roots. */
+export function symbolIdOf(documentId: string, roots: readonly HostSymbol[], path: readonly HostSymbol[]): string {
+  const segments: string[] = [];
+  let level = roots;
+  for (const symbol of path) {
+    const ordinal = level.slice(0, Math.max(0, level.indexOf(symbol))).filter((s) => s.kind === symbol.kind && s.name === symbol.name).length;
+    segments.push(encodeSegment({ kind: symbol.kind, name: symbol.name, ordinal }));
+    level = symbol.children;
+  }
+  return `${documentId}#${segments.join('/')}`;
+}
+
+/** Splits a symbolId; undefined when it is not one. */
+export function parseSymbolId(symbolId: string): { documentId: string; segments: Segment[] } | undefined {
+  const hash = symbolId.lastIndexOf('#');
+  if (hash <= 0 || hash === symbolId.length - 1) return undefined;
+  const segments: Segment[] = [];
+  for (const raw of symbolId.slice(hash + 1).split('/')) {
+    const m = /^([^:~]+):([^:~]*)(?:~(\d+))?$/.exec(raw);
+    if (!m) return undefined;
+    const kind = decodePart(m[1]);
+    const name = decodePart(m[2]);
+    if (kind === undefined || name === undefined) return undefined;
+    segments.push({ kind, name, ordinal: m[3] === undefined ? 0 : Number(m[3]) });
+  }
+  return { documentId: symbolId.slice(0, hash), segments };
+}
+
+// ---------------------------------------------------------------- document symbol trees
+
+const trees = new WeakMap<ResolvedDocument, HostSymbol[]>();
+
+/** Languages whose document symbol provider has answered in this session (per host). */
+const answered = new WeakMap<WorkbenchHost, Set<string>>();
+/** Languages whose running extensions gave no symbols for a whole wait: not waited for again. */
+const silent = new WeakMap<WorkbenchHost, Set<string>>();
+
+/** How long a first request waits for the document symbols of a language whose extension is starting. */
+export const SYMBOLS_READINESS = { waitMs: 8000, stepMs: 250, retryAfterSeconds: 5 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The document's symbol tree (cached per resolved document for this call). VS Code answers
+ * "nothing" both when no provider exists and when one found no symbols, so: once a language's
+ * provider has answered in this session, nothing means no symbols; before that, a language
+ * with an extension that serves it is given SYMBOLS_READINESS.waitMs to start (then
+ * LanguageServiceStarting if it is still activating); a language without one answers
+ * UnsupportedLanguageFeature, never an empty tree.
+ */
+export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument, waitMs = SYMBOLS_READINESS.waitMs): Promise<HostSymbol[]> {
+  const cached = trees.get(doc);
+  if (cached) return cached;
+  const language = doc.host.languageId;
+  const seen = answered.get(ctx.host) ?? new Set<string>();
+  answered.set(ctx.host, seen);
+  const quiet = silent.get(ctx.host) ?? new Set<string>();
+  silent.set(ctx.host, quiet);
+  let symbols = await ctx.host.documentSymbols(doc.absolutePath);
+  if (symbols === undefined && !seen.has(language) && !quiet.has(language)) {
+    const services = () => ctx.host.languages().find((l) => l.id === language)?.providedBy ?? [];
+    if (services().length > 0 && doc.host.text.trim() !== '') {
+      const deadline = Date.now() + waitMs;
+      while (symbols === undefined && Date.now() < deadline) {
+        await sleep(SYMBOLS_READINESS.stepMs);
+        symbols = await ctx.host.documentSymbols(doc.absolutePath);
+      }
+      const starting = services().filter((s) => !s.active);
+      if (symbols === undefined && starting.length > 0) {
+        throw new ToolError(
+          'LanguageServiceStarting',
+          `The ${language} language service is still starting (${starting.map((s) => s.extensionId).join(', ')} activating): no symbols for ${doc.relativePath} yet. This is not an empty result.`,
+          retry(`Ask again in ${SYMBOLS_READINESS.retryAfterSeconds} seconds.`),
+          { languageId: language, retryAfterSeconds: SYMBOLS_READINESS.retryAfterSeconds },
+        );
+      }
+      if (symbols === undefined && waitMs > 0) quiet.add(language);
+    }
+  }
+  if (symbols === undefined) {
+    if (!seen.has(language)) throw unsupportedFeature(doc, 'document symbols');
+    symbols = [];
+  } else {
+    seen.add(language);
+  }
+  trees.set(doc, symbols);
+  return symbols;
+}
+
+/** UnsupportedLanguageFeature naming the language and the feature, with a ResolveExternally continuation. */
+export function unsupportedFeature(doc: ResolvedDocument, feature: string): ToolError {
+  const language = doc.host.languageId;
+  return new ToolError(
+    'UnsupportedLanguageFeature',
+    `No ${feature} provider for language "${language}" (${doc.relativePath}): VS Code has no extension installed that answers ${feature} for it. This is not an empty result.`,
+    resolveExternally(`Install or enable a VS Code extension that provides ${feature} for ${language}, or use a text search for this file.`),
+    { languageId: language, feature, path: doc.relativePath },
+  );
+}
+
+/** Every symbol of a tree with its containers, depth first in document order. */
+export function* walkSymbols(roots: readonly HostSymbol[], containers: HostSymbol[] = []): Generator<{ symbol: HostSymbol; containers: HostSymbol[] }> {
+  for (const symbol of roots) {
+    yield { symbol, containers };
+    yield* walkSymbols(symbol.children, [...containers, symbol]);
+  }
+}
+
+/** The compact returned shape of a symbol. `roots` defaults to the tree documentSymbolTree loaded for the document. */
+export function symbolOutput(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol, containers: readonly HostSymbol[], roots?: readonly HostSymbol[]): SymbolOutput {
+  const tree = roots ?? trees.get(doc) ?? (containers.length === 0 ? [symbol] : [containers[0]]);
+  const out: SymbolOutput = {
+    symbolId: symbolIdOf(doc.ref.documentId, tree, [...containers, symbol]),
+    name: symbol.name,
+    kind: symbol.kind,
+    location: ctx.toLocation(doc, symbol.selectionRange.start, symbol.selectionRange.end - symbol.selectionRange.start),
+  };
+  const container = containers[containers.length - 1];
+  if (container) out.containerName = container.name;
+  return out;
+}
+
+/**
+ * The innermost symbol whose name contains [start, end], else the innermost whose range
+ * contains it. Several siblings matching at the innermost level make it ambiguous.
+ */
+export function symbolsAt(roots: readonly HostSymbol[], start: number, end: number): { match: { symbol: HostSymbol; containers: HostSymbol[] }[]; byName: boolean } {
+  const inName = (s: HostSymbol) => s.selectionRange.start <= start && end <= s.selectionRange.end;
+  const inRange = (s: HostSymbol) => s.range.start <= start && end <= s.range.end;
+  const all = [...walkSymbols(roots)];
+  const innermost = (hits: typeof all) => {
+    const depth = Math.max(...hits.map((h) => h.containers.length));
+    return hits.filter((h) => h.containers.length === depth);
+  };
+  const named = all.filter((h) => inName(h.symbol));
+  if (named.length > 0) {
+    // A symbol without a name of its own (a constructor) has its whole declaration as selectionRange: the tightest name wins.
+    const inner = innermost(named);
+    const size = (h: (typeof all)[number]) => h.symbol.selectionRange.end - h.symbol.selectionRange.start;
+    const tightest = Math.min(...inner.map(size));
+    return { match: inner.filter((h) => size(h) === tightest), byName: true };
+  }
+  const ranged = all.filter((h) => inRange(h.symbol));
+  return { match: ranged.length > 0 ? innermost(ranged) : [], byName: false };
+}
+
+/** The symbol a name range (from another provider: workspace symbols, call hierarchy, ...) belongs to, if the tree has it. */
+export function symbolWithName(roots: readonly HostSymbol[], start: number, end: number): { symbol: HostSymbol; containers: HostSymbol[] } | undefined {
+  const found = symbolsAt(roots, start, end);
+  return found.match.length === 1 ? found.match[0] : found.match.find((m) => m.symbol.selectionRange.start === start) ?? found.match[0];
+}
+
+// ---------------------------------------------------------------- resolution
+
+/** ctx.location for the location of a symbol selector: its errors name the field as the request has it (`symbol.location...`). */
+export async function symbolLocation(ctx: ToolContext, location: LocationSelector, workspace?: WorkspaceSelector | null, field = 'symbol'): Promise<ResolvedLocation> {
+  try {
+    return await ctx.location(location, workspace);
+  } catch (e) {
+    throw e instanceof ToolError && e.message.startsWith('location.') ? new ToolError(e.code, `${field}.${e.message}`, e.continuation, e.details) : e;
+  }
+}
+
+/** Resolves a symbol selector (location or symbolId) to one document symbol. */
+export async function resolveSymbol(ctx: ToolContext, selector: SymbolSelector, workspace?: WorkspaceSelector | null, field = 'symbol'): Promise<ResolvedSymbol> {
+  if ((selector.location === undefined) === (selector.symbolId === undefined)) {
+    throw new ToolError('InvalidRequest', `${field}: provide exactly one of location or symbolId.`, revise(`Give ${field}.symbolId from an earlier answer, or ${field}.location (a span or a selection inside the symbol's name).`));
+  }
+  if (selector.symbolId !== undefined) return resolveSymbolId(ctx, selector.symbolId, workspace, field);
+  const target = await symbolLocation(ctx, selector.location as LocationSelector, workspace, field);
+  const doc = target.document;
+  const roots = await documentSymbolTree(ctx, doc);
+  const { match } = symbolsAt(roots, target.start, target.start + target.length);
+  if (match.length === 1) {
+    const { symbol, containers } = match[0];
+    return { document: doc, symbol, containers, symbolId: symbolIdOf(doc.ref.documentId, roots, [...containers, symbol]) };
+  }
+  if (match.length > 1) {
+    const candidates = match.map((m) => symbolOutput(ctx, doc, m.symbol, m.containers, roots));
+    throw new ToolError(
+      'SymbolAmbiguous',
+      `The location in ${doc.relativePath} is inside ${match.length} symbols: ${candidates.map((c) => `${c.kind} ${c.name} (line ${c.location.line}, symbolId "${c.symbolId}")`).join('; ')}.`,
+      revise(`Use one of the candidate symbolIds as ${field}.symbolId.`),
+      { candidates },
+    );
+  }
+  const line = doc.lines.positionAt(target.start).line;
+  const near = [...walkSymbols(roots)]
+    .map((h) => ({ h, distance: Math.abs(doc.lines.positionAt(h.symbol.selectionRange.start).line - line) }))
+    .sort((a, b) => a.distance - b.distance || a.h.symbol.selectionRange.start - b.h.symbol.selectionRange.start)
+    .slice(0, 5)
+    .map(({ h }) => symbolOutput(ctx, doc, h.symbol, h.containers, roots));
+  throw new ToolError(
+    'SymbolNotFound',
+    `No symbol of ${doc.relativePath} contains line ${line + 1}${roots.length === 0 ? ' (the language service reports no symbols in this document)' : ''}.` +
+      (near.length > 0 ? ` Nearest: ${near.map((c) => `${c.kind} ${c.name} (line ${c.location.line})`).join(', ')}.` : ''),
+    near.length > 0 ? revise(`Select the symbol's name, or use one of the nearest symbolIds as ${field}.symbolId.`) : callTool('get-document-outline', 'List the symbols of the document, then pick one.'),
+    { nearest: near },
+  );
+}
+
+async function resolveSymbolId(ctx: ToolContext, symbolId: string, workspace: WorkspaceSelector | null | undefined, field: string): Promise<ResolvedSymbol> {
+  const parsed = parseSymbolId(symbolId);
+  if (!parsed) {
+    throw new ToolError(
+      'InvalidRequest',
+      `${field}.symbolId "${truncate(symbolId)}" is not a symbolId. symbolIds look like "1a2b3c4d:src/shapes.ts#Class:Circle/Method:area" and come from earlier answers.`,
+      revise('Pass a symbolId exactly as an earlier answer gave it, or use a location instead.'),
+    );
+  }
+  const doc = await ctx.document({ documentId: parsed.documentId }, workspace, `${field}.symbolId`);
+  const roots = await documentSymbolTree(ctx, doc);
+  const path: HostSymbol[] = [];
+  let level: readonly HostSymbol[] = roots;
+  for (const segment of parsed.segments) {
+    const same = level.filter((s) => s.kind === segment.kind && s.name === segment.name);
+    const next = same[segment.ordinal];
+    if (!next) throw symbolIdNotFound(ctx, doc, roots, path, level, segment, field);
+    path.push(next);
+    level = next.children;
+  }
+  const symbol = path[path.length - 1];
+  return { document: doc, symbol, containers: path.slice(0, -1), symbolId: symbolIdOf(doc.ref.documentId, roots, path) };
+}
+
+function symbolIdNotFound(ctx: ToolContext, doc: ResolvedDocument, roots: readonly HostSymbol[], path: HostSymbol[], level: readonly HostSymbol[], segment: Segment, field: string): ToolError {
+  const lower = segment.name.toLowerCase();
+  const score = (s: HostSymbol) => (s.name === segment.name ? 0 : s.name.toLowerCase() === lower ? 1 : s.name.toLowerCase().includes(lower) || lower.includes(s.name.toLowerCase()) ? 2 : 3);
+  const near = [...level]
+    .sort((a, b) => score(a) - score(b) || a.selectionRange.start - b.selectionRange.start)
+    .slice(0, 8)
+    .map((s) => symbolOutput(ctx, doc, s, path, roots));
+  const where = path.length > 0 ? `inside ${path.map((s) => s.name).join('.')}` : 'at the top level';
+  const overloads = level.filter((s) => s.kind === segment.kind && s.name === segment.name).length;
+  return new ToolError(
+    'SymbolNotFound',
+    `${doc.relativePath} has no ${segment.kind} "${segment.name}"${segment.ordinal > 0 ? ` number ${segment.ordinal + 1} (there are ${overloads})` : ''} ${where} any more.` +
+      (near.length > 0 ? ` Symbols there: ${near.map((c) => `${c.kind} ${c.name}`).join(', ')}.` : ''),
+    revise(`The symbol was renamed, moved or deleted: resolve it again (search-symbols or a location), or use one of the listed symbolIds as ${field}.symbolId.`),
+    { nearest: near },
+  );
+}

@@ -1,0 +1,89 @@
+import { TextDecoder } from 'node:util';
+import * as fs from 'node:fs/promises';
+import * as vscode from 'vscode';
+import { LanguageIndex } from '../core/languages';
+import { LineIndex } from '../core/text';
+
+/**
+ * The part of a TextDocument that tools read: an open document satisfies it, and so does a file
+ * read from disk without opening it. Opening a document costs about 50 ms in the extension host
+ * (measured in VS Code 1.139 over code-server) and makes every language server track and check it,
+ * so answers that touch a thousand files (a rename, references across a project) read the files
+ * nobody has open straight from disk, exactly as VS Code would show them.
+ */
+export type TextSource = Pick<vscode.TextDocument, 'uri' | 'version' | 'languageId' | 'eol' | 'isDirty' | 'getText' | 'offsetAt' | 'positionAt'>;
+
+export type SourceReader = (absPath: string) => Promise<TextSource | undefined>;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+class DiskSource {
+  readonly version = 0;
+  readonly isDirty = false;
+  readonly eol: vscode.EndOfLine;
+  private readonly lines: LineIndex;
+
+  constructor(
+    readonly uri: vscode.Uri,
+    private readonly text: string,
+    readonly languageId: string,
+  ) {
+    this.lines = new LineIndex(text);
+    this.eol = text.includes('\r\n') ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF;
+  }
+
+  getText(range?: vscode.Range): string {
+    return range ? this.text.slice(this.offsetAt(range.start), this.offsetAt(range.end)) : this.text;
+  }
+
+  offsetAt(position: vscode.Position): number {
+    return this.lines.offsetAt({ line: position.line, character: position.character });
+  }
+
+  positionAt(offset: number): vscode.Position {
+    const p = this.lines.positionAt(Math.max(0, Math.min(offset, this.text.length)));
+    return new vscode.Position(p.line, p.character);
+  }
+}
+
+/**
+ * Reads files the way the editor would show them, without opening them. Returns undefined when
+ * only the editor can say (a byte-order mark, another encoding, files.associations that may apply,
+ * a file of no known language): the caller opens the document then.
+ */
+export class DiskSources {
+  private index: LanguageIndex | undefined;
+
+  constructor(private readonly languages: () => ConstructorParameters<typeof LanguageIndex>[0]) {
+    vscode.extensions.onDidChange(() => (this.index = undefined));
+  }
+
+  async read(absPath: string, maxBytes: number): Promise<TextSource | undefined> {
+    const uri = vscode.Uri.file(absPath);
+    const files = vscode.workspace.getConfiguration('files', uri);
+    const encoding = files.get<string>('encoding', 'utf8');
+    const associations = files.get<Record<string, string>>('associations', {});
+    if ((encoding !== 'utf8' && encoding !== 'utf8bom') || files.get<boolean>('autoGuessEncoding', false) || Object.keys(associations).length > 0) return undefined;
+    this.index ??= new LanguageIndex(this.languages());
+    const languageId = this.index.languageOf(absPath);
+    if (!languageId) return undefined;
+    let bytes: Buffer;
+    try {
+      const stat = await fs.stat(absPath);
+      if (!stat.isFile() || stat.size > maxBytes) return undefined;
+      bytes = await fs.readFile(absPath);
+    } catch {
+      return undefined;
+    }
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
+    let text: string;
+    try {
+      text = utf8.decode(bytes);
+    } catch {
+      return undefined;
+    }
+    // A NUL byte: VS Code treats the file as binary.
+    if (text.includes('\0')) return undefined;
+    return new DiskSource(uri, text, languageId);
+  }
+}

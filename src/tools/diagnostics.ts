@@ -1,0 +1,199 @@
+import * as path from 'node:path';
+import { defineTool } from '../core/definition';
+import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/context';
+import type { HostDiagnostic } from '../core/host';
+import { isInside, toPosix } from '../core/paths';
+import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/schemas';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+
+export type Severity = HostDiagnostic['severity'];
+const SEVERITIES: Severity[] = ['Error', 'Warning', 'Information', 'Hint'];
+
+interface DiagnosticsInput extends CommonInput {
+  documents?: DocumentSelector[] | null;
+  minimumSeverity?: Severity | null;
+  diagnosticsLimit?: number | null;
+  waitSeconds?: number | null;
+}
+
+export interface DiagnosticItem {
+  severity: Severity;
+  message: string;
+  code?: string;
+  source?: string;
+  line: number;
+  column: number;
+  span: { start: number; length: number };
+}
+
+export interface DocumentDiagnostics {
+  document: DocumentRef;
+  diagnostics: { items: DiagnosticItem[]; hasMore: boolean; totalCount: number };
+}
+
+export interface DiagnosticsData {
+  scope: 'documents' | 'workspace';
+  minimumSeverity: Severity;
+  documents: { items: DocumentDiagnostics[]; hasMore: boolean; totalCount: number };
+  counts: Record<Severity, number>;
+  checked: string[];
+  notChecked: { path: string; reason: string }[];
+}
+
+const DEFAULT_WAIT_SECONDS = 8;
+
+export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
+  name: 'get-diagnostics',
+  title: 'Get Diagnostics',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    "Errors and warnings the editor's language services report, grouped by document: for the documents named (opened and checked, waiting until their diagnostics settle) or, without documents, for every document the editor has diagnostics for. checked/notChecked say which documents were really checked. Use it after edits instead of running a build. minimumSeverity defaults to Information; diagnosticsLimit (default 50) bounds the diagnostics.",
+  inputSchema: inputSchema({
+    documents: { type: ['array', 'null'], items: documentSelectorInput, maxItems: 50, description: 'Documents to check; omit for the workspace.' },
+    minimumSeverity: { enum: [...SEVERITIES, null], default: 'Information' },
+    diagnosticsLimit: limitParameter('diagnostics'),
+    waitSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 60, default: DEFAULT_WAIT_SECONDS, description: 'Longest wait for named documents to be checked.' },
+  }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      scope: { enum: ['documents', 'workspace'] },
+      minimumSeverity: { enum: SEVERITIES },
+      documents: collectionOutput(
+        'Documents with diagnostics at or above minimumSeverity (named documents always), by path.',
+        {
+          type: 'object',
+          properties: {
+            document: documentRefOutput,
+            diagnostics: collectionOutput('By position.', {
+              type: 'object',
+              properties: {
+                severity: { enum: SEVERITIES },
+                message: { type: 'string' },
+                code: { type: 'string' },
+                source: { type: 'string' },
+                line: { type: 'integer', minimum: 1 },
+                column: { type: 'integer', minimum: 1 },
+                span: spanOutput,
+              },
+              required: ['severity', 'message', 'line', 'column', 'span'],
+            }),
+          },
+          required: ['document', 'diagnostics'],
+        },
+      ),
+      counts: {
+        type: 'object',
+        description: 'Diagnostics per severity over every document in scope, before the limit.',
+        properties: Object.fromEntries(SEVERITIES.map((s) => [s, { type: 'integer', minimum: 0 }])),
+        required: SEVERITIES,
+      },
+      checked: { type: 'array', items: { type: 'string' }, description: 'Paths whose diagnostics are current: reported after opening, or open in the editor.' },
+      notChecked: {
+        type: 'array',
+        description: 'Named documents no language service reported on within the wait.',
+        items: { type: 'object', properties: { path: { type: 'string' }, reason: { type: 'string' } }, required: ['path', 'reason'] },
+      },
+    },
+    required: ['scope', 'minimumSeverity', 'documents', 'counts', 'checked', 'notChecked'],
+  },
+  annotations: queryAnnotations('Get Diagnostics'),
+  examples: [
+    {
+      workflowId: 'check-edits',
+      workflowTitle: 'Check code after a change',
+      step: 1,
+      id: 'diagnostics-document',
+      title: 'Errors of one file',
+      purpose: 'See the type errors of a file after editing it.',
+      expectedOutcome: 'The file is listed in checked, with its errors and warnings by position.',
+      request: { documents: [{ path: 'src/greeter.ts' }], minimumSeverity: 'Warning' },
+    },
+  ],
+  async run(input, ctx: ToolContext) {
+    const minimum = input.minimumSeverity ?? 'Information';
+    const allowed = new Set(SEVERITIES.slice(0, SEVERITIES.indexOf(minimum) + 1));
+    const named: ResolvedDocument[] = [];
+    const seen = new Set<string>();
+    for (const [i, selector] of (input.documents ?? []).entries()) {
+      const doc = await ctx.document(selector, input.workspace, `documents[${i}]`);
+      if (!seen.has(doc.absolutePath)) named.push(doc);
+      seen.add(doc.absolutePath);
+    }
+    const scope = input.documents && input.documents.length > 0 ? 'documents' : 'workspace';
+    const checked: string[] = [];
+    const notChecked: { path: string; reason: string }[] = [];
+    let docs: ResolvedDocument[];
+    if (scope === 'documents') {
+      const waitMs = (input.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
+      const settled = await ctx.host.settleDiagnostics(named.map((d) => d.absolutePath), waitMs);
+      for (const d of named) {
+        if (settled.silent.includes(d.absolutePath)) {
+          notChecked.push({ path: d.relativePath, reason: `nothing was reported for this ${d.host.languageId} document within ${waitMs / 1000} s: no language service checks it, or (for some services) it is clean` });
+        } else {
+          checked.push(d.relativePath);
+        }
+      }
+      docs = named;
+    } else {
+      // Only what the editor has checked: language services report on open documents (and some on their projects).
+      const workspace = ctx.workspace(input.workspace);
+      const reported = await ctx.host.diagnostics();
+      const open = ctx.host.openDocuments().map((d) => d.absPath);
+      const paths = [...new Set([...reported.map((r) => r.absPath), ...open])].filter((p) => isInside(workspace.fsPath, p));
+      docs = [];
+      for (const p of paths) {
+        const relative = toPosix(path.relative(workspace.fsPath, p));
+        try {
+          docs.push(await ctx.document({ path: relative }, input.workspace));
+        } catch {
+          // A document the editor knows but the workspace refuses (a symlink out) is not reported.
+        }
+      }
+      checked.push(...docs.map((d) => d.relativePath));
+    }
+    docs.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
+    checked.sort();
+    const lists = await ctx.host.diagnostics(docs.map((d) => d.absolutePath));
+    const byPath = new Map(lists.map((l) => [path.resolve(l.absPath), l.diagnostics]));
+    const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
+    const perDocument = docs.map((doc) => {
+      const all = (byPath.get(path.resolve(doc.absolutePath)) ?? []).filter((d) => allowed.has(d.severity));
+      all.sort((a, b) => a.range.start - b.range.start || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.message.localeCompare(b.message));
+      for (const d of all) counts[d.severity]++;
+      return { doc, all };
+    });
+    const shown = perDocument.filter((p) => p.all.length > 0 || scope === 'documents');
+    let budget = input.diagnosticsLimit ?? 50;
+    const items: DocumentDiagnostics[] = [];
+    for (const { doc, all } of shown) {
+      if (budget === 0 && all.length > 0) break;
+      const taken = all.slice(0, budget);
+      budget -= taken.length;
+      items.push({
+        document: doc.ref,
+        diagnostics: {
+          items: taken.map((d) => {
+            const pos = doc.lines.positionAt(d.range.start);
+            const item: DiagnosticItem = { severity: d.severity, message: d.message, line: pos.line + 1, column: pos.character + 1, span: { start: d.range.start, length: d.range.end - d.range.start } };
+            if (d.code !== undefined) item.code = d.code;
+            if (d.source !== undefined) item.source = d.source;
+            return item;
+          }),
+          hasMore: taken.length < all.length,
+          totalCount: all.length,
+        },
+      });
+    }
+    return {
+      scope,
+      minimumSeverity: minimum,
+      documents: { items, hasMore: items.length < shown.length || items.some((i) => i.diagnostics.hasMore), totalCount: shown.length },
+      counts,
+      checked,
+      notChecked,
+    };
+  },
+});

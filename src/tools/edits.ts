@@ -1,0 +1,359 @@
+import * as path from 'node:path';
+import type { DocumentSelector, LocationSelector, ToolContext } from '../core/context';
+import { defineTool } from '../core/definition';
+import { revise, ToolError } from '../core/envelope';
+import { confinePath, joinFolder, toRelativePath } from '../core/paths';
+import { boundedString, documentSelectorInput, locationSelectorInput, MAX_PATH_LENGTH, MAX_TEXT_LENGTH } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import { LineIndex } from '../core/text';
+import type { MutationData, OffsetEdit, StagedChange } from '../core/transactions';
+import type { Workspace } from '../core/workspaces';
+import { resolveSymbol } from '../core/symbols';
+import { inputSchema } from './common';
+import type { CommonInput } from './common';
+import { MUTATION, mutationAnnotations, mutationDataSchema } from './transactions';
+
+const CATEGORY = 'Mutations' as const;
+
+// ------------------------------------------------------------------ edit-text
+
+interface EditTextInput extends CommonInput {
+  edits: { location: LocationSelector; newText: string }[];
+}
+
+export const editText = defineTool<EditTextInput, MutationData>({
+  name: 'edit-text',
+  title: 'Edit Text',
+  category: CATEGORY,
+  ...MUTATION,
+  description:
+    'Stages one revision replacing one or more locations with new text. Locations resolve against the staged text (earlier staged edits included); replacements of one call must not overlap. Writes nothing until transaction-commit.',
+  inputSchema: inputSchema(
+    {
+      edits: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 100,
+        items: {
+          type: 'object',
+          properties: { location: locationSelectorInput, newText: { type: 'string', maxLength: MAX_TEXT_LENGTH } },
+          required: ['location', 'newText'],
+          additionalProperties: false,
+        },
+      },
+    },
+    ['edits'],
+    { workspace: false },
+  ),
+  dataSchema: mutationDataSchema,
+  annotations: mutationAnnotations('Edit Text'),
+  examples: [
+    {
+      workflowId: 'transaction-change',
+      workflowTitle: 'Stage, review and commit one change',
+      step: 2,
+      id: 'edit-text',
+      title: 'Replace a selection',
+      purpose: 'Stage a small text change.',
+      expectedOutcome: 'Revision 1 with the document Modified.',
+      request: { edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: "language: 'en'" } }, newText: "language: 'en-GB'" }] },
+    },
+  ],
+  async run(input, ctx) {
+    // The first location names the folder; every location is then resolved inside the folder's mutation queue.
+    const workspace = (await ctx.location(input.edits[0].location, input.workspace, 'staged')).document.workspace;
+    return ctx.services.transactions.mutate(ctx, workspace, async () => {
+      const byPath = new Map<string, OffsetEdit[]>();
+      const computedOn: Record<string, string> = {};
+      for (const e of input.edits) {
+        const loc = await ctx.location(e.location, input.workspace, 'staged');
+        if (loc.document.workspace.id !== workspace.id) {
+          throw new ToolError('InvalidRequest', 'All edits of one edit-text call must be in the same workspace folder.', revise('Split the call per folder.'));
+        }
+        const list = byPath.get(loc.document.relativePath) ?? [];
+        list.push({ start: loc.start, end: loc.start + loc.length, newText: e.newText });
+        byPath.set(loc.document.relativePath, list);
+        computedOn[loc.document.relativePath] = loc.document.host.text;
+      }
+      const changes: StagedChange[] = [...byPath].map(([p, edits]) => ({ kind: 'edit', path: p, edits }));
+      return { provenance: { tool: 'edit-text', summary: `Edit ${input.edits.length} location(s) in ${[...byPath.keys()].join(', ')}` }, changes, options: { basis: 'staged', computedOn } };
+    });
+  },
+});
+
+// ------------------------------------------------------------------ create-file
+
+interface CreateFileInput extends CommonInput {
+  path: string;
+  text: string;
+  overwrite?: boolean;
+}
+
+/** A workspace-relative path for a file that may not exist yet, confined to the folder. */
+async function newPath(ctx: ToolContext, ws: Workspace, input: string, field: string): Promise<string> {
+  const rel = toRelativePath(ws.fsPath, input, field);
+  if (rel === '') throw new ToolError('InvalidRequest', `${field} names the workspace folder itself.`, revise('Give a file path inside the folder.'));
+  await confinePath(ws.fsPath, rel, (p) => ctx.host.realPath(p), field);
+  return rel;
+}
+
+export const createFile = defineTool<CreateFileInput, MutationData>({
+  name: 'create-file',
+  title: 'Create File',
+  category: CATEGORY,
+  ...MUTATION,
+  description: 'Stages a new file with the given text (overwrite replaces an existing one). Writes nothing until transaction-commit.',
+  inputSchema: inputSchema(
+    {
+      path: boundedString('Workspace-relative path of the new file.', MAX_PATH_LENGTH, { minLength: 1 }),
+      text: { type: 'string', maxLength: MAX_TEXT_LENGTH, description: 'The file content.' },
+      overwrite: { type: 'boolean', default: false },
+    },
+    ['path', 'text'],
+  ),
+  dataSchema: mutationDataSchema,
+  annotations: mutationAnnotations('Create File'),
+  examples: [
+    { workflowId: 'files', workflowTitle: 'Add, move and delete files', step: 1, id: 'create-file', title: 'Create a file', purpose: 'Stage a new module.', expectedOutcome: 'The file is Added in the transaction.', request: { path: 'src/constants.ts', text: 'export const one = 1;\n' } },
+  ],
+  async run(input, ctx) {
+    const ws = ctx.workspace(input.workspace);
+    const rel = await newPath(ctx, ws, input.path, 'path');
+    return ctx.services.transactions.stage(ctx, ws, { tool: 'create-file', summary: `Create ${rel}` }, [{ kind: 'create', path: rel, text: input.text, overwrite: input.overwrite ?? false }], { basis: 'staged' });
+  },
+});
+
+// ------------------------------------------------------------------ delete-file
+
+interface DeleteFileInput extends CommonInput {
+  document: DocumentSelector;
+}
+
+export const deleteFile = defineTool<DeleteFileInput, MutationData>({
+  name: 'delete-file',
+  title: 'Delete File',
+  category: CATEGORY,
+  ...MUTATION,
+  effect: 'Destructive',
+  description: 'Stages the deletion of a file (as staged: a file the transaction created just disappears from it). Writes nothing until transaction-commit.',
+  inputSchema: inputSchema({ document: documentSelectorInput }, ['document'], { workspace: false }),
+  dataSchema: mutationDataSchema,
+  annotations: mutationAnnotations('Delete File', true),
+  examples: [
+    { workflowId: 'files', workflowTitle: 'Add, move and delete files', step: 3, id: 'delete-file', title: 'Delete a file', purpose: 'Stage removing an unused module.', expectedOutcome: 'The file is Deleted in the transaction.', request: { document: { path: 'src/repeated.ts' } } },
+  ],
+  async run(input, ctx) {
+    const doc = await ctx.document(input.document, input.workspace, 'document', 'staged');
+    return ctx.services.transactions.stage(ctx, doc.workspace, { tool: 'delete-file', summary: `Delete ${doc.relativePath}` }, [{ kind: 'delete', path: doc.relativePath }], { basis: 'staged' });
+  },
+});
+
+// ------------------------------------------------------------------ move-file
+
+interface MoveFileInput extends CommonInput {
+  document: DocumentSelector;
+  newPath: string;
+  overwrite?: boolean;
+}
+
+const SCRIPT_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])([^'"\n]+)\1/g;
+const SCAN_FILE_LIMIT = 5000;
+const REFERENCE_LIMIT = 100;
+
+interface ImportReference {
+  document: { documentId: string; path: string };
+  span: { start: number; length: number };
+  line: number;
+  column: number;
+  specifier: string;
+  suggested: string;
+}
+
+function withoutScriptExtension(p: string): string {
+  return p.replace(/\.(d\.ts|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/, '');
+}
+
+/** Relative import specifiers in script files that resolve to `moved`, with the specifier that would reach `target`. */
+async function importsOf(ctx: ToolContext, ws: Workspace, moved: string, target: string): Promise<{ items: ImportReference[]; scanned: number; hasMore: boolean }> {
+  const { paths } = await ws.files();
+  const scripts = paths.filter((p) => SCRIPT_FILE.test(p) && p !== moved).slice(0, SCAN_FILE_LIMIT);
+  const movedStem = withoutScriptExtension(moved);
+  const items: ImportReference[] = [];
+  let hasMore = paths.filter((p) => SCRIPT_FILE.test(p)).length > SCAN_FILE_LIMIT;
+  for (const p of scripts) {
+    const text = ctx.services.transactions.stagedText(ws, p) ?? (await ctx.host.readFileText(joinFolder(ws.fsPath, p), 2 * 1024 * 1024));
+    if (!text || !text.includes(path.posix.basename(movedStem))) continue;
+    const dir = path.posix.dirname(p);
+    let lines: LineIndex | undefined;
+    for (const m of text.matchAll(SPECIFIER)) {
+      const spec = m[2];
+      if (!spec.startsWith('.')) continue;
+      const resolved = path.posix.normalize(path.posix.join(dir, spec));
+      const stem = withoutScriptExtension(resolved);
+      if (stem !== movedStem && resolved !== moved && `${stem}/index` !== movedStem) continue;
+      if (items.length >= REFERENCE_LIMIT) {
+        hasMore = true;
+        break;
+      }
+      const start = (m.index ?? 0) + m[0].length - spec.length - 1;
+      lines ??= new LineIndex(text);
+      const pos = lines.positionAt(start);
+      const targetStem = withoutScriptExtension(target);
+      let suggested = path.posix.relative(dir, SCRIPT_FILE.test(spec) ? targetStem + path.posix.extname(spec) : targetStem);
+      if (!suggested.startsWith('.')) suggested = `./${suggested}`;
+      items.push({ document: { documentId: ws.documentId(p), path: p }, span: { start, length: spec.length }, line: pos.line + 1, column: pos.character + 1, specifier: spec, suggested });
+    }
+  }
+  return { items, scanned: scripts.length, hasMore };
+}
+
+export const moveFile = defineTool<MoveFileInput, unknown>({
+  name: 'move-file',
+  title: 'Move File',
+  category: CATEGORY,
+  ...MUTATION,
+  description:
+    'Stages moving a file. Import updates are not staged (VS Code computes them only during a real rename): the answer lists relative imports of the file (text scan) with the specifier to use; fix them with edit-text.',
+  inputSchema: inputSchema(
+    {
+      document: documentSelectorInput,
+      newPath: boundedString('Workspace-relative target path.', MAX_PATH_LENGTH, { minLength: 1 }),
+      overwrite: { type: 'boolean', default: false },
+    },
+    ['document', 'newPath'],
+    { workspace: false },
+  ),
+  dataSchema: {
+    ...mutationDataSchema,
+    properties: {
+      ...(mutationDataSchema.properties as JsonSchema),
+      referencesToFix: {
+        type: 'object',
+        description: 'Imports that still name the old path.',
+        properties: {
+          items: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                document: { type: 'object', properties: { documentId: { type: 'string' }, path: { type: 'string' } }, required: ['documentId', 'path'] },
+                span: { type: 'object', properties: { start: { type: 'integer' }, length: { type: 'integer' } }, required: ['start', 'length'] },
+                line: { type: 'integer' },
+                column: { type: 'integer' },
+                specifier: { type: 'string' },
+                suggested: { type: 'string', description: 'The specifier that reaches the new path.' },
+              },
+              required: ['document', 'span', 'line', 'column', 'specifier', 'suggested'],
+            },
+          },
+          hasMore: { type: 'boolean' },
+          totalCount: { type: 'integer' },
+        },
+        required: ['items', 'hasMore'],
+      },
+    },
+  },
+  annotations: mutationAnnotations('Move File'),
+  examples: [
+    { workflowId: 'files', workflowTitle: 'Add, move and delete files', step: 2, id: 'move-file', title: 'Move a file', purpose: 'Stage moving a module.', expectedOutcome: 'The file is Renamed; imports to fix are listed.', request: { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' } },
+  ],
+  async run(input, ctx) {
+    const doc = await ctx.document(input.document, input.workspace, 'document', 'staged');
+    const ws = doc.workspace;
+    const target = await newPath(ctx, ws, input.newPath, 'newPath');
+    const data = await ctx.services.transactions.stage(ctx, ws, { tool: 'move-file', summary: `Move ${doc.relativePath} to ${target}` }, [{ kind: 'rename', from: doc.relativePath, to: target, overwrite: input.overwrite ?? false }], { basis: 'staged' });
+    const refs = await importsOf(ctx, ws, doc.relativePath, target);
+    const notes = [
+      ...(data.notes ?? []),
+      refs.items.length > 0
+        ? `${refs.items.length} import(s) still name ${doc.relativePath}; VS Code offers import updates only during a real rename, so they are not staged. Replace each span with its suggested specifier using edit-text.`
+        : `No relative import of ${doc.relativePath} was found in ${refs.scanned} script file(s); other references (non-relative paths, other languages) are not searched.`,
+    ];
+    return { ...data, notes, referencesToFix: { items: refs.items, hasMore: refs.hasMore, totalCount: refs.items.length } };
+  },
+});
+
+// ------------------------------------------------------------------ symbol-level edits
+
+interface SymbolEditInput extends CommonInput {
+  symbolId: string;
+  text: string;
+}
+
+type SymbolEditKind = 'replace-symbol-body' | 'insert-before-symbol' | 'insert-after-symbol';
+
+/** Where a symbol edit goes, as an edit on the buffer text the language service described. */
+function symbolEdit(kind: SymbolEditKind, text: string, source: string, range: { start: number; end: number }, selectionEnd: number, eol: string): OffsetEdit {
+  if (kind === 'replace-symbol-body') {
+    const open = source.indexOf('{', selectionEnd);
+    let close = range.end;
+    while (close > range.start && /\s/.test(source[close - 1])) close--;
+    if (open < 0 || open >= close || source[close - 1] !== '}') {
+      throw new ToolError('InvalidRequest', 'The symbol has no braced body to replace.', revise('Use edit-text on the exact text instead.'));
+    }
+    return { start: open + 1, end: close - 1, newText: text };
+  }
+  if (kind === 'insert-before-symbol') {
+    const lineStart = source.lastIndexOf('\n', range.start - 1) + 1;
+    return { start: lineStart, end: lineStart, newText: text.endsWith('\n') ? text : text + eol };
+  }
+  const nl = source.indexOf('\n', range.end);
+  const lineEnd = nl < 0 ? source.length : source[nl - 1] === '\r' ? nl - 1 : nl;
+  return { start: lineEnd, end: lineEnd, newText: eol + (text.endsWith('\n') ? text.slice(0, text.endsWith('\r\n') ? -2 : -1) : text) };
+}
+
+function symbolEditTool(name: SymbolEditKind, title: string, description: string, example: Record<string, unknown>) {
+  return defineTool<SymbolEditInput, MutationData>({
+    name,
+    title,
+    category: CATEGORY,
+    ...MUTATION,
+    description,
+    inputSchema: inputSchema(
+      {
+        symbolId: boundedString('From resolve-symbol, get-document-outline or search-symbols.', MAX_PATH_LENGTH, { minLength: 1 }),
+        text: { type: 'string', maxLength: MAX_TEXT_LENGTH },
+      },
+      ['symbolId', 'text'],
+      { workspace: false },
+    ),
+    dataSchema: mutationDataSchema,
+    annotations: mutationAnnotations(title),
+    examples: [{ workflowId: 'symbol-edits', workflowTitle: 'Edit code by symbol', step: name === 'replace-symbol-body' ? 1 : name === 'insert-before-symbol' ? 2 : 3, id: name, title, purpose: description.split('.')[0], expectedOutcome: 'One revision staged.', request: example }],
+    async run(input, ctx) {
+      const resolved = await resolveSymbol(ctx, { symbolId: input.symbolId });
+      const doc = resolved.document;
+      const e = symbolEdit(name, input.text, doc.host.text, resolved.symbol.range, resolved.symbol.selectionRange.end, doc.host.eol === 'CRLF' ? '\r\n' : '\n');
+      // The language service located the symbol in the editor buffer: stage on that basis, so staged edits elsewhere merge and overlapping ones conflict.
+      return ctx.services.transactions.stage(
+        ctx,
+        doc.workspace,
+        { tool: name, summary: `${title} ${resolved.symbol.name} in ${doc.relativePath}` },
+        [{ kind: 'edit', path: doc.relativePath, edits: [e] }],
+        { basis: 'buffer', computedOn: { [doc.relativePath]: doc.host.text } },
+      );
+    },
+  });
+}
+
+export const replaceSymbolBody = symbolEditTool(
+  'replace-symbol-body',
+  'Replace Symbol Body',
+  'Stages replacing the text between the braces of a symbol\'s body (function, method, class) with text. The symbol is found by the language service in the editor buffer; an overlap with staged edits is a TransactionConflicted.',
+  { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet', text: '\n    return `Hi, ${name}`;\n  ' },
+);
+
+export const insertBeforeSymbol = symbolEditTool(
+  'insert-before-symbol',
+  'Insert Before Symbol',
+  'Stages inserting text (whole lines) before the line where a symbol starts, e.g. a new function or a comment. The symbol is found by the language service in the editor buffer.',
+  { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter', text: '/** Greets people. */\n' },
+);
+
+export const insertAfterSymbol = symbolEditTool(
+  'insert-after-symbol',
+  'Insert After Symbol',
+  'Stages inserting text (whole lines) after the line where a symbol ends, e.g. a new method after another. The symbol is found by the language service in the editor buffer.',
+  { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet', text: '\n  bye(): string {\n    return "bye";\n  }' },
+);

@@ -1,0 +1,381 @@
+import { defineTool } from '../core/definition';
+import type { ToolContext } from '../core/context';
+import { revise, ToolError } from '../core/envelope';
+import { inHeritage, heritageNames } from '../core/heritage';
+import type { HostHierarchyItem, HostRange, HostSymbol } from '../core/host';
+import { collectionOutput, limitParameter, spanOutput, symbolSelectorInput } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols';
+import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols';
+import { LineIndex } from '../core/text';
+import { signatureOf } from './codeContext';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+import { anySymbolSchema, compareSymbols, documentFor, isExternal, isTypeKind, symbolForItem } from './symbolAccess';
+import type { AnySymbol } from './symbolAccess';
+
+interface SymbolInput extends CommonInput {
+  symbol: SymbolSelector;
+}
+
+const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
+
+const siteSchema: JsonSchema = {
+  type: 'object',
+  properties: { line: { type: 'integer' }, column: { type: 'integer' }, span: spanOutput },
+  required: ['line', 'column', 'span'],
+};
+
+export interface Site {
+  line: number;
+  column: number;
+  span: { start: number; length: number };
+}
+
+const key = (s: AnySymbol): string => (isExternal(s) ? `${s.external.path}:${s.external.line}:${s.name}` : s.symbolId);
+
+function unique<T extends AnySymbol>(list: T[]): T[] {
+  const seen = new Set<string>();
+  return list.filter((s) => !seen.has(key(s)) && seen.add(key(s)) !== undefined).sort(compareSymbols);
+}
+
+function limited<T>(all: T[], limit: number | null | undefined): { items: T[]; hasMore: boolean; totalCount: number } {
+  const n = limit ?? 50;
+  return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
+}
+
+async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[]): Promise<Site[]> {
+  const text = (await ctx.host.readDocument(absPath))?.text ?? '';
+  const lines = new LineIndex(text);
+  return [...ranges]
+    .sort((a, b) => a.start - b.start)
+    .map((r) => {
+      const pos = lines.positionAt(r.start);
+      return { line: pos.line + 1, column: pos.character + 1, span: { start: r.start, length: r.end - r.start } };
+    });
+}
+
+/** One example per tool: the symbol selected by its name in a file. */
+const example = (tool: string, title: string, file: string, name: string, outcome: string, contextBefore?: string) => [
+  {
+    workflowId: `explore-${tool}`,
+    workflowTitle: `${title} of a symbol`,
+    step: 1,
+    id: `${tool}-by-name`,
+    title,
+    purpose: `${title} of ${name}.`,
+    expectedOutcome: outcome,
+    request: { symbol: { location: { selection: { document: { path: file }, selectedText: name, ...(contextBefore ? { contextBefore } : {}) } } } },
+  },
+];
+
+const single = (target: ResolvedSymbol, ctx: ToolContext): SymbolOutput => symbolOutput(ctx, target.document, target.symbol, target.containers);
+
+// ---------------------------------------------------------------- calls
+
+async function calls(ctx: ToolContext, input: SymbolInput, direction: 'incoming' | 'outgoing', limit: number | null | undefined) {
+  const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+  const doc = target.document;
+  const h = await ctx.host.callHierarchy(doc.absolutePath, target.symbol.selectionRange.start, direction);
+  if (h.roots === undefined) throw unsupportedFeature(doc, 'call hierarchy');
+  if (h.roots.length === 0) {
+    if (CALLABLE.has(target.symbol.kind)) throw unsupportedFeature(doc, 'call hierarchy');
+    throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`, revise('Select a function, method or constructor.'));
+  }
+  const items: { symbol: AnySymbol; callSites: Site[] }[] = [];
+  for (const edge of h.edges) {
+    items.push({ symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges) });
+  }
+  items.sort((a, b) => compareSymbols(a.symbol, b.symbol));
+  return { symbol: single(target, ctx), calls: limited(items, limit) };
+}
+
+const callData = (what: string): JsonSchema => ({
+  type: 'object',
+  properties: {
+    symbol: symbolOutputSchema,
+    calls: collectionOutput(what, {
+      type: 'object',
+      properties: { symbol: anySymbolSchema, callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." } },
+      required: ['symbol', 'callSites'],
+    }),
+  },
+  required: ['symbol', 'calls'],
+});
+
+export const findCallers = defineTool<SymbolInput & { callersLimit?: number | null }, unknown>({
+  name: 'find-callers',
+  title: 'Find Callers',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    "Functions and methods that call a symbol (incoming calls of the language's call hierarchy), each with its call sites. More precise than text search: it follows imports and aliases. callersLimit defaults to 50.",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers') }, ['symbol'], { workspace: false }),
+  dataSchema: callData('Callers, by path and position.'),
+  annotations: queryAnnotations('Find Callers'),
+  examples: example('find-callers', 'Callers', 'src/util.ts', 'formatName', 'Each calling function (Greeter.greet) with its call sites.'),
+  run: (input, ctx) => calls(ctx, input, 'incoming', input.callersLimit),
+});
+
+export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | null }, unknown>({
+  name: 'find-callees',
+  title: 'Find Callees',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description: "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body. calleesLimit defaults to 50.",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees') }, ['symbol'], { workspace: false }),
+  dataSchema: callData('Callees, by path and position (library symbols last).'),
+  annotations: queryAnnotations('Find Callees'),
+  examples: example('find-callees', 'Callees', 'src/services.ts', 'welcomeAll', 'Each called function (greetAll, then library functions) with its call sites in welcomeAll.'),
+  run: (input, ctx) => calls(ctx, input, 'outgoing', input.calleesLimit),
+});
+
+// ---------------------------------------------------------------- types
+
+export type HierarchySource = 'typeHierarchy' | 'declarations';
+
+function requireType(target: ResolvedSymbol): void {
+  if (!isTypeKind(target.symbol.kind)) {
+    throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a type.`, revise('Select a class, interface, struct or enum.'));
+  }
+}
+
+const hierarchyItem = (item: HostHierarchyItem) => item;
+
+/**
+ * Direct supertypes. The language's type hierarchy provider when it has one; otherwise (as
+ * for TypeScript) the names of the declaration's base list, each resolved by the definition provider.
+ */
+export async function supertypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
+  const doc = target.document;
+  const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'supertypes');
+  if (h.roots && h.roots.length > 0) return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, hierarchyItem(e))))), source: 'typeHierarchy' };
+  const items: AnySymbol[] = [];
+  for (const n of heritageNames(doc.host.text, target.symbol.selectionRange.end, target.symbol.range.end)) {
+    const targets = await ctx.host.locationsAt('definition', doc.absolutePath, n.offset);
+    if (targets === undefined) throw unsupportedFeature(doc, 'type hierarchy');
+    for (const t of targets) items.push(await symbolForItem(ctx, { name: n.name.split('.').pop() ?? n.name, kind: 'Unknown', absPath: t.absPath, selectionRange: t.range }));
+  }
+  return { items: unique(items), source: 'declarations' };
+}
+
+/** Direct subtypes: the provider's, or the types whose base list references the type. */
+export async function subtypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
+  const doc = target.document;
+  const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'subtypes');
+  if (h.roots && h.roots.length > 0) return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, e)))), source: 'typeHierarchy' };
+  const refs = await ctx.host.locationsAt('references', doc.absolutePath, target.symbol.selectionRange.start);
+  if (refs === undefined) throw unsupportedFeature(doc, 'type hierarchy');
+  const items: AnySymbol[] = [];
+  for (const r of refs) {
+    const d = await documentFor(ctx, r.absPath);
+    if (!d) continue;
+    const roots = await documentSymbolTree(ctx, d).catch(() => undefined);
+    if (!roots) continue;
+    for (const { symbol, containers } of walkSymbols(roots)) {
+      if (isTypeKind(symbol.kind) && symbol.range.start <= r.range.start && r.range.end <= symbol.range.end && inHeritage(d.host.text, symbol.selectionRange.end, symbol.range.end, r.range.start)) {
+        items.push(symbolOutput(ctx, d, symbol, containers, roots));
+      }
+    }
+  }
+  return { items: unique(items), source: 'declarations' };
+}
+
+const sourceSchema: JsonSchema = { enum: ['typeHierarchy', 'declarations'], description: "typeHierarchy: the language's provider; declarations: base lists resolved by definitions and references." };
+
+export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number | null }, unknown>({
+  name: 'get-type-hierarchy',
+  title: 'Get Type Hierarchy',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description: 'Direct supertypes (base classes, implemented interfaces) and direct subtypes of a type. Use find-derived-types for all descendants. typesLimit (default 50) bounds each list.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbol: symbolOutputSchema, supertypes: collectionOutput('Direct supertypes.', anySymbolSchema), subtypes: collectionOutput('Direct subtypes.', anySymbolSchema), source: sourceSchema },
+    required: ['symbol', 'supertypes', 'subtypes', 'source'],
+  },
+  annotations: queryAnnotations('Get Type Hierarchy'),
+  examples: example('get-type-hierarchy', 'Base and derived types', 'src/services.ts', 'WelcomeService', 'Its direct base types and direct subtypes, each as a symbol.'),
+  async run(input, ctx) {
+    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+    requireType(target);
+    const up = await supertypes(ctx, target);
+    const down = await subtypes(ctx, target);
+    return { symbol: single(target, ctx), supertypes: limited(up.items, input.typesLimit), subtypes: limited(down.items, input.typesLimit), source: up.source === 'typeHierarchy' && down.source === 'typeHierarchy' ? 'typeHierarchy' : 'declarations' };
+  },
+});
+
+const MAX_VISITED = 500;
+
+/** Every type below a type, breadth first, with its depth (1 = direct). */
+async function descendants(ctx: ToolContext, root: ResolvedSymbol): Promise<{ items: (SymbolOutput & { depth: number })[]; external: AnySymbol[]; source: HierarchySource; complete: boolean }> {
+  const seen = new Set<string>([root.symbolId]);
+  const items: (SymbolOutput & { depth: number })[] = [];
+  const external: AnySymbol[] = [];
+  let frontier: ResolvedSymbol[] = [root];
+  let source: HierarchySource = 'typeHierarchy';
+  for (let depth = 1; frontier.length > 0; depth++) {
+    const next: ResolvedSymbol[] = [];
+    for (const t of frontier) {
+      const down = await subtypes(ctx, t);
+      if (down.source === 'declarations') source = 'declarations';
+      for (const s of down.items) {
+        if (isExternal(s)) {
+          external.push(s);
+          continue;
+        }
+        if (seen.has(s.symbolId)) continue;
+        seen.add(s.symbolId);
+        if (seen.size > MAX_VISITED) return { items, external, source, complete: false };
+        items.push({ ...s, depth });
+        next.push(await resolveSymbol(ctx, { symbolId: s.symbolId }));
+      }
+    }
+    frontier = next;
+  }
+  return { items, external, source, complete: true };
+}
+
+export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number | null }, unknown>({
+  name: 'find-derived-types',
+  title: 'Find Derived Types',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description: 'Every type that derives from or implements a type, directly or indirectly, with its depth (1 = direct), breadth first. typesLimit defaults to 50.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      symbol: symbolOutputSchema,
+      derivedTypes: collectionOutput('By depth, then path and position.', { ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer', minimum: 1 } } }),
+      source: sourceSchema,
+    },
+    required: ['symbol', 'derivedTypes', 'source'],
+  },
+  annotations: queryAnnotations('Find Derived Types'),
+  examples: example('find-derived-types', 'Derived types', 'src/greeter.ts', 'Greeter', 'Every type below Greeter with its depth.', 'class '),
+  async run(input, ctx) {
+    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+    requireType(target);
+    const found = await descendants(ctx, target);
+    const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
+    const page = limited(sorted, input.typesLimit);
+    return { symbol: single(target, ctx), derivedTypes: { ...page, hasMore: page.hasMore || !found.complete }, source: found.source };
+  },
+});
+
+export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number | null }, unknown>({
+  name: 'find-overrides',
+  title: 'Find Overrides',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    'Members that override or implement a member (method, property) in derived types, found through the derived types of its container and the implementation provider. overridesLimit defaults to 50.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbol: symbolOutputSchema, overrides: collectionOutput('By path and position.', symbolOutputSchema) },
+    required: ['symbol', 'overrides'],
+  },
+  annotations: queryAnnotations('Find Overrides'),
+  examples: example('find-overrides', 'Overrides', 'src/greeter.ts', 'greet', 'Every override of Greeter.greet in derived classes.', '  '),
+  async run(input, ctx) {
+    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const container = target.containers[target.containers.length - 1];
+    if (!container || !isTypeKind(container.kind)) {
+      throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a member of a type.`, revise('Select a method or property declared in a class or interface.'));
+    }
+    const owner = await resolveSymbol(ctx, { symbolId: target.symbolId.replace(/\/[^/]*$/, '') });
+    const found: SymbolOutput[] = [];
+    for (const derived of (await descendants(ctx, owner)).items) {
+      const d = await resolveSymbol(ctx, { symbolId: derived.symbolId });
+      const roots = await documentSymbolTree(ctx, d.document);
+      for (const member of d.symbol.children.filter((c) => c.name === target.symbol.name)) {
+        found.push(symbolOutput(ctx, d.document, member, [...d.containers, d.symbol], roots));
+      }
+    }
+    const impls = await ctx.host.locationsAt('implementation', target.document.absolutePath, target.symbol.selectionRange.start);
+    for (const t of impls ?? []) {
+      const s = await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range });
+      if (!isExternal(s) && s.symbolId !== target.symbolId && s.name === target.symbol.name) found.push(s);
+    }
+    return { symbol: single(target, ctx), overrides: limited(unique(found), input.overridesLimit) };
+  },
+});
+
+/**
+ * The span of a symbol's name. TypeScript gives the later declarations of a merged symbol (every
+ * overload after the first, and the implementation) their whole range as selection range.
+ */
+export function nameSpan(text: string, s: HostSymbol): HostRange {
+  const { start, end } = s.selectionRange;
+  if (text.slice(start, end) === s.name) return s.selectionRange;
+  const escaped = s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, 'u').exec(text.slice(start, end));
+  return m ? { start: start + m.index, end: start + m.index + s.name.length } : s.selectionRange;
+}
+
+/** A name without the parameter list some languages' symbol providers append (C#: "Pad(int)"). */
+const baseName = (name: string): string => name.replace(/\s*\(.*\)$/s, '');
+
+export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number | null }, unknown>({
+  name: 'find-overloads',
+  title: 'Find Overloads',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description: 'Every overload of a function or method: the declarations with its name and kind in the same container (overload signatures and the implementation each count; the symbol itself included), each with its signature. overloadsLimit defaults to 50.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      symbol: symbolOutputSchema,
+      overloads: collectionOutput('In declaration order.', { ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } } }),
+    },
+    required: ['symbol', 'overloads'],
+  },
+  annotations: queryAnnotations('Find Overloads'),
+  examples: example('find-overloads', 'Overloads', 'src/util.ts', 'formatName', 'Each overload signature of formatName (and its implementation) with its signature text.'),
+  async run(input, ctx) {
+    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const doc = target.document;
+    const roots = await documentSymbolTree(ctx, doc);
+    const container = target.containers[target.containers.length - 1];
+    const siblings = (container ? container.children : roots).filter((s) => baseName(s.name) === baseName(target.symbol.name) && s.kind === target.symbol.kind);
+    const items = siblings.map((s) => {
+      const name = nameSpan(doc.host.text, s);
+      const out = symbolOutput(ctx, doc, s, target.containers, roots);
+      return { ...out, location: ctx.toLocation(doc, name.start, name.end - name.start), signature: signatureOf(doc, { ...s, selectionRange: name }) };
+    });
+    return { symbol: single(target, ctx), overloads: limited(items, input.overloadsLimit) };
+  },
+});
+
+export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLimit?: number | null }, unknown>({
+  name: 'get-partial-declarations',
+  title: 'Get Partial Declarations',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    'All declarations of a symbol declared in several parts: merged TypeScript interfaces and namespaces, C# partial classes, and the like, from the declaration and definition providers. One item means it is declared once. declarationsLimit defaults to 50.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, declarationsLimit: limitParameter('declarations') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbol: symbolOutputSchema, declarations: collectionOutput('By path and position.', anySymbolSchema) },
+    required: ['symbol', 'declarations'],
+  },
+  annotations: queryAnnotations('Get Partial Declarations'),
+  examples: example('get-partial-declarations', 'Declarations', 'src/greeter.ts', 'Greeting', 'Each declaration of the Greeting interface.', 'interface '),
+  async run(input, ctx) {
+    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const doc = target.document;
+    const at = target.symbol.selectionRange.start;
+    const [declarations, definitions] = await Promise.all([ctx.host.locationsAt('declaration', doc.absolutePath, at), ctx.host.locationsAt('definition', doc.absolutePath, at)]);
+    if (declarations === undefined && definitions === undefined) throw unsupportedFeature(doc, 'declaration');
+    const items: AnySymbol[] = [];
+    for (const t of [...(declarations ?? []), ...(definitions ?? [])]) {
+      items.push(await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range }));
+    }
+    return { symbol: single(target, ctx), declarations: limited(unique(items), input.declarationsLimit) };
+  },
+});

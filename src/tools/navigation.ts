@@ -1,0 +1,470 @@
+import { defineTool } from '../core/definition';
+import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } from '../core/context';
+import type { HostLocationFeature, HostSymbol, HostTarget, WorkbenchHost } from '../core/host';
+import { limitParameter, locationSelectorInput } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols';
+import type { SymbolOutput, SymbolSelector } from '../core/symbols';
+import { utf8Bytes } from '../core/bounding';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+import type { Collection } from './symbols';
+
+const CATEGORY = 'Code discovery and navigation' as const;
+
+const collectionOf = (items: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { items: { type: 'array', items }, hasMore: { type: 'boolean' }, totalCount: { type: 'integer' } },
+  required: ['items', 'hasMore', 'totalCount'],
+});
+
+/** A target location, with the symbol declared there when its document's symbol tree has one. */
+export interface TargetOutput {
+  location: LocationOutput;
+  symbol?: SymbolOutput;
+}
+
+const targetSchema: JsonSchema = { type: 'object', properties: { location: { type: 'object' }, symbol: symbolOutputSchema }, required: ['location'] };
+
+const byPosition = (a: HostTarget, b: HostTarget) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end);
+
+function dedupe(targets: readonly HostTarget[]): HostTarget[] {
+  const seen = new Set<string>();
+  return [...targets].sort(byPosition).filter((t) => {
+    const key = `${t.absPath}\0${t.range.start}\0${t.range.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Resolves targets to documents of the open folders (others are left out and counted). */
+async function targetOutputs(ctx: ToolContext, targets: readonly HostTarget[]): Promise<{ items: TargetOutput[]; outside: number }> {
+  const items: TargetOutput[] = [];
+  let outside = 0;
+  for (const t of targets) {
+    let doc: ResolvedDocument;
+    try {
+      doc = await ctx.document({ path: t.absPath }, undefined, 'target');
+    } catch {
+      outside++;
+      continue;
+    }
+    const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
+    const hit = symbolsAt(roots, t.range.start, t.range.end);
+    const named = hit.byName ? hit.match[0] : undefined;
+    const out: TargetOutput = { location: ctx.toLocation(doc, t.range.start, t.range.end - t.range.start) };
+    if (named) out.symbol = symbolOutput(ctx, doc, named.symbol, named.containers, roots);
+    items.push(out);
+  }
+  return { items, outside };
+}
+
+// ---------------------------------------------------------------- go-to-definition
+
+interface DefinitionInput extends CommonInput {
+  location: LocationSelector;
+  target?: 'definition' | 'typeDefinition' | 'declaration';
+}
+
+const FEATURE_NAMES: Record<HostLocationFeature, string> = {
+  definition: 'definition',
+  typeDefinition: 'type definition',
+  declaration: 'declaration',
+  implementation: 'implementation',
+  references: 'reference',
+};
+
+export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutput[]; outsideWorkspace: number }>({
+  name: 'go-to-definition',
+  title: 'Go to Definition',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Follows a usage (location) to where it is defined, as F12 does: exact across files and imports, unlike a text search. target: definition (default), typeDefinition or declaration. Each target has its location and, when it declares one, its symbol.',
+  inputSchema: inputSchema({ location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } }, ['location'], { workspace: false }),
+  dataSchema: { type: 'object', properties: { targets: { type: 'array', items: targetSchema }, outsideWorkspace: { type: 'integer', description: 'Targets outside the open folders (library files), left out.' } }, required: ['targets', 'outsideWorkspace'] },
+  annotations: queryAnnotations('Go to Definition'),
+  examples: [
+    {
+      workflowId: 'navigate',
+      workflowTitle: 'Navigate code',
+      step: 1,
+      id: 'definition-of-usage',
+      title: 'Jump from a call to its definition',
+      purpose: 'Find where a called function is defined.',
+      expectedOutcome: 'The definition location and its symbolId.',
+      request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'formatName(name)' } } },
+    },
+  ],
+  async run(input, ctx) {
+    const at = await ctx.location(input.location, input.workspace);
+    const feature = input.target ?? 'definition';
+    const found = await ctx.host.locationsAt(feature, at.document.absolutePath, at.start);
+    if (found === undefined) throw unsupportedFeature(at.document, FEATURE_NAMES[feature]);
+    const { items, outside } = await targetOutputs(ctx, dedupe(found));
+    return { targets: items, outsideWorkspace: outside };
+  },
+});
+
+// ---------------------------------------------------------------- find-implementations
+
+interface ImplementationsInput extends CommonInput {
+  symbol: SymbolSelector;
+  implementationsLimit?: number | null;
+}
+
+export const findImplementations = defineTool<ImplementationsInput, { symbol: SymbolOutput; implementations: Collection<TargetOutput> }>({
+  name: 'find-implementations',
+  title: 'Find Implementations',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides) with the language service, following inheritance as a text search cannot. Each has its location and symbol.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], { workspace: false }),
+  dataSchema: { type: 'object', properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema) }, required: ['symbol', 'implementations'] },
+  annotations: queryAnnotations('Find Implementations'),
+  examples: [
+    {
+      workflowId: 'navigate',
+      workflowTitle: 'Navigate code',
+      step: 2,
+      id: 'implementations',
+      title: 'Who implements an interface',
+      purpose: 'List the classes implementing an interface.',
+      expectedOutcome: 'Implementing classes with symbolIds.',
+      request: { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeting', contextBefore: 'interface ' } } } },
+    },
+  ],
+  async run(input, ctx) {
+    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const found = await ctx.host.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
+    if (found === undefined) throw unsupportedFeature(r.document, 'implementation');
+    const own = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
+    const all = dedupe(found.filter((t) => !own(t)));
+    const n = input.implementationsLimit ?? 50;
+    const { items } = await targetOutputs(ctx, all.slice(0, n));
+    return { symbol: symbolOutput(ctx, r.document, r.symbol, r.containers), implementations: { items, hasMore: all.length > n, totalCount: all.length } };
+  },
+});
+
+// ---------------------------------------------------------------- find-references
+
+interface ReferencesInput extends CommonInput {
+  symbol: SymbolSelector;
+  includeDeclaration?: boolean;
+  referencesLimit?: number | null;
+}
+
+/**
+ * One reference, compact because an answer holds hundreds of them: no column (line text and
+ * offset say where), and only the exceptional facts (write access, declaration, odd length).
+ */
+export interface ReferenceItem {
+  line: number;
+  /** Zero-based UTF-16 offset of the reference; its length is the symbol name's unless `len` says otherwise. */
+  start: number;
+  len?: number;
+  /** The reference writes the symbol (document highlights); others read it or are unclassified. */
+  write?: true;
+  decl?: true;
+  /** The trimmed line text; left out when the previous reference is on the same line. */
+  text?: string;
+  /** Containing symbol, as a dotted name path; left out when it is the previous reference's on the same line. */
+  in?: string;
+}
+
+/** A document and its references. Its documentId ("<folder id>:<path>") carries the workspace-relative path. */
+export interface ReferenceDocument {
+  documentId: string;
+  refs: ReferenceItem[];
+}
+
+export interface ReferencesData {
+  symbol: SymbolOutput;
+  /**
+   * Documents in path order, refs in position order. A collection, so output bounding drops
+   * whole documents from the end (setting hasMore) instead of failing; totalCount counts every
+   * document with a reference.
+   */
+  documents: Collection<ReferenceDocument>;
+  /** References found, before referencesLimit and output bounding. */
+  totalReferences: number;
+  /** False when the language service may still have been loading the project (see note). */
+  complete: boolean;
+  /** References in documents outside the open folders (library files), left out. */
+  outsideWorkspace?: number;
+  note?: string;
+}
+
+const LINE_TEXT_MAX = 200;
+const REFERENCE_DOCUMENTS_AT_ONCE = 8;
+
+/** How long find-references waits for a language service that answers only from open files (it may still be loading the project). */
+export const READINESS = { waitMs: 6000, stepMs: 500 };
+
+/** Languages whose reference provider has answered beyond the open documents (per host). */
+const warm = new WeakMap<WorkbenchHost, Set<string>>();
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A declaration at the start of a line (so not in a comment), in most languages' syntax. */
+const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
+const NAMES_PER_FILE = 3;
+const MAX_PROBES = 8;
+
+/**
+ * Declarations in files of the document's language (same extension) that no editor has open,
+ * closest to the document first: a workspace symbol search that finds one shows the language
+ * service has loaded the project beyond the open files. `closed` is 0 when every such file is
+ * open (then the open files are the whole project).
+ */
+async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promise<{ closed: number; probes: { absPath: string; name: string }[] }> {
+  const ext = /\.[^./]+$/.exec(doc.relativePath)?.[0];
+  if (!ext) return { closed: 0, probes: [] };
+  const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
+  const { paths } = await ctx.host.listFiles(doc.workspace.folder, 5000);
+  const dir = doc.relativePath.split('/').slice(0, -1);
+  const shared = (p: string) => {
+    const parts = p.split('/');
+    let n = 0;
+    while (n < dir.length && parts[n] === dir[n]) n++;
+    return n;
+  };
+  const candidates = paths
+    .filter((p) => p.endsWith(ext))
+    .map((p) => ({ rel: p, absPath: joinPath(doc.workspace.fsPath, p) }))
+    .filter((c) => !open.has(c.absPath))
+    .sort((a, b) => shared(b.rel) - shared(a.rel) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const probes: { absPath: string; name: string }[] = [];
+  for (const c of candidates) {
+    if (probes.length >= MAX_PROBES) break;
+    const text = await ctx.host.readFileText(c.absPath, 64 * 1024);
+    for (const m of [...(text ?? '').matchAll(DECLARATION)].slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name: m[1] });
+  }
+  return { closed: candidates.length, probes };
+}
+
+function joinPath(folder: string, relative: string): string {
+  const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  return `${folder.replace(/[\\/]+$/, '')}${sep}${relative.split('/').join(sep)}`;
+}
+
+/**
+ * Whether the document's language service has loaded the project beyond the open files, judged
+ * as find-references judges it (a closed file's declaration found by workspace symbol search).
+ * True when it cannot tell.
+ */
+export async function projectLooksLoaded(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
+  const warmed = warm.get(ctx.host) ?? new Set<string>();
+  warm.set(ctx.host, warmed);
+  if (warmed.has(doc.host.languageId)) return true;
+  const { closed, probes } = await closedFileProbes(ctx, doc);
+  // Every file open, no declaration to look for, or no workspace symbol search for the language: nothing to judge by.
+  if (closed === 0 || probes.length === 0 || !(await searchesSymbols(ctx, doc))) return true;
+  for (const p of probes) {
+    if (((await ctx.host.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath)) {
+      warmed.add(doc.host.languageId);
+      return true;
+    }
+  }
+  return false;
+}
+
+/** Whether workspace symbol search covers the document's language: it finds the document's own first declaration. */
+async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
+  const first = (await documentSymbolTree(ctx, doc, 0).catch(() => [] as HostSymbol[]))[0];
+  return first !== undefined && ((await ctx.host.workspaceSymbols(first.name)) ?? []).some((s) => s.absPath === doc.absolutePath);
+}
+
+/**
+ * References, with a check that the answer is not a partial one from a language service still
+ * loading its project (TypeScript answers from open files first). The project counts as loaded
+ * when an answer reaches beyond the open files: a reference, a workspace symbol with the same
+ * name, or a declaration of a closed file found by workspace symbol search. Returns
+ * complete: false when it could not tell within READINESS.waitMs, or at once when the language
+ * has no workspace symbol search to tell by.
+ */
+async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol): Promise<{ found: HostTarget[]; complete: boolean }> {
+  const host = ctx.host;
+  const language = doc.host.languageId;
+  const warmed = warm.get(host) ?? new Set<string>();
+  warm.set(host, warmed);
+  const ask = async () => {
+    const found = await host.locationsAt('references', doc.absolutePath, symbol.selectionRange.start);
+    if (found === undefined) throw unsupportedFeature(doc, 'references');
+    return found;
+  };
+  let found = await ask();
+  if (warmed.has(language)) return { found, complete: true };
+  const open = () => new Set(host.openDocuments().map((d) => d.absPath));
+  const beyondOpen = (targets: readonly { absPath: string }[]) => {
+    const o = open();
+    return targets.some((t) => !o.has(t.absPath));
+  };
+  const { closed, probes } = await closedFileProbes(ctx, doc);
+  // Without a workspace symbol search for the language only a reference beyond the open files can show the project is loaded.
+  const searchable = closed > 0 && !beyondOpen(found) && (await searchesSymbols(ctx, doc));
+  const probeHit = async () => {
+    for (const p of probes) {
+      if (open().has(p.absPath)) continue;
+      if (((await host.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath)) return true;
+    }
+    return false;
+  };
+  const ready = async () => closed === 0 || beyondOpen(found) || beyondOpen((await host.workspaceSymbols(symbol.name)) ?? []) || (await probeHit());
+  const deadline = Date.now() + READINESS.waitMs;
+  for (;;) {
+    if (await ready()) {
+      warmed.add(language);
+      // The last answer may predate the moment the project finished loading.
+      return { found: await ask(), complete: true };
+    }
+    if (Date.now() >= deadline || !searchable) return { found, complete: false };
+    await sleep(READINESS.stepMs);
+    found = await ask();
+  }
+}
+
+export const findReferences = defineTool<ReferencesInput, ReferencesData>({
+  name: 'find-references',
+  title: 'Find References',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Exact references from the language service, not a text search (no comments, strings or namesakes), by document: line, offset, line text, container, write/decl marks. complete:false: the project was still loading, ask again. Over the output limit, whole documents are dropped (hasMore).',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      symbol: symbolOutputSchema,
+      documents: collectionOf({
+        type: 'object',
+        properties: {
+          documentId: { type: 'string', description: '"<folder id>:<workspace-relative path>"; with a ref\'s start it makes a span selector.' },
+          refs: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                line: { type: 'integer', minimum: 1 },
+                start: { type: 'integer', minimum: 0, description: 'Zero-based UTF-16 offset; with documentId it makes a span selector.' },
+                len: { type: 'integer', minimum: 0, description: "Length, when it differs from the symbol name's." },
+                write: { const: true, description: 'The reference writes the symbol.' },
+                decl: { const: true, description: 'The reference is a declaration.' },
+                text: { type: 'string', description: 'The trimmed line text; left out when the previous ref is on the same line.' },
+                in: { type: 'string', description: 'Containing symbol (dotted name path); left out when the same as the previous ref on the same line.' },
+              },
+              required: ['line', 'start'],
+            },
+          },
+        },
+        required: ['documentId', 'refs'],
+      }),
+      totalReferences: { type: 'integer', minimum: 0, description: 'References found, before referencesLimit and output bounding; documents.hasMore says some were left out.' },
+      complete: { type: 'boolean', description: 'False when the language service may still have been loading the project; ask again in a few seconds.' },
+      outsideWorkspace: { type: 'integer', minimum: 1, description: 'References outside the open folders (library files), left out.' },
+      note: { type: 'string' },
+    },
+    required: ['symbol', 'documents', 'totalReferences', 'complete'],
+  },
+  annotations: queryAnnotations('Find References'),
+  examples: [
+    {
+      workflowId: 'navigate',
+      workflowTitle: 'Navigate code',
+      step: 3,
+      id: 'references',
+      title: 'Every use of a class',
+      purpose: 'Find every place a class is used before changing it.',
+      expectedOutcome: 'References grouped by document with line text, container and access.',
+      request: { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } }, referencesLimit: 100 },
+    },
+  ],
+  async run(input, ctx) {
+    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const { found, complete } = await referencesWhenReady(ctx, r.document, r.symbol);
+    const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
+    const all = dedupe(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
+    const n = input.referencesLimit ?? 50;
+    const nameLength = r.symbol.selectionRange.end - r.symbol.selectionRange.start;
+    const byFile = new Map<string, HostTarget[]>();
+    for (const t of all) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
+    // The first n references, document by document.
+    const plan: { absPath: string; targets: HostTarget[] }[] = [];
+    let left = n;
+    for (const [absPath, targets] of byFile) {
+      if (left <= 0) break;
+      plan.push({ absPath, targets: targets.slice(0, left) });
+      left -= Math.min(left, targets.length);
+    }
+    const referenceDocument = async ({ absPath, targets }: (typeof plan)[number]): Promise<{ document?: ReferenceDocument; outside?: number }> => {
+      let doc: ResolvedDocument;
+      try {
+        doc = await ctx.document({ path: absPath }, undefined, 'reference');
+      } catch {
+        return { outside: targets.length };
+      }
+      const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
+      const highlights = await ctx.host.documentHighlights(doc.absolutePath, targets[0].range.start);
+      const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
+      let previousLine = -1;
+      let previousIn: string | undefined;
+      const refs = targets.map((t) => {
+        const pos = doc.lines.positionAt(t.range.start);
+        const item: ReferenceItem = { line: pos.line + 1, start: t.range.start };
+        // A line's text (and container) is given once, on its first reference.
+        const sameLine = pos.line === previousLine;
+        if (!sameLine) {
+          const text = doc.lines.lineText(pos.line).trim();
+          item.text = text.length > LINE_TEXT_MAX ? `${text.slice(0, LINE_TEXT_MAX)}…` : text;
+        }
+        previousLine = pos.line;
+        if (t.range.end - t.range.start !== nameLength) item.len = t.range.end - t.range.start;
+        if (writes.has(t.range.start)) item.write = true;
+        if (decl(t)) item.decl = true;
+        const enclosing = enclosingPath(roots, t.range.start, t.range.end);
+        if (enclosing && !(sameLine && enclosing === previousIn)) item.in = enclosing;
+        previousIn = enclosing;
+        return item;
+      });
+      return { document: { documentId: doc.ref.documentId, refs } };
+    };
+    // A few documents at a time, so the round trips overlap; no further once the answer exceeds the
+    // output limit (output bounding would drop those documents anyway, and each costs provider calls).
+    const items: ReferenceDocument[] = [];
+    let outside = 0;
+    let bytes = 0;
+    for (let i = 0; i < plan.length && bytes <= ctx.maxOutputBytes; i += REFERENCE_DOCUMENTS_AT_ONCE) {
+      for (const r of await Promise.all(plan.slice(i, i + REFERENCE_DOCUMENTS_AT_ONCE).map(referenceDocument))) {
+        if (r.document) {
+          items.push(r.document);
+          bytes += utf8Bytes(JSON.stringify(r.document));
+        } else outside += r.outside ?? 0;
+      }
+    }
+    const listed = items.reduce((sum, d) => sum + d.refs.length, 0);
+    const data: ReferencesData = {
+      symbol: symbolOutput(ctx, r.document, r.symbol, r.containers),
+      documents: { items, hasMore: listed + outside < all.length, totalCount: byFile.size },
+      totalReferences: all.length,
+      complete,
+    };
+    if (outside > 0) data.outsideWorkspace = outside;
+    if (!complete) data.note = `The ${r.document.host.languageId} language service answered only from open files; it may still be loading the project (or it only knows open files). Ask again in a few seconds.`;
+    return data;
+  },
+});
+
+/** Dotted names of the symbols whose range contains [start, end], excluding a symbol whose name is exactly that span. */
+function enclosingPath(roots: readonly HostSymbol[], start: number, end: number): string | undefined {
+  const names: string[] = [];
+  let level = roots;
+  for (;;) {
+    const next = level.find((s) => s.range.start <= start && end <= s.range.end && !(s.selectionRange.start === start && s.selectionRange.end === end));
+    if (!next) break;
+    names.push(next.name);
+    level = next.children;
+  }
+  return names.length > 0 ? names.join('.') : undefined;
+}

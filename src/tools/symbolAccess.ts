@@ -1,0 +1,76 @@
+/**
+ * Turning a provider's answer (a hierarchy item or a target range, possibly outside the
+ * workspace) into the symbol shape of src/core/symbols.ts, for the hierarchy, attribute and
+ * diagnostics tools.
+ */
+import * as path from 'node:path';
+import type { ResolvedDocument, ToolContext } from '../core/context';
+import type { HostHierarchyItem, HostSymbol } from '../core/host';
+import { isInside, toPosix } from '../core/paths';
+import type { JsonSchema } from '../core/schemas';
+import { documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../core/symbols';
+import type { SymbolOutput } from '../core/symbols';
+import type { WorkspaceSelector } from '../core/workspaces';
+
+/** A symbol a provider named outside the workspace (a library's declaration file): where it is, without a selector. */
+export interface ExternalSymbol {
+  name: string;
+  kind: string;
+  external: { path: string; line: number };
+}
+
+export type AnySymbol = SymbolOutput | ExternalSymbol;
+
+export const anySymbolSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    ...(symbolOutputSchema.properties as Record<string, JsonSchema>),
+    external: { type: 'object', description: 'Outside the workspace (no symbolId).', properties: { path: { type: 'string' }, line: { type: 'integer' } } },
+  },
+  required: ['name', 'kind'],
+};
+
+const TYPE_KINDS = new Set(['Class', 'Interface', 'Struct', 'Enum']);
+export const isTypeKind = (kind: string): boolean => TYPE_KINDS.has(kind);
+
+export const isExternal = (s: AnySymbol): s is ExternalSymbol => 'external' in s;
+
+/**
+ * A provider's item (or a target range) as a symbol of the workspace: the document symbol whose
+ * name holds the item's name range. Outside the workspace, an ExternalSymbol.
+ */
+export async function symbolForItem(ctx: ToolContext, item: Pick<HostHierarchyItem, 'name' | 'kind' | 'absPath' | 'selectionRange'>, workspace?: WorkspaceSelector | null): Promise<AnySymbol> {
+  const doc = await documentFor(ctx, item.absPath, workspace);
+  if (doc) {
+    const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
+    const found = symbolWithName(roots, item.selectionRange.start, item.selectionRange.end);
+    if (found && found.symbol.selectionRange.start <= item.selectionRange.start && item.selectionRange.end <= found.symbol.selectionRange.end) {
+      return symbolOutput(ctx, doc, found.symbol, found.containers, roots);
+    }
+    // Not a symbol of the outline (a local function, an arrow function): named by its place.
+    const synthetic: HostSymbol = { name: item.name, kind: item.kind, detail: '', range: item.selectionRange, selectionRange: item.selectionRange, children: [] };
+    return symbolOutput(ctx, doc, synthetic, [], [synthetic]);
+  }
+  const text = await ctx.host.readDocument(item.absPath);
+  const line = text ? text.text.slice(0, item.selectionRange.start).split('\n').length : 1;
+  return { name: item.name, kind: item.kind, external: { path: toPosix(item.absPath), line } };
+}
+
+/** The workspace document at an absolute path, or undefined when it lies outside the workspace. */
+export async function documentFor(ctx: ToolContext, absPath: string, workspace?: WorkspaceSelector | null): Promise<ResolvedDocument | undefined> {
+  const folder = ctx.registry.all().find((w) => isInside(w.fsPath, absPath));
+  if (!folder) return undefined;
+  try {
+    return await ctx.document({ path: toPosix(path.relative(folder.fsPath, absPath)) }, workspace ?? { workspaceId: folder.id });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Deterministic order for symbols: path, then offset (external ones last, by path and line). */
+export function compareSymbols(a: AnySymbol, b: AnySymbol): number {
+  const key = (s: AnySymbol): [number, string, number] => (isExternal(s) ? [1, s.external.path, s.external.line] : [0, s.location.document.path, s.location.span.start]);
+  const [ea, pa, oa] = key(a);
+  const [eb, pb, ob] = key(b);
+  return ea - eb || (pa < pb ? -1 : pa > pb ? 1 : 0) || oa - ob;
+}

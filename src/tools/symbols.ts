@@ -1,0 +1,295 @@
+import { defineTool } from '../core/definition';
+import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/context';
+import { ToolError, resolveExternally } from '../core/envelope';
+import type { HostSymbol } from '../core/host';
+import { documentSelectorInput, limitParameter } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols';
+import type { SymbolOutput, SymbolSelector } from '../core/symbols';
+import { signatureOf } from './codeContext';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+
+const CATEGORY = 'Code discovery and navigation' as const;
+
+export interface Collection<T> {
+  items: T[];
+  hasMore: boolean;
+  totalCount: number;
+}
+
+const collectionOf = (items: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { items: { type: 'array', items }, hasMore: { type: 'boolean' }, totalCount: { type: 'integer' } },
+  required: ['items', 'hasMore', 'totalCount'],
+});
+
+function limited<T>(all: readonly T[], limit: number | null | undefined): Collection<T> {
+  const n = limit ?? 50;
+  return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
+}
+
+const example = (workflowId: string, step: number, id: string, title: string, request: Record<string, unknown>) => ({
+  workflowId,
+  workflowTitle: workflowId === 'find-symbols' ? 'Find symbols' : 'Read symbols',
+  step,
+  id,
+  title,
+  purpose: title,
+  expectedOutcome: 'Symbols with their symbolId, kind and location.',
+  request,
+});
+
+// ---------------------------------------------------------------- search-symbols
+
+interface SearchInput extends CommonInput {
+  query: string;
+  symbolsLimit?: number | null;
+}
+
+const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
+
+export const searchSymbols = defineTool<SearchInput, { symbols: Collection<SymbolOutput> }>({
+  name: 'search-symbols',
+  title: 'Search Symbols',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    "Finds declarations by name across the workspace with the language services' symbol search (fuzzy, case-insensitive). Use it rather than a text search to locate a class, function or member: declarations only, exact names first, each with symbolId, kind, container and location. Languages without symbol search are not covered.",
+  inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols') }, ['query']),
+  dataSchema: { type: 'object', properties: { symbols: collectionOf(symbolOutputSchema) }, required: ['symbols'] },
+  annotations: queryAnnotations('Search Symbols'),
+  examples: [example('find-symbols', 1, 'search-symbols-name', 'Find a class by name', { query: 'Greeter' })],
+  async run(input, ctx) {
+    const scope = input.workspace ? ctx.workspace(input.workspace) : undefined;
+    const found = await ctx.host.workspaceSymbols(input.query);
+    if (found === undefined) {
+      throw new ToolError('UnsupportedLanguageFeature', 'No workspace symbol provider answered: no installed language extension offers workspace symbol search.', resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'));
+    }
+    const q = input.query.toLowerCase();
+    const rank = (name: string) => (name === input.query ? 0 : name.toLowerCase() === q ? 1 : name.toLowerCase().startsWith(q) ? 2 : name.toLowerCase().includes(q) ? 3 : 4);
+    const folders = scope ? [scope] : ctx.registry.all();
+    const inside = found
+      .map((s) => ({ s, folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')) }))
+      .filter((x) => x.folder !== undefined && !EXCLUDED.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
+    // Deterministic: rank, then path, then position.
+    inside.sort((a, b) => rank(a.s.name) - rank(b.s.name) || (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) || a.s.start.line - b.s.start.line || a.s.start.character - b.s.start.character);
+    const page = limited(inside, input.symbolsLimit);
+    const items: SymbolOutput[] = [];
+    for (const { s } of page.items) {
+      const doc = await ctx.document({ path: s.absPath }, input.workspace, 'symbols');
+      const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
+      const start = doc.lines.offsetAt(s.start);
+      const hit = symbolsAt(roots, start, start).match.find((m) => m.symbol.name === s.name) ?? symbolsAt(roots, start, start).match[0];
+      if (hit) items.push(symbolOutput(ctx, doc, hit.symbol, hit.containers, roots));
+      else {
+        // The document's symbol tree does not have it: still a declaration the provider found, named by its own span.
+        const end = doc.lines.offsetAt(s.end);
+        const synthetic: HostSymbol = { name: s.name, kind: s.kind, detail: '', range: { start, end }, selectionRange: { start, end }, children: [] };
+        items.push(symbolOutput(ctx, doc, synthetic, [], [synthetic]));
+      }
+    }
+    return { symbols: { ...page, items } };
+  },
+});
+
+// ---------------------------------------------------------------- get-document-outline
+
+interface OutlineInput extends CommonInput {
+  document: DocumentSelector;
+  maxDepth?: number | null;
+  symbolsLimit?: number | null;
+}
+
+interface OutlineItem extends SymbolOutput {
+  depth: number;
+  detail?: string;
+}
+
+export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentRef; symbols: Collection<OutlineItem> }>({
+  name: 'get-document-outline',
+  title: 'Get Document Outline',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each with symbolId, kind, depth and location. Use it rather than reading or grepping a whole file. A language without a symbol provider answers UnsupportedLanguageFeature.',
+  inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: { document: { type: 'object' }, symbols: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } } }) },
+    required: ['document', 'symbols'],
+  },
+  annotations: queryAnnotations('Get Document Outline'),
+  examples: [example('find-symbols', 2, 'outline-file', 'Outline a file', { document: { path: 'src/greeter.ts' } })],
+  async run(input, ctx) {
+    const doc = await ctx.document(input.document, input.workspace);
+    const roots = await documentSymbolTree(ctx, doc);
+    const all = [...walkSymbols(roots)].filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
+    const page = limited(all, input.symbolsLimit);
+    return {
+      document: doc.ref,
+      symbols: {
+        ...page,
+        items: page.items.map((h) => {
+          const out: OutlineItem = { ...symbolOutput(ctx, doc, h.symbol, h.containers, roots), depth: h.containers.length };
+          if (h.symbol.detail) out.detail = h.symbol.detail;
+          return out;
+        }),
+      },
+    };
+  },
+});
+
+// ---------------------------------------------------------------- resolve-symbol / get-symbol-info
+
+interface SymbolInput extends CommonInput {
+  symbol: SymbolSelector;
+}
+
+interface ResolvedSymbolData extends SymbolOutput {
+  containers: string[];
+  detail?: string;
+}
+
+function describeSymbol(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol, containers: HostSymbol[]): ResolvedSymbolData {
+  const out: ResolvedSymbolData = { ...symbolOutput(ctx, doc, symbol, containers), containers: containers.map((c) => c.name) };
+  if (symbol.detail) out.detail = symbol.detail;
+  return out;
+}
+
+const resolvedSymbolSchema: JsonSchema = {
+  ...symbolOutputSchema,
+  properties: { ...(symbolOutputSchema.properties as object), containers: { type: 'array', items: { type: 'string' } }, detail: { type: 'string' } },
+};
+
+export const resolveSymbolTool = defineTool<SymbolInput, ResolvedSymbolData>({
+  name: 'resolve-symbol',
+  title: 'Resolve Symbol',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Turns a location (a span, or a selection inside a name) into the symbol declared there: its symbolId for the other symbol tools, kind, containers and name location. Also tells whether a symbolId still resolves after edits.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false }),
+  dataSchema: resolvedSymbolSchema,
+  annotations: queryAnnotations('Resolve Symbol'),
+  examples: [example('find-symbols', 3, 'resolve-selection', 'Resolve a selected name', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } } })],
+  async run(input, ctx) {
+    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+    return describeSymbol(ctx, r.document, r.symbol, r.containers);
+  },
+});
+
+interface SymbolInfoData extends ResolvedSymbolData {
+  signature: string;
+  hover: string[];
+  memberCount: number;
+}
+
+const HOVER_MAX = 4000;
+
+export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
+  name: 'get-symbol-info',
+  title: 'Get Symbol Info',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    "Describes a symbol without reading its file: kind, containers, declaration signature, member count and the language service's hover (type and doc comment).",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false }),
+  dataSchema: { ...resolvedSymbolSchema, properties: { ...(resolvedSymbolSchema.properties as object), signature: { type: 'string' }, hover: { type: 'array', items: { type: 'string' } }, memberCount: { type: 'integer' } } },
+  annotations: queryAnnotations('Get Symbol Info'),
+  examples: [example('read-symbols', 1, 'symbol-info', 'Describe a method', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } } } })],
+  async run(input, ctx) {
+    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const hover = ((await ctx.host.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) => (h.length > HOVER_MAX ? `${h.slice(0, HOVER_MAX)}…` : h));
+    return { ...describeSymbol(ctx, r.document, r.symbol, r.containers), signature: signatureOf(r.document, r.symbol), hover, memberCount: r.symbol.children.length };
+  },
+});
+
+// ---------------------------------------------------------------- get-symbol-members
+
+interface MembersInput extends SymbolInput {
+  membersLimit?: number | null;
+}
+
+interface MemberItem extends SymbolOutput {
+  signature: string;
+}
+
+export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput; members: Collection<MemberItem> }>({
+  name: 'get-symbol-members',
+  title: 'Get Symbol Members',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    "Lists the members a symbol declares (a class's methods, properties...) in document order, each with symbolId, kind, signature and location. Inherited members are not included (see get-type-hierarchy).",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbol: symbolOutputSchema, members: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } } }) },
+    required: ['symbol', 'members'],
+  },
+  annotations: queryAnnotations('Get Symbol Members'),
+  examples: [example('read-symbols', 2, 'members', 'List the members of a class', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } } })],
+  async run(input, ctx) {
+    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const page = limited(r.symbol.children, input.membersLimit);
+    const path = [...r.containers, r.symbol];
+    return {
+      symbol: symbolOutput(ctx, r.document, r.symbol, r.containers),
+      members: { ...page, items: page.items.map((m) => ({ ...symbolOutput(ctx, r.document, m, path), signature: signatureOf(r.document, m) })) },
+    };
+  },
+});
+
+// ---------------------------------------------------------------- get-api-surface
+
+interface ApiInput extends CommonInput {
+  document: DocumentSelector;
+  symbolsLimit?: number | null;
+}
+
+interface ApiItem extends SymbolOutput {
+  signature: string;
+  depth: number;
+}
+
+/** Whether a declaration is visible outside its file/class, judged from its own text (language-neutral rules). */
+function isPublic(doc: ResolvedDocument, symbol: HostSymbol, topLevel: boolean): boolean {
+  const signature = signatureOf(doc, symbol);
+  if (/^(private|protected|internal)\b/.test(signature) || symbol.name.startsWith('#')) return false;
+  if (['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].includes(doc.host.languageId) && topLevel) return /^(export|declare)\b/.test(signature);
+  if (doc.host.languageId === 'python') return !symbol.name.startsWith('_') || /^__\w+__$/.test(symbol.name);
+  return true;
+}
+
+export const getApiSurface = defineTool<ApiInput, { document: DocumentRef; symbols: Collection<ApiItem> }>({
+  name: 'get-api-surface',
+  title: 'Get API Surface',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Lists what a document exposes: exported top-level declarations (TypeScript/JavaScript export; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
+  inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false }),
+  dataSchema: {
+    type: 'object',
+    properties: { document: { type: 'object' }, symbols: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' }, depth: { type: 'integer' } } }) },
+    required: ['document', 'symbols'],
+  },
+  annotations: queryAnnotations('Get API Surface'),
+  examples: [example('read-symbols', 3, 'api-surface', 'What a module exports', { document: { path: 'src/greeter.ts' } })],
+  async run(input, ctx) {
+    const doc = await ctx.document(input.document, input.workspace);
+    const roots = await documentSymbolTree(ctx, doc);
+    const all: { symbol: HostSymbol; containers: HostSymbol[] }[] = [];
+    for (const top of roots) {
+      if (!isPublic(doc, top, true)) continue;
+      all.push({ symbol: top, containers: [] });
+      for (const member of top.children) if (isPublic(doc, member, false) && !['Variable', 'Constant'].includes(member.kind) && member.kind !== 'Function') all.push({ symbol: member, containers: [top] });
+    }
+    const page = limited(all, input.symbolsLimit);
+    return {
+      document: doc.ref,
+      symbols: { ...page, items: page.items.map((h) => ({ ...symbolOutput(ctx, doc, h.symbol, h.containers, roots), signature: signatureOf(doc, h.symbol), depth: h.containers.length })) },
+    };
+  },
+});

@@ -1,0 +1,444 @@
+import type { DocumentSelector, ToolContext } from '../core/context';
+import { defineTool } from '../core/definition';
+import type { ApprovalSummary, ToolAnnotations, ToolDefinition } from '../core/definition';
+import { diffTexts } from '../core/diff';
+import type { DiffHunk } from '../core/diff';
+import { revise, ToolError } from '../core/envelope';
+import { utf8Bytes } from '../core/bounding';
+import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH_LENGTH, projectSelectorInput, workspaceSelectorInput } from '../core/schemas';
+import type { JsonSchema } from '../core/schemas';
+import type { ChangedDocument, RevisionInfo, Transaction, TransactionState } from '../core/transactions';
+import type { Workspace } from '../core/workspaces';
+import { inputSchema, QUERY, queryAnnotations } from './common';
+import type { CommonInput } from './common';
+import { ANSWER_LIST_DEFAULT, limitItems } from '../core/bounding';
+
+const CATEGORY = 'Transactions' as const;
+
+/** Inputs of the transaction tools that act on the whole transaction: only the workspace (an expectedSnapshot adds nothing there). */
+const transactionInput = (properties: Record<string, JsonSchema> = {}): JsonSchema => ({
+  type: 'object',
+  properties: { ...properties, workspace: workspaceSelectorInput },
+  additionalProperties: false,
+});
+
+/** The Tracon marks every mutation (staging) tool shares. */
+/** Documents transaction-preview lists at most (documentCount says how many there are). */
+const PREVIEW_DOCUMENTS_MAX = 200;
+
+export const MUTATION: Pick<ToolDefinition, 'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'> = {
+  operationKind: 'Mutation',
+  effect: 'Write',
+  requiresApproval: false,
+  requiredPermission: 'workspace.stage',
+  safeToRepeat: false,
+  timeoutSeconds: 0,
+  maxOutputBytes: 0,
+};
+
+export const mutationAnnotations = (title: string, destructive = false): ToolAnnotations => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: destructive,
+  idempotentHint: false,
+  openWorldHint: false,
+});
+
+const int = (description: string): JsonSchema => ({ type: 'integer', description });
+const bool = (description: string): JsonSchema => ({ type: 'boolean', description });
+
+/** The seed's transaction state. */
+export const transactionStateSchema: JsonSchema = {
+  description: 'The active transaction info.',
+  type: ['object', 'null'],
+  properties: {
+    revision: int('Current staged transaction revision.'),
+    revisionCount: int('Number of revisions retained in transaction history.'),
+    maxRevisions: int('Maximum number of revisions the transaction can retain.'),
+    remainingRevisions: int('Number of additional revisions that can be staged.'),
+    canMutate: bool('Whether mutation tools may stage another change.'),
+    canUndo: bool('Whether transaction history can move to the preceding revision.'),
+    canRedo: bool('Whether transaction history can move to the following revision.'),
+    canCommit: bool('Whether the staged transaction can be committed to disk.'),
+    canRollback: bool('Whether the complete staged transaction can be discarded.'),
+  },
+  required: ['revision', 'revisionCount', 'maxRevisions', 'remainingRevisions', 'canMutate', 'canUndo', 'canRedo', 'canCommit', 'canRollback'],
+};
+
+export const lineCountsSchema: JsonSchema = {
+  description: 'The diff summary for the change.',
+  type: ['object', 'null'],
+  properties: {
+    addedLines: int('The number of added lines.'),
+    removedLines: int('The number of removed lines.'),
+    changedLines: int('The number of changed lines (replaced in place).'),
+  },
+};
+
+export const changedDocumentSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    document: { ...documentRefOutput, description: 'The document that changed (its staged path).' },
+    changeKind: { description: 'The kind of change applied to the document.', type: 'string', enum: ['Added', 'Modified', 'Deleted', 'Renamed'] },
+    previousPath: { type: 'string', description: 'The path before a rename.' },
+    preview: lineCountsSchema,
+  },
+  required: ['document', 'changeKind'],
+};
+
+export const revisionInfoSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    revision: { type: 'integer' },
+    tool: { type: 'string' },
+    summary: { type: 'string' },
+    codeActionKind: { type: 'string' },
+    by: { type: 'string', enum: ['agent', 'person'] },
+    time: { type: 'string', format: 'date-time' },
+    paths: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['revision', 'tool', 'summary', 'by', 'time', 'paths'],
+};
+
+/** One file a revision changed, compact: path and this revision's line counts. */
+export const stagedFileSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string', description: 'Staged path.' },
+    changeKind: { type: 'string', enum: ['Added', 'Modified', 'Deleted', 'Renamed'] },
+    previousPath: { type: 'string' },
+    addedLines: { type: 'integer' },
+    removedLines: { type: 'integer' },
+    changedLines: { type: 'integer' },
+  },
+  required: ['path', 'changeKind', 'addedLines', 'removedLines', 'changedLines'],
+};
+
+const revisionHeadSchema: JsonSchema = {
+  ...revisionInfoSchema,
+  properties: Object.fromEntries(Object.entries(revisionInfoSchema.properties as Record<string, JsonSchema>).filter(([k]) => k !== 'paths')),
+  required: ['revision', 'tool', 'summary', 'by', 'time'],
+};
+
+/** `data` of every mutation tool: the state, the revision staged, and the files it changed (counts for this revision). */
+export const mutationDataSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    transaction: transactionStateSchema,
+    revision: revisionHeadSchema,
+    documents: collectionOutput('Files this revision changed, by path; hasMore when the answer was shortened to fit (totalCount counts all).', stagedFileSchema),
+    notes: { type: 'array', items: { type: 'string' } },
+  },
+  required: ['transaction', 'revision', 'documents'],
+};
+
+/** What an answer shows after the transaction ended (commit or rollback): nothing to undo or commit. */
+function closedState(ctx: ToolContext, tx: Transaction): TransactionState {
+  const s = ctx.services.settings();
+  return {
+    revision: tx.current,
+    revisionCount: tx.revisions.length,
+    maxRevisions: s.maxRevisions,
+    remainingRevisions: s.maxRevisions,
+    canMutate: s.effectiveMode !== 'inspection-only',
+    canUndo: false,
+    canRedo: false,
+    canCommit: false,
+    canRollback: false,
+  };
+}
+
+// ------------------------------------------------------------------ transaction-start
+
+export const transactionStart = defineTool<CommonInput, unknown>({
+  name: 'transaction-start',
+  title: 'Transaction Start',
+  category: CATEGORY,
+  ...MUTATION,
+  safeToRepeat: true,
+  description:
+    'Starts a staged transaction in the workspace, or returns the active one. Optional: mutation tools start one themselves. Nothing is written until transaction-commit.',
+  inputSchema: transactionInput(),
+  dataSchema: {
+    type: 'object',
+    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, started: bool('False when a transaction was already active.') },
+    required: ['transaction', 'transactionId', 'started'],
+  },
+  annotations: { ...mutationAnnotations('Transaction Start'), idempotentHint: true },
+  examples: [
+    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 1, id: 'start', title: 'Start a transaction', purpose: 'Open a transaction before staging.', expectedOutcome: 'Revision 0, nothing staged.', request: {} },
+  ],
+  async run(input, ctx) {
+    const ws = ctx.workspace(input.workspace);
+    const { transaction, started } = await ctx.services.transactions.exclusive(ws.id, async () => {
+      ctx.commitPoint();
+      return ctx.services.transactions.start(ws);
+    });
+    return { transaction: ctx.services.transactions.state(transaction), transactionId: transaction.id, started };
+  },
+});
+
+// ------------------------------------------------------------------ transaction-preview
+
+interface PreviewInput extends CommonInput {
+  document?: DocumentSelector | null;
+  includeDiff?: boolean;
+  contextLines?: number;
+}
+
+const previewDocumentInput: JsonSchema = {
+  description: 'Document to diff (with includeDiff).',
+  type: ['object', 'null'],
+  properties: {
+    project: projectSelectorInput,
+    path: boundedString('Workspace-relative path.', MAX_PATH_LENGTH, { minLength: 1 }),
+    documentId: boundedString('Workspace-local document ID.', MAX_PATH_LENGTH, { minLength: 1 }),
+  },
+  additionalProperties: false,
+};
+
+const hunkSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    originalStartLine: int('One-based starting line in the original document.'),
+    originalLineCount: int('Number of original-document lines covered by the hunk.'),
+    updatedStartLine: int('One-based starting line in the updated document.'),
+    updatedLineCount: int('Number of updated-document lines covered by the hunk.'),
+    lines: { description: 'Unified-diff content lines prefixed with space, +, or -.', type: 'array', items: { type: 'string' } },
+  },
+};
+
+const DIFF_RESERVE_BYTES = 1024;
+
+export const transactionPreview = defineTool<PreviewInput, unknown>({
+  name: 'transaction-preview',
+  title: 'Transaction Preview',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Previews the staged transaction: changed documents with changeKind and added/removed/changed line counts; with includeDiff and document, that document\'s unified diff hunks (contextLines of context; truncated when hunks were left out).',
+  inputSchema: inputSchema({
+    document: previewDocumentInput,
+    includeDiff: bool('Whether to include a detailed diff.'),
+    contextLines: { description: 'Context lines around each hunk.', type: 'integer', minimum: 0, maximum: INT32_MAX, default: 3 },
+  }),
+  dataSchema: {
+    type: ['object', 'null'],
+    properties: {
+      transaction: transactionStateSchema,
+      documents: { description: 'The changed documents in the preview.', type: 'array', items: changedDocumentSchema },
+      documentCount: int('How many documents the transaction changes; documents may list fewer (documentsTruncated).'),
+      documentsTruncated: bool('Whether documents were left out to fit the output limit.'),
+      diff: {
+        description: 'The optional detailed diff.',
+        type: ['object', 'null'],
+        properties: {
+          document: { ...documentRefOutput, type: ['object', 'null'], description: 'Document for which the detailed diff was produced.' },
+          hunks: { description: 'Changed regions in unified-diff form.', type: 'array', items: hunkSchema },
+          truncated: bool('Whether one or more diff hunks were omitted from the response.'),
+        },
+      },
+    },
+  },
+  annotations: queryAnnotations('Transaction Preview'),
+  seedDifferences:
+    'Data: changeKind may also be Renamed, with previousPath (the path before the move). documents is a plain array as in the seed, so it cannot carry hasMore: ' +
+    'documentCount (how many documents the transaction changes) and documentsTruncated (true when documents were left out to fit the output limit) are added next to it; ' +
+    'the selected diff is kept whole first, documents give way.',
+  examples: [
+    {
+      workflowId: 'transaction-change',
+      workflowTitle: 'Stage, review and commit one change',
+      step: 3,
+      id: 'preview-transaction',
+      title: 'Preview staged changes',
+      purpose: 'Inspect a focused diff before deciding whether to commit or roll back the transaction.',
+      expectedOutcome: 'A three-line-context diff is returned for the selected document without writing files.',
+      request: { document: { path: 'src/greeter.ts' }, includeDiff: true, contextLines: 3 },
+    },
+  ],
+  async run(input, ctx) {
+    const ws = ctx.workspace(input.workspace);
+    const tm = ctx.services.transactions;
+    const tx = tm.active(ws.id);
+    const documents = await tm.preview(ws);
+    let diff: { document: ChangedDocument['document'] | null; hunks: DiffHunk[]; truncated: boolean } | null = null;
+    if (input.includeDiff) {
+      if (!input.document || (input.document.path === undefined && input.document.documentId === undefined)) {
+        throw new ToolError('InvalidRequest', 'includeDiff needs document (path or documentId) naming one changed document.', revise(`Add document with one of: ${documents.map((d) => d.document.path).slice(0, 20).join(', ') || '(nothing is staged)'}.`));
+      }
+      const target = findChanged(ws, input.document, documents);
+      const staged = tx ? [...tx.state().values()].find((d) => (d.path ?? d.origin?.path) === target.document.path) : undefined;
+      if (!staged) throw new ToolError('DocumentNotFound', `${target.document.path} has no staged change.`, revise('Pick a document from the documents list.'));
+      const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
+      const updated = staged.path === null ? '' : staged.text;
+      const full = diffTexts(original, updated, input.contextLines ?? 3);
+      // The asked-for diff keeps at least half of the limit; a long documents list gives way to it (output bounding cuts it).
+      const listBytes = Math.min(utf8Bytes(JSON.stringify(documents)), Math.floor(ctx.maxOutputBytes / 2));
+      const budget = ctx.maxOutputBytes - listBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
+      const hunks: DiffHunk[] = [];
+      let used = 0;
+      for (const h of full.hunks) {
+        const size = utf8Bytes(JSON.stringify(h)) + 1;
+        if (used + size > budget) break;
+        hunks.push(h);
+        used += size;
+      }
+      diff = { document: target.document, hunks, truncated: hunks.length < full.hunks.length };
+    }
+    return { transaction: tm.state(tx), documents: documents.slice(0, PREVIEW_DOCUMENTS_MAX), documentCount: documents.length, documentsTruncated: documents.length > PREVIEW_DOCUMENTS_MAX, diff };
+  },
+});
+
+function findChanged(ws: Workspace, selector: DocumentSelector, documents: ChangedDocument[]): ChangedDocument {
+  const wanted = selector.documentId !== undefined ? documents.find((d) => d.document.documentId === selector.documentId)?.document.path : selector.path?.replace(/\\/g, '/').replace(/^\.\//, '');
+  const hit = documents.find((d) => d.document.path === wanted || d.previousPath === wanted);
+  if (hit) return hit;
+  throw new ToolError(
+    'DocumentNotFound',
+    `${selector.path ?? selector.documentId} has no staged change in ${ws.alias}. Changed documents: ${documents.map((d) => d.document.path).slice(0, 20).join(', ') || 'none'}.`,
+    revise('Name one of the changed documents (its staged path).'),
+  );
+}
+
+// ------------------------------------------------------------------ transaction-history
+
+interface HistoryInput extends CommonInput {
+  action?: 'list' | 'undo' | 'redo';
+  steps?: number;
+}
+
+export const transactionHistory = defineTool<HistoryInput, unknown>({
+  name: 'transaction-history',
+  title: 'Transaction History',
+  category: CATEGORY,
+  ...MUTATION,
+  description:
+    'Lists the staged transaction\'s revisions with their provenance (tool, summary, code action kind, by), or moves through them: action "undo" goes back steps revisions (default 1), "redo" forward. Staging after an undo drops the undone revisions.',
+  inputSchema: transactionInput({
+    action: { type: 'string', enum: ['list', 'undo', 'redo'], default: 'list' },
+    steps: { type: 'integer', minimum: 1, maximum: 1000, default: 1 },
+  }),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      transaction: transactionStateSchema,
+      revisions: {
+        type: 'object',
+        properties: {
+          items: {
+            type: 'array',
+            items: {
+              ...revisionInfoSchema,
+              properties: {
+                ...(revisionInfoSchema.properties as Record<string, JsonSchema>),
+                paths: collectionOutput('Staged paths the revision changed.', { type: 'string' }),
+                active: bool('False for an undone revision that redo would restore.'),
+              },
+            },
+          },
+          hasMore: { type: 'boolean' },
+          totalCount: { type: 'integer' },
+        },
+        required: ['items', 'hasMore', 'totalCount'],
+      },
+    },
+    required: ['transaction', 'revisions'],
+  },
+  annotations: mutationAnnotations('Transaction History'),
+  examples: [
+    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 4, id: 'undo', title: 'Undo the last revision', purpose: 'Take back the last staged change.', expectedOutcome: 'The revision moves back by one; redo is possible.', request: { action: 'undo' } },
+  ],
+  async run(input, ctx) {
+    const ws = ctx.workspace(input.workspace);
+    const tm = ctx.services.transactions;
+    const action = input.action ?? 'list';
+    let tx = tm.active(ws.id);
+    if (action !== 'list') {
+      tx = await tm.exclusive(ws.id, async () => {
+        tm.require(ws);
+        ctx.commitPoint();
+        return tm.move(ws, action, input.steps ?? 1);
+      });
+    } else if (!tx) tm.require(ws);
+    const items = tm.history(ws).map((r: RevisionInfo) => ({ ...r, paths: limitItems(r.paths, null, ANSWER_LIST_DEFAULT), active: r.revision <= (tx?.current ?? 0) }));
+    return { transaction: tm.state(tx), revisions: { items, hasMore: false, totalCount: items.length } };
+  },
+});
+
+// ------------------------------------------------------------------ transaction-commit
+
+const filesOutput: JsonSchema = collectionOutput('Files written (sha256 of the bytes before and after; null: no file); hasMore when the answer was shortened to fit.', {
+  type: 'object',
+  properties: { path: { type: 'string' }, beforeHash: { type: ['string', 'null'] }, afterHash: { type: ['string', 'null'] } },
+  required: ['path', 'beforeHash', 'afterHash'],
+});
+
+export async function commitSummary(ctx: ToolContext, workspace?: CommonInput['workspace']): Promise<ApprovalSummary> {
+  const ws = ctx.workspace(workspace);
+  const docs = await ctx.services.transactions.preview(ws);
+  const lines = docs.slice(0, 50).map((d) => `- ${d.changeKind} \`${d.previousPath ? `${d.previousPath} → ` : ''}${d.document.path}\` (+${d.preview.addedLines} −${d.preview.removedLines})`);
+  if (docs.length > 50) lines.push(`- … and ${docs.length - 50} more`);
+  return {
+    title: `Commit ${docs.length} file(s) to disk?`,
+    message: `The agent asks to write the staged transaction in ${ws.alias}:\n\n${lines.join('\n') || '(nothing staged)'}\n\n[Open the review panel](command:agentWorkbench.review.open) to see the diff first.`,
+  };
+}
+
+export const transactionCommit = defineTool<CommonInput, unknown>({
+  name: 'transaction-commit',
+  title: 'Transaction Commit',
+  category: CATEGORY,
+  ...MUTATION,
+  requiresApproval: true,
+  requiredPermission: 'workspace.commit',
+  notApprovedCode: 'TransactionCommitNotApproved',
+  description:
+    'Writes the staged transaction to disk after the person approves: checks every touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction is kept.',
+  inputSchema: inputSchema({}),
+  dataSchema: {
+    type: 'object',
+    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, files: filesOutput },
+    required: ['transaction', 'transactionId', 'files'],
+  },
+  annotations: mutationAnnotations('Transaction Commit'),
+  examples: [
+    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 5, id: 'commit', title: 'Commit', purpose: 'Write the reviewed change.', expectedOutcome: 'Files written; the transaction ends.', request: {} },
+  ],
+  prepareApproval: (input, ctx) => commitSummary(ctx, input.workspace),
+  async run(input, ctx) {
+    const ws = ctx.workspace(input.workspace);
+    const { transaction, files } = await ctx.services.transactions.commit(ctx, ws, 'agent');
+    return { transaction: closedState(ctx, transaction), transactionId: transaction.id, files: limitItems(files, null, ANSWER_LIST_DEFAULT) };
+  },
+});
+
+// ------------------------------------------------------------------ transaction-rollback
+
+export const transactionRollback = defineTool<CommonInput, unknown>({
+  name: 'transaction-rollback',
+  title: 'Transaction Rollback',
+  category: CATEGORY,
+  ...MUTATION,
+  description: 'Discards the whole staged transaction (every revision). Files on disk are not touched.',
+  inputSchema: transactionInput(),
+  dataSchema: {
+    type: 'object',
+    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, discardedRevisions: int('Revisions that were discarded (including undone ones).') },
+    required: ['transaction', 'transactionId', 'discardedRevisions'],
+  },
+  annotations: mutationAnnotations('Transaction Rollback'),
+  examples: [
+    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 6, id: 'rollback', title: 'Roll back', purpose: 'Drop everything staged.', expectedOutcome: 'No transaction is active.', request: {} },
+  ],
+  async run(input, ctx) {
+    const ws = ctx.workspace(input.workspace);
+    const tm = ctx.services.transactions;
+    const tx = await tm.exclusive(ws.id, async () => {
+      tm.require(ws);
+      ctx.commitPoint();
+      return tm.rollback(ws);
+    });
+    return { transaction: closedState(ctx, tx), transactionId: tx.id, discardedRevisions: tx.revisions.length };
+  },
+});

@@ -1,0 +1,230 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { FixAllData, ListActionsData, SemanticMutationData } from '../../src/tools/semantic';
+import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+
+const DIR = 'src/semantic';
+const file = (name: string): string => `${DIR}/${name}`;
+const onDisk = (name: string): string => fs.readFileSync(path.join(workspaceRoot(), DIR, name), 'utf8');
+const selection = (name: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ selection: { document: { path: file(name) }, selectedText, ...extra } });
+
+/** The staged text of a document (the buffer when it is not staged), read the way an agent reads it. */
+async function stagedText(name: string): Promise<string> {
+  const answer = expectOk<{ window: { text: string; startLine: number; endLine: number } }>(
+    await invoke('get-code-context', { location: { span: { document: { path: file(name) }, range: { start: 0, length: 0 } } }, contextLines: 500, includeSymbols: false, view: 'staged' }),
+  );
+  return answer.data.window.text;
+}
+
+async function rollback(): Promise<void> {
+  await invoke('transaction-rollback', {});
+}
+
+/** Waits until the TypeScript server reports a diagnostic in a file (quick fixes need it). */
+async function waitForDiagnostic(name: string, pattern: RegExp, timeoutMs = 60_000): Promise<void> {
+  const uri = vscode.Uri.file(path.join(workspaceRoot(), DIR, name));
+  // TypeScript reports diagnostics only for files shown in an editor tab.
+  await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
+  const started = Date.now();
+  while (!vscode.languages.getDiagnostics(uri).some((d) => pattern.test(d.message))) {
+    if (Date.now() - started > timeoutMs) throw new Error(`no diagnostic matching ${pattern} in ${name}: ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+describe('semantic mutations in a real VS Code: rename-symbol, format-document, code actions', function () {
+  this.timeout(180_000);
+
+  const originals: Record<string, string> = {};
+
+  before(async () => {
+    await activateExtension();
+    for (const name of ['shapes.ts', 'report.ts', 'main.ts', 'needsImport.ts', 'imports.ts', 'messy.ts']) originals[name] = onDisk(name);
+    await waitForSymbols(file('shapes.ts'));
+    await waitForSymbols(file('report.ts'));
+    await rollback();
+  });
+
+  afterEach(rollback);
+
+  it('rename-symbol stages a rename across files with exact edits; disk is unchanged until commit', async () => {
+    const answer = expectOk<SemanticMutationData>(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }));
+    const d = answer.data;
+    assert.equal(d.revision.tool, 'rename-symbol');
+    assert.equal(d.revision.summary, 'Rename areaOf to surfaceOf');
+    assert.equal(d.transaction.revision, 1);
+    assert.equal(d.transaction.canCommit, true);
+    assert.deepEqual(d.staged, {
+      files: {
+        items: [
+          { path: file('imports.ts'), edits: 2 },
+          { path: file('main.ts'), edits: 2 },
+          { path: file('report.ts'), edits: 2 },
+          { path: file('shapes.ts'), edits: 1 },
+        ],
+        hasMore: false,
+        totalCount: 4,
+      },
+      edits: 7,
+      fileOperations: 0,
+    });
+    for (const name of ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts']) {
+      assert.equal(await stagedText(name), originals[name].replaceAll('areaOf', 'surfaceOf'), `staged ${name}`);
+      assert.equal(onDisk(name), originals[name], `${name} on disk is unchanged`);
+    }
+    assert.equal(await stagedText('needsImport.ts'), originals['needsImport.ts'], 'an unresolved name in another file is not renamed');
+  });
+
+  it('rename-symbol refuses what the provider refuses, with its reason', async () => {
+    const keyword = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'return') }, newName: 'x' }), 'InvalidRequest');
+    assert.match(keyword.error.message, /You cannot rename this element/);
+    const builtin = expectError(await invoke('rename-symbol', { symbol: { location: selection('main.ts', 'console') }, newName: 'terminal' }), 'InvalidRequest');
+    assert.match(builtin.error.message, /You cannot rename elements that are defined in the standard TypeScript library/);
+    assert.equal(keyword.continuation?.kind, 'ReviseRequest');
+  });
+
+  it('a rename that overlaps a staged text edit answers TransactionConflicted and stages nothing', async () => {
+    expectOk(await invoke('edit-text', { edits: [{ location: selection('main.ts', 'areaOf(4, 5)'), newText: 'areaOf(5, 5)' }] }));
+    const failure = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }), 'TransactionConflicted');
+    assert.ok(failure.continuation);
+    assert.equal(await stagedText('shapes.ts'), originals['shapes.ts'], 'nothing of the rename was staged');
+    assert.equal(await stagedText('main.ts'), originals['main.ts'].replace('areaOf(4, 5)', 'areaOf(5, 5)'));
+  });
+
+  it('format-document stages the formatter result with the editor options of the file', async () => {
+    const answer = expectOk<SemanticMutationData>(await invoke('format-document', { document: { path: file('messy.ts') } }));
+    assert.equal(answer.data.revision.summary, `Format ${file('messy.ts')}`);
+    assert.equal(await stagedText('messy.ts'), 'export function messy(a: number, b: number) {\n    if (a > b) { return a - b }\n    return b - a;\n}\n');
+    assert.equal(onDisk('messy.ts'), originals['messy.ts']);
+  });
+
+  it('format-document formats only a range when asked', async () => {
+    const text = originals['messy.ts'];
+    const start = text.indexOf('if(a>b)');
+    expectOk(await invoke('format-document', { document: { path: file('messy.ts') }, range: { start, length: 'if(a>b){return a-b}'.length } }));
+    const staged = await stagedText('messy.ts');
+    assert.equal(staged.split('\n')[0], text.split('\n')[0], 'the first line is outside the range and stays as it was');
+    assert.match(staged, /if \(a > b\) \{ return a - b \}/);
+    assert.ok(staged.includes('        return b-a;'), 'the line after the range stays as it was');
+  });
+
+  it('stages a refactoring that creates a file (move to a new file): the file operation and its text', async () => {
+    const list = expectOk<ListActionsData>(await invoke('list-code-actions', { location: selection('shapes.ts', 'export const UNIT = 1;'), kind: 'refactor.move' }));
+    const move = list.data.actions.items.find((a) => /new file/i.test(a.title));
+    assert.ok(move, `a move-to-new-file refactoring: ${JSON.stringify(list.data.actions.items)}`);
+    assert.equal(move.stageable, true, JSON.stringify(move));
+    const staged = expectOk<SemanticMutationData>(await invoke('stage-code-action', { actionRef: move.actionRef }));
+    assert.equal(staged.data.staged.fileOperations, 1, 'only the new file is created; "create if missing" of edited files is dropped');
+    const added = staged.data.documents.items.filter((d) => d.changeKind === 'Added');
+    assert.equal(added.length, 1, JSON.stringify(staged.data.documents));
+    const created = added[0].path.slice(DIR.length + 1);
+    assert.equal(await stagedText(created), '\nexport const UNIT = 1;\n');
+    // How many blank lines TypeScript leaves behind varies between runs; the oracle below checks the exact text.
+    assert.match(await stagedText('shapes.ts'), /^export function areaOf\(width: number, height: number\): number \{\n {2}return width \* height;\n\}\n+$/, 'the declaration left shapes.ts');
+    assert.deepEqual(
+      staged.data.staged.files.items.map((f) => f.path).sort(),
+      [file('imports.ts'), file('shapes.ts'), file(created)].sort(),
+      'the importer of UNIT is updated too',
+    );
+    assert.equal(await stagedText('imports.ts'), originals['imports.ts'].replace("import { UNIT, areaOf } from './shapes';\n", "import { areaOf } from './shapes';\nimport { UNIT } from \"./UNIT\";\n"));
+    assert.equal(fs.existsSync(path.join(workspaceRoot(), DIR, created)), false, 'nothing is created on disk before commit');
+    const stagedTexts = await Promise.all([created, 'shapes.ts', 'imports.ts'].map(stagedText));
+    await rollback();
+
+    // The oracle: VS Code applying the same refactoring itself gives the staged texts exactly.
+    const uriOf = (name: string): vscode.Uri => vscode.Uri.file(path.join(workspaceRoot(), DIR, name));
+    const shapes = await vscode.workspace.openTextDocument(uriOf('shapes.ts'));
+    const at = originals['shapes.ts'].indexOf('export const UNIT = 1;');
+    const range = new vscode.Range(shapes.positionAt(at), shapes.positionAt(at + 'export const UNIT = 1;'.length));
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', shapes.uri, range, 'refactor.move', 10);
+    const own = actions.find((a) => /new file/i.test(a.title));
+    assert.ok(own?.edit);
+    assert.ok(await vscode.workspace.applyEdit(own.edit));
+    try {
+      const applied = await Promise.all([created, 'shapes.ts', 'imports.ts'].map(async (name) => (await vscode.workspace.openTextDocument(uriOf(name))).getText()));
+      assert.deepEqual(stagedTexts, applied);
+    } finally {
+      for (const name of ['shapes.ts', 'imports.ts', created]) {
+        await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uriOf(name)));
+        await vscode.commands.executeCommand('workbench.action.files.revert');
+        await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      }
+      await vscode.workspace.fs.delete(uriOf(created));
+    }
+    assert.equal(onDisk('shapes.ts'), originals['shapes.ts']);
+  });
+
+  it('lists the TypeScript quick fix that adds a missing import, stages it and commits it', async () => {
+    await waitForDiagnostic('needsImport.ts', /Cannot find name 'areaOf'/);
+    const list = expectOk<ListActionsData>(await invoke('list-code-actions', { location: selection('needsImport.ts', 'areaOf'), kind: 'quickfix' }));
+    const fix = list.data.actions.items.find((a) => /import/i.test(a.title) && /shapes/.test(a.title));
+    assert.ok(fix, `an add-import quick fix: ${JSON.stringify(list.data.actions.items.map((a) => a.title))}`);
+    assert.equal(fix.kind, 'quickfix');
+    assert.equal(fix.stageable, true);
+    assert.deepEqual(fix.files, [{ path: file('needsImport.ts'), edits: 1 }]);
+    const staged = expectOk<SemanticMutationData>(await invoke('stage-code-action', { actionRef: fix.actionRef }));
+    assert.equal(staged.data.revision.codeActionKind, 'quickfix');
+    // TypeScript infers the quote style from the file itself; this one has no strings, so double quotes.
+    const expected = `import { areaOf } from "./shapes";\n\n${originals['needsImport.ts']}`;
+    assert.equal(await stagedText('needsImport.ts'), expected);
+    assert.equal(onDisk('needsImport.ts'), originals['needsImport.ts']);
+    const config = vscode.workspace.getConfiguration('agentWorkbench');
+    await config.update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+    try {
+      expectOk(await invoke('transaction-commit', {}));
+    } finally {
+      await config.update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+    }
+    assert.equal(onDisk('needsImport.ts'), expected, 'the commit wrote the staged text');
+  });
+
+  it('prepare-fix-all previews organize imports as exact hunks without staging, and its ref stages it', async () => {
+    const answer = expectOk<FixAllData>(await invoke('prepare-fix-all', { document: { path: file('imports.ts') }, kind: 'source.organizeImports', contextLines: 1 }));
+    const d = answer.data;
+    assert.ok(d.action, 'organize imports has something to do');
+    assert.equal(d.action.kind, 'source.organizeImports');
+    assert.deepEqual(d.documents.items, [
+      {
+        path: file('imports.ts'),
+        edits: 3,
+        addedLines: 1,
+        removedLines: 2,
+        changedLines: 0,
+        hunks: [
+          {
+            originalStartLine: 1,
+            originalLineCount: 4,
+            updatedStartLine: 1,
+            updatedLineCount: 3,
+            // The unused import goes; the ordinal order of specifiers (UNIT before areaOf) is kept.
+            lines: ["-import { UNIT, areaOf } from './shapes';", "-import { double } from './needsImport';", " import { report } from './report';", "+import { UNIT, areaOf } from './shapes';", ' '],
+          },
+        ],
+      },
+    ]);
+    assert.equal(onDisk('imports.ts'), originals['imports.ts']);
+    const staged = expectOk<SemanticMutationData>(await invoke('stage-code-action', { actionRef: d.action.actionRef }));
+    assert.equal(staged.data.transaction.revision, 1, 'the preview staged nothing before');
+    assert.equal(staged.data.revision.codeActionKind, 'source.organizeImports');
+    assert.equal(await stagedText('imports.ts'), originals['imports.ts'].replace(/^[\s\S]*?\n\n/, "import { report } from './report';\nimport { UNIT, areaOf } from './shapes';\n\n"));
+  });
+
+  it('a code action ref goes stale when its document changes', async () => {
+    const preview = expectOk<FixAllData>(await invoke('prepare-fix-all', { document: { path: file('imports.ts') }, kind: 'source.organizeImports' }));
+    const ref = preview.data.action?.actionRef;
+    assert.ok(ref);
+    const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), DIR, 'imports.ts')));
+    const edit = new vscode.WorkspaceEdit();
+    edit.insert(doc.uri, new vscode.Position(0, 0), '// typed by a person\n');
+    assert.ok(await vscode.workspace.applyEdit(edit));
+    try {
+      const failure = expectError(await invoke('stage-code-action', { actionRef: ref }), 'SnapshotMismatch');
+      assert.equal(failure.continuation?.kind, 'CallTool');
+    } finally {
+      await vscode.window.showTextDocument(doc);
+      await vscode.commands.executeCommand('workbench.action.files.revert');
+    }
+  });
+});

@@ -1,0 +1,65 @@
+import * as http from 'node:http';
+import * as vscode from 'vscode';
+import { registeredToolName } from '../../src/core/definition';
+
+/**
+ * Loaded as the extension tests module by scripts/panel-test.mjs: instead of running tests in
+ * the extension host it serves a tiny HTTP bridge on 127.0.0.1 so the browser-driven test can
+ * call tools (vscode.lm.invokeTool, as an agent does), run commands and set settings. It resolves
+ * (ending the "test run") when the driver posts /exit.
+ */
+export function run(): Promise<void> {
+  const port = Number(process.env.AW_BRIDGE_PORT);
+  if (!Number.isInteger(port) || port <= 0) return Promise.reject(new Error('AW_BRIDGE_PORT is not set'));
+  return new Promise((resolve, reject) => {
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.setEncoding('utf8');
+      req.on('data', (chunk: string) => (body += chunk));
+      req.on('end', () => {
+        void handle(req.url ?? '', body).then(
+          (answer) => {
+            res.writeHead(200, { 'content-type': 'application/json' });
+            res.end(JSON.stringify(answer ?? null));
+            if (req.url === '/exit') server.close(() => resolve());
+          },
+          (error: unknown) => {
+            res.writeHead(500, { 'content-type': 'text/plain' });
+            res.end(error instanceof Error ? error.stack ?? error.message : String(error));
+          },
+        );
+      });
+    });
+    server.on('error', reject);
+    server.listen(port, '127.0.0.1');
+  });
+}
+
+async function handle(url: string, body: string): Promise<unknown> {
+  const args = (body ? JSON.parse(body) : {}) as Record<string, unknown>;
+  switch (url) {
+    case '/ping': {
+      const ext = vscode.extensions.getExtension('agent-workbench.agent-workbench');
+      await ext?.activate();
+      return { ok: ext?.isActive === true, tools: vscode.lm.tools.filter((t) => t.name.startsWith('workbench_')).length };
+    }
+    case '/call': {
+      const result = await vscode.lm.invokeTool(registeredToolName(String(args.tool)), { input: args.input ?? {}, toolInvocationToken: undefined });
+      const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
+      return JSON.parse(text) as unknown;
+    }
+    case '/command':
+      return vscode.commands.executeCommand(String(args.id), ...((args.args as unknown[] | undefined) ?? []));
+    case '/config':
+      await vscode.workspace.getConfiguration().update(String(args.key), args.value, vscode.ConfigurationTarget.Global);
+      return true;
+    case '/diagnostics':
+      return vscode.languages.getDiagnostics(vscode.Uri.parse(String(args.uri))).map((d) => d.message);
+    case '/editors':
+      return vscode.window.visibleTextEditors.map((e) => ({ uri: e.document.uri.toString(), text: e.document.getText() }));
+    case '/exit':
+      return true;
+    default:
+      throw new Error(`unknown bridge route ${url}`);
+  }
+}
