@@ -11,6 +11,7 @@ import type { ProjectInfo, Workspace } from '../core/workspaces';
 import { inputSchema, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './common';
 import type { CommonInput } from './common';
 import { projectLooksLoaded } from './navigation';
+import { transactionStateSchema } from './transactions';
 import { documentSymbolTree, SYMBOLS_READINESS } from '../core/symbols';
 import * as path from 'node:path';
 import { parse as parseJsoncText } from 'jsonc-parser';
@@ -120,7 +121,11 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
         properties: { documentId: { type: 'string' }, path: { type: 'string' }, languageId: { type: 'string' }, isDirty: { type: 'boolean' } },
         required: ['documentId', 'path', 'languageId', 'isDirty'],
       }),
-      transaction: { type: 'null', description: 'The active staged transaction; null when none is staged.' },
+      transaction: {
+        ...transactionStateSchema,
+        description: 'The active staged transaction (its state, id and how many files it changes); null when none is open.',
+        properties: { ...(transactionStateSchema.properties as JsonSchema), transactionId: { type: 'string' }, stagedFiles: { type: 'integer', minimum: 0 } },
+      },
     },
     required: ['workspace', 'trusted', 'operationalMode', 'effectiveMode', 'fileCount', 'fileCountIsPartial', 'projects', 'languages', 'openDocuments', 'transaction'],
   },
@@ -159,7 +164,7 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
       projects: limitItems(await w.projects(), input.projectsLimit),
       languages: limitItems(languageSummaries(ctx, files.paths), input.languagesLimit),
       openDocuments: limitItems(open, input.openDocumentsLimit),
-      transaction: null,
+      transaction: activeTransaction(ctx, w),
     };
   },
 });
@@ -402,6 +407,14 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
     };
   },
 });
+
+/** The folder's open transaction, as transaction tools describe it, with its id and changed-file count. */
+function activeTransaction(ctx: ToolContext, w: Workspace): Record<string, unknown> | null {
+  const tm = ctx.services.transactions;
+  const tx = tm.active(w.id);
+  const state = tm.state(tx);
+  return tx && state ? { ...state, transactionId: tx.id, stagedFiles: tx.effectiveDocuments().length } : null;
+}
 
 /** The folder's one project, where the project files of one directory (tsconfig.json beside package.json) count as one. */
 function onlyProject(alias: string, projects: ProjectInfo[]): ProjectInfo {

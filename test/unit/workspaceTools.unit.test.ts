@@ -294,6 +294,18 @@ describe('tools: get-solution-structure', () => {
   });
 });
 
+describe('tools: workspace-status and the open transaction', () => {
+  it('reports null, then the staged transaction with its state, id and changed-file count', async () => {
+    const h = await singleRoot();
+    const before = await h.ok<{ transaction: unknown }>('workspace-status', {});
+    assert.equal(before.data.transaction, null);
+    await h.ok('edit-text', { edits: [{ location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'export' } }, newText: 'export ' }] });
+    const after = await h.ok<{ transaction: { revision: number; canCommit: boolean; stagedFiles: number; transactionId: string } }>('workspace-status', {});
+    const tx = h.transactions.active(h.registry.all()[0].id);
+    assert.deepEqual([after.data.transaction.revision, after.data.transaction.canCommit, after.data.transaction.stagedFiles, after.data.transaction.transactionId], [1, true, 1, tx?.id]);
+  });
+});
+
 describe('tools: get-project-details', () => {
   it('details the root project: JSON-with-comments manifest parsed, nested project excluded', async () => {
     const h = await singleRoot();
