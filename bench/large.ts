@@ -273,7 +273,7 @@ export async function run(): Promise<void> {
     rawRename: 'vscode.executeDocumentRenameProvider (raw: computes the WorkspaceEdit)',
     stagePreview: 'rename-symbol + transaction-preview through the chain (staged, nothing written)',
     rawApplySave: 'workspace.applyEdit + saveAll of the raw edit',
-    commit: 'transaction-commit through the chain (checks, one applyEdit, save, byte-for-byte verification)',
+    commit: 'transaction-commit through the chain (checks; open files by one applyEdit and save, the others written directly; byte-for-byte verification)',
     vscodeRename: 'vscode_renameSymbol via vscode.lm.invokeTool (computes and applies, does not save)',
   };
   for (const [id, list] of Object.entries(samples)) {
