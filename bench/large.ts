@@ -65,14 +65,14 @@ function dataOf<T>(text: string): T {
 }
 
 interface ReferencesData {
-  documents: { items?: { refs: unknown[] }[] } | { refs: unknown[] }[];
+  documents: { items?: { lines: { at: unknown[] }[] }[] };
   complete?: boolean;
   totalCount?: number;
 }
 
+/** References listed: documents.items[].lines[].at[] holds one offset per reference. */
 function referenceCount(data: ReferencesData): number {
-  const docs = Array.isArray(data.documents) ? data.documents : (data.documents.items ?? []);
-  return docs.reduce((n, d) => n + d.refs.length, 0);
+  return (data.documents.items ?? []).reduce((n, d) => n + d.lines.reduce((m, l) => m + l.at.length, 0), 0);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

@@ -231,7 +231,7 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
       expect: 'ok',
       check: (e) => {
-        const docs = items(data(e).documents).map((d) => `${String(d.path ?? String(d.documentId).replace(/^[^:]*:/, ''))}:${(d.refs as Data[]).map((r) => r.line).join(',')}`);
+        const docs = items(data(e).documents).map((d) => `${String(d.path)}:${(d.lines as Data[]).flatMap((l) => (l.at as number[]).map(() => l.line)).join(',')}`);
         const expected = ['src/greeter.ts:23', 'src/services.ts:1,18'];
         return JSON.stringify(docs) === JSON.stringify(expected) && data(e).totalReferences === 3 ? undefined : `expected references ${expected.join(' ')} (3), got ${docs.join(' ')} (${String(data(e).totalReferences)})`;
       },

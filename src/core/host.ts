@@ -82,6 +82,8 @@ export interface WorkbenchHost {
   readFileText(absPath: string, maxBytes: number): Promise<string | undefined>;
   /** The bytes on disk; undefined when there is no such file. */
   readFileBytes(absPath: string): Promise<Uint8Array | undefined>;
+  /** readDocument and readFileBytes together; a host may read a file nobody has open once for both. */
+  readDocumentAndBytes?(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }>;
   /**
    * Applies a checked commit plan as one workspace edit, saves, and verifies that every file
    * holds its staged text byte for byte (its line endings and encoding kept). On any failure

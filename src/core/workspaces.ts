@@ -50,6 +50,8 @@ export const FILE_LIST_LIMIT = 20_000;
 export class Workspace {
   readonly tracker: SnapshotTracker;
   private fileCache: Promise<{ paths: string[]; hasMore: boolean }> | undefined;
+  /** projects() of the current fileCache: projectFor runs once per document of a large preview. */
+  private projectCache: { files: Promise<unknown>; projects: Promise<ProjectInfo[]> } | undefined;
 
   constructor(
     readonly id: string,
@@ -92,7 +94,13 @@ export class Workspace {
   }
 
   async projects(): Promise<ProjectInfo[]> {
-    const { paths } = await this.files();
+    const files = this.files();
+    if (this.projectCache?.files !== files) this.projectCache = { files, projects: this.scanProjects(files) };
+    return [...(await this.projectCache.projects)];
+  }
+
+  private async scanProjects(files: Promise<{ paths: string[] }>): Promise<ProjectInfo[]> {
+    const { paths } = await files;
     const projects: ProjectInfo[] = [];
     for (const p of paths) {
       const kind = projectKindOf(p);

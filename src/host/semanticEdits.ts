@@ -18,6 +18,10 @@ import type {
   HostWorkspaceEdit,
 } from '../core/host';
 import { LineIndex } from '../core/text';
+import { mapConcurrently } from '../core/transactions';
+
+/** Files read at once: a rename over 1,000 files otherwise waits on each read in turn. */
+const READ_CONCURRENCY = 16;
 
 /** Reads a file as the editor shows it, without necessarily opening it (src/host/textSource.ts). */
 export type Opener = SourceReader;
@@ -107,9 +111,11 @@ export async function convertWorkspaceEdit(edit: vscode.WorkspaceEdit, open: Ope
   } else {
     for (const [uri, edits] of edit.entries()) for (const t of edits) addText(uri, t.range, t.newText);
   }
+  const entries = [...textByUri.values()];
+  const sources = await mapConcurrently(entries, READ_CONCURRENCY, ({ uri }) => (created.has(uri.toString()) ? Promise.resolve(undefined) : open(uri.fsPath)));
   const documents: HostDocumentEdits[] = [];
-  for (const { uri, edits } of textByUri.values()) {
-    const doc = created.has(uri.toString()) ? undefined : await open(uri.fsPath);
+  for (const [i, { uri, edits }] of entries.entries()) {
+    const doc = sources[i];
     const baseText = doc ? doc.getText() : '';
     const lines = doc ? undefined : new LineIndex('');
     const offsetAt = (p: vscode.Position): number => (doc ? doc.offsetAt(p) : (lines as LineIndex).offsetAt({ line: p.line, character: p.character }));

@@ -1,4 +1,5 @@
 import { TextDecoder } from 'node:util';
+import type { BigIntStats } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { LanguageIndex } from '../core/languages';
@@ -14,6 +15,10 @@ import { LineIndex } from '../core/text';
 export type TextSource = Pick<vscode.TextDocument, 'uri' | 'version' | 'languageId' | 'eol' | 'isDirty' | 'getText' | 'offsetAt' | 'positionAt'>;
 
 export type SourceReader = (absPath: string) => Promise<TextSource | undefined>;
+
+/** What says a file is unchanged since it was read: its size, inode and nanosecond times (taken before reading). */
+export type FileStamp = string;
+export const stampOf = (s: BigIntStats): FileStamp => `${s.size}:${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -59,31 +64,38 @@ export class DiskSources {
   }
 
   async read(absPath: string, maxBytes: number): Promise<TextSource | undefined> {
+    return (await this.readWithBytes(absPath, maxBytes)).source;
+  }
+
+  /** As read, plus the bytes when it read them (a caller that needs both reads the file once). */
+  async readWithBytes(absPath: string, maxBytes: number): Promise<{ source?: TextSource; bytes?: Buffer; stat?: FileStamp }> {
     const uri = vscode.Uri.file(absPath);
     const files = vscode.workspace.getConfiguration('files', uri);
     const encoding = files.get<string>('encoding', 'utf8');
     const associations = files.get<Record<string, string>>('associations', {});
-    if ((encoding !== 'utf8' && encoding !== 'utf8bom') || files.get<boolean>('autoGuessEncoding', false) || Object.keys(associations).length > 0) return undefined;
+    if ((encoding !== 'utf8' && encoding !== 'utf8bom') || files.get<boolean>('autoGuessEncoding', false) || Object.keys(associations).length > 0) return {};
     this.index ??= new LanguageIndex(this.languages());
     const languageId = this.index.languageOf(absPath);
-    if (!languageId) return undefined;
+    if (!languageId) return {};
     let bytes: Buffer;
+    let stat: FileStamp;
     try {
-      const stat = await fs.stat(absPath);
-      if (!stat.isFile() || stat.size > maxBytes) return undefined;
+      const s = await fs.stat(absPath, { bigint: true });
+      if (!s.isFile() || s.size > BigInt(maxBytes)) return {};
+      stat = stampOf(s);
       bytes = await fs.readFile(absPath);
     } catch {
-      return undefined;
+      return {};
     }
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
+    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { bytes };
     let text: string;
     try {
       text = utf8.decode(bytes);
     } catch {
-      return undefined;
+      return { bytes };
     }
     // A NUL byte: VS Code treats the file as binary.
-    if (text.includes('\0')) return undefined;
-    return new DiskSource(uri, text, languageId);
+    if (text.includes('\0')) return { bytes };
+    return { source: new DiskSource(uri, text, languageId), bytes, stat };
   }
 }

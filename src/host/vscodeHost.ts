@@ -11,8 +11,8 @@ import type { HostHighlight, HostWorkspaceSymbol } from '../core/host';
 import type { HostCall, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../core/host';
 import { toPosix } from '../core/paths';
 import * as path from 'node:path';
-import { DiskSources } from './textSource';
-import type { TextSource } from './textSource';
+import { DiskSources, stampOf } from './textSource';
+import type { FileStamp, TextSource } from './textSource';
 
 /** Folders whose files are never project sources. */
 export const EXCLUDED_FOLDERS = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/.vscode-test/**,**/bin/**,**/obj/**,**/target/**,**/__pycache__/**,**/.venv/**}';
@@ -25,6 +25,17 @@ function toFolder(f: vscode.WorkspaceFolder): HostFolder {
 
 function findOpen(absPath: string): vscode.TextDocument | undefined {
   return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === absPath);
+}
+
+function toHostDocument(doc: TextSource, wasOpen: boolean): HostDocument {
+  return {
+    text: doc.getText(),
+    languageId: doc.languageId,
+    version: doc.version,
+    isDirty: doc.isDirty,
+    source: wasOpen ? 'buffer' : 'disk',
+    eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
+  };
 }
 
 function toHostSymbol(doc: vscode.TextDocument, s: vscode.DocumentSymbol): HostSymbol {
@@ -76,6 +87,24 @@ export class VsCodeHost implements WorkbenchHost {
     return findOpen(absPath) ?? (await this.disk.read(absPath, MAX_TEXT_DOCUMENT_BYTES)) ?? (await this.open(absPath));
   }
 
+  /**
+   * Files the last rename was converted on, as read from disk: staging it reads the same files
+   * again (readDocumentAndBytes), and a file whose stamp is unchanged need not be read twice.
+   * A file that changed after this read still fails the commit's byte check, never silently.
+   */
+  private readonly editReads = new Map<string, { source: TextSource; bytes: Buffer; stat: FileStamp }>();
+
+  private async editSource(absPath: string): Promise<TextSource | undefined> {
+    const open = findOpen(absPath);
+    if (open) return open;
+    const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
+    if (read.source && read.bytes && read.stat) {
+      this.editReads.set(absPath, { source: read.source, bytes: read.bytes, stat: read.stat });
+      return read.source;
+    }
+    return this.open(absPath);
+  }
+
   private async open(absPath: string): Promise<vscode.TextDocument | undefined> {
     const existing = findOpen(absPath);
     if (existing) return existing;
@@ -91,15 +120,23 @@ export class VsCodeHost implements WorkbenchHost {
   async readDocument(absPath: string): Promise<HostDocument | undefined> {
     const wasOpen = findOpen(absPath) !== undefined;
     const doc = await this.source(absPath);
-    if (!doc) return undefined;
-    return {
-      text: doc.getText(),
-      languageId: doc.languageId,
-      version: doc.version,
-      isDirty: doc.isDirty,
-      source: wasOpen ? 'buffer' : 'disk',
-      eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
-    };
+    return doc ? toHostDocument(doc, wasOpen) : undefined;
+  }
+
+  /** A file nobody has open is read once: its text is decoded from the bytes that are hashed. */
+  async readDocumentAndBytes(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }> {
+    const open = findOpen(absPath);
+    const kept = this.editReads.get(absPath);
+    this.editReads.delete(absPath);
+    if (!open && kept) {
+      const now = await fs.stat(absPath, { bigint: true }).then(stampOf, () => undefined);
+      if (now === kept.stat) return { doc: toHostDocument(kept.source, false), bytes: kept.bytes };
+    }
+    if (!open) {
+      const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
+      if (read.source) return { doc: toHostDocument(read.source, false), bytes: read.bytes };
+    }
+    return { doc: await this.readDocument(absPath), bytes: await this.readFileBytes(absPath) };
   }
 
   async realPath(absPath: string): Promise<string | undefined> {
@@ -193,7 +230,8 @@ export class VsCodeHost implements WorkbenchHost {
 
   async renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
     const doc = await this.open(absPath);
-    return doc ? semantic.renameEdits(doc, offset, newName, (p) => this.source(p)) : this.noDocument(absPath);
+    this.editReads.clear();
+    return doc ? semantic.renameEdits(doc, offset, newName, (p) => this.editSource(p)) : this.noDocument(absPath);
   }
 
   async formatEdits(absPath: string, range?: HostRange): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {

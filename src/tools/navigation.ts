@@ -157,35 +157,47 @@ interface ReferencesInput extends CommonInput {
 }
 
 /**
- * One reference, compact because an answer holds hundreds of them: no column (line text and
- * offset say where), and only the exceptional facts (write access, declaration, odd length).
+ * The references on one line of a document, compact because an answer holds hundreds of them:
+ * the line's text and container are said once for all its references, and each reference is
+ * only its offset (no column: line text and offset say where; the length is the symbol name's).
  */
-export interface ReferenceItem {
+export interface ReferenceLine {
   line: number;
-  /** Zero-based UTF-16 offset of the reference; its length is the symbol name's unless `len` says otherwise. */
-  start: number;
-  len?: number;
-  /** The reference writes the symbol (document highlights); others read it or are unclassified. */
-  write?: true;
-  decl?: true;
-  /** The trimmed line text; left out when the previous reference is on the same line. */
-  text?: string;
-  /** Containing symbol, as a dotted name path; left out when it is the previous reference's on the same line. */
+  /** The trimmed line text (cut at LINE_TEXT_MAX characters). */
+  text: string;
+  /** Zero-based UTF-16 document offsets of the references on the line, ascending. */
+  at: number[];
+  /**
+   * Containing symbol, as a dotted name path, leaving out symbols declared on the line itself (the text shows them).
+   * A line whose references have different containers appears once per container.
+   */
   in?: string;
+  /** Offsets (of `at`) of references that write the symbol (document highlights); others read it or are unclassified. */
+  write?: number[];
+  /** Offsets (of `at`) of declarations. */
+  decl?: number[];
+  /** Lengths of the `at` references, in the same order, when one differs from the symbol name's. */
+  len?: number[];
 }
 
-/** A document and its references. Its documentId ("<folder id>:<path>") carries the workspace-relative path. */
+/** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
 export interface ReferenceDocument {
-  documentId: string;
-  refs: ReferenceItem[];
+  path: string;
+  folderId?: string;
+  lines: ReferenceLine[];
 }
+
+/** The symbol, its location without the snapshot (the answer's own) and the selector (documentId + span). */
+export type ReferencesSymbol = Omit<SymbolOutput, 'location'> & { location: Omit<LocationOutput, 'snapshot' | 'selector'> };
 
 export interface ReferencesData {
-  symbol: SymbolOutput;
+  symbol: ReferencesSymbol;
+  /** The folder of the documents (unless a document names its own): documentId = "<folderId>:<path>". */
+  folderId: string;
   /**
-   * Documents in path order, refs in position order. A collection, so output bounding drops
-   * whole documents from the end (setting hasMore) instead of failing; totalCount counts every
-   * document with a reference.
+   * Documents in path order, lines and offsets in position order. A collection, so output bounding
+   * drops whole documents from the end (setting hasMore) instead of failing; totalCount counts
+   * every document with a reference.
    */
   documents: Collection<ReferenceDocument>;
   /** References found, before referencesLimit and output bounding. */
@@ -197,7 +209,12 @@ export interface ReferencesData {
   note?: string;
 }
 
+/** How many references an answer lists. */
+export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
+  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + l.at.length, 0), 0);
+
 const LINE_TEXT_MAX = 200;
+const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as const;
 const REFERENCE_DOCUMENTS_AT_ONCE = 8;
 
 /** How long find-references waits for a language service that answers only from open files (it may still be loading the project). */
@@ -332,41 +349,49 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references from the language service, not a text search (no comments, strings or namesakes), by document: line, offset, line text, container, write/decl marks. complete:false: the project was still loading, ask again. Over the output limit, whole documents are dropped (hasMore).',
+    'Exact references from the language service, not a text search (no comments, strings or namesakes), by document and line: line text, container, reference offsets (at), write/decl offsets. complete:false: the project was still loading, ask again. Over the output limit, whole documents are dropped (hasMore).',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false }),
   dataSchema: {
     type: 'object',
     properties: {
-      symbol: symbolOutputSchema,
+      symbol: {
+        ...symbolOutputSchema,
+        properties: {
+          ...(symbolOutputSchema.properties as Record<string, JsonSchema>),
+          location: { type: 'object', description: "The span of the symbol name: document, span, line, column (the answer's snapshot; documentId + span make its selector)." },
+        },
+      },
+      folderId: { type: 'string', description: 'documentId = "<folderId>:<path>" (a document may name its own folderId); with an offset it makes a span selector.' },
       documents: collectionOf({
         type: 'object',
         properties: {
-          documentId: { type: 'string', description: '"<folder id>:<workspace-relative path>"; with a ref\'s start it makes a span selector.' },
-          refs: {
+          path: { type: 'string', description: 'Workspace-relative path.' },
+          folderId: { type: 'string', description: "Given when not the answer's folderId." },
+          lines: {
             type: 'array',
             items: {
               type: 'object',
               properties: {
                 line: { type: 'integer', minimum: 1 },
-                start: { type: 'integer', minimum: 0, description: 'Zero-based UTF-16 offset; with documentId it makes a span selector.' },
-                len: { type: 'integer', minimum: 0, description: "Length, when it differs from the symbol name's." },
-                write: { const: true, description: 'The reference writes the symbol.' },
-                decl: { const: true, description: 'The reference is a declaration.' },
-                text: { type: 'string', description: 'The trimmed line text; left out when the previous ref is on the same line.' },
-                in: { type: 'string', description: 'Containing symbol (dotted name path); left out when the same as the previous ref on the same line.' },
+                text: { type: 'string', description: 'The trimmed line text.' },
+                at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of the references on the line.' },
+                in: { type: 'string', description: 'Containing symbol (dotted name path), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
+                write: { ...OFFSETS, description: 'Offsets of references that write the symbol.' },
+                decl: { ...OFFSETS, description: 'Offsets of declarations.' },
+                len: { ...OFFSETS, description: "Lengths of the at references, when one differs from the symbol name's." },
               },
-              required: ['line', 'start'],
+              required: ['line', 'text', 'at'],
             },
           },
         },
-        required: ['documentId', 'refs'],
+        required: ['path', 'lines'],
       }),
       totalReferences: { type: 'integer', minimum: 0, description: 'References found, before referencesLimit and output bounding; documents.hasMore says some were left out.' },
       complete: { type: 'boolean', description: 'False when the language service may still have been loading the project; ask again in a few seconds.' },
       outsideWorkspace: { type: 'integer', minimum: 1, description: 'References outside the open folders (library files), left out.' },
       note: { type: 'string' },
     },
-    required: ['symbol', 'documents', 'totalReferences', 'complete'],
+    required: ['symbol', 'folderId', 'documents', 'totalReferences', 'complete'],
   },
   annotations: queryAnnotations('Find References'),
   examples: [
@@ -388,6 +413,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
     const all = dedupe(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
     const n = input.referencesLimit ?? 50;
     const nameLength = r.symbol.selectionRange.end - r.symbol.selectionRange.start;
+    const folderId = r.document.workspace.shortId;
     const byFile = new Map<string, HostTarget[]>();
     for (const t of all) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
     // The first n references, document by document.
@@ -408,27 +434,28 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
       const highlights = await ctx.host.documentHighlights(doc.absolutePath, targets[0].range.start);
       const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
-      let previousLine = -1;
-      let previousIn: string | undefined;
-      const refs = targets.map((t) => {
-        const pos = doc.lines.positionAt(t.range.start);
-        const item: ReferenceItem = { line: pos.line + 1, start: t.range.start };
-        // A line's text (and container) is given once, on its first reference.
-        const sameLine = pos.line === previousLine;
-        if (!sameLine) {
-          const text = doc.lines.lineText(pos.line).trim();
-          item.text = text.length > LINE_TEXT_MAX ? `${text.slice(0, LINE_TEXT_MAX)}…` : text;
+      const lines: ReferenceLine[] = [];
+      let current: ReferenceLine | undefined;
+      for (const t of targets) {
+        const line = doc.lines.positionAt(t.range.start).line + 1;
+        const enclosing = enclosingPath(roots, t.range.start, t.range.end, doc.lines.offsetAt({ line: line - 1, character: 0 }));
+        // One entry per line and container: the text and container are said once for all their references.
+        if (!current || current.line !== line || current.in !== enclosing) {
+          const text = doc.lines.lineText(line - 1).trim();
+          current = { line, text: text.length > LINE_TEXT_MAX ? `${text.slice(0, LINE_TEXT_MAX)}…` : text, at: [] };
+          if (enclosing) current.in = enclosing;
+          lines.push(current);
         }
-        previousLine = pos.line;
-        if (t.range.end - t.range.start !== nameLength) item.len = t.range.end - t.range.start;
-        if (writes.has(t.range.start)) item.write = true;
-        if (decl(t)) item.decl = true;
-        const enclosing = enclosingPath(roots, t.range.start, t.range.end);
-        if (enclosing && !(sameLine && enclosing === previousIn)) item.in = enclosing;
-        previousIn = enclosing;
-        return item;
-      });
-      return { document: { documentId: doc.ref.documentId, refs } };
+        const length = t.range.end - t.range.start;
+        if (length !== nameLength && !current.len) current.len = current.at.map(() => nameLength);
+        current.at.push(t.range.start);
+        current.len?.push(length);
+        if (writes.has(t.range.start)) (current.write ??= []).push(t.range.start);
+        if (decl(t)) (current.decl ??= []).push(t.range.start);
+      }
+      const document: ReferenceDocument = { path: doc.relativePath, lines };
+      if (doc.workspace.shortId !== folderId) document.folderId = doc.workspace.shortId;
+      return { document };
     };
     // A few documents at a time, so the round trips overlap; no further once the answer exceeds the
     // output limit (output bounding would drop those documents anyway, and each costs provider calls).
@@ -443,9 +470,10 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         } else outside += r.outside ?? 0;
       }
     }
-    const listed = items.reduce((sum, d) => sum + d.refs.length, 0);
+    const listed = referencesListed({ documents: { items, hasMore: false, totalCount: 0 } });
     const data: ReferencesData = {
-      symbol: symbolOutput(ctx, r.document, r.symbol, r.containers),
+      symbol: referencesSymbol(symbolOutput(ctx, r.document, r.symbol, r.containers)),
+      folderId,
       documents: { items, hasMore: listed + outside < all.length, totalCount: byFile.size },
       totalReferences: all.length,
       complete,
@@ -456,15 +484,25 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   },
 });
 
-/** Dotted names of the symbols whose range contains [start, end], excluding a symbol whose name is exactly that span. */
-function enclosingPath(roots: readonly HostSymbol[], start: number, end: number): string | undefined {
-  const names: string[] = [];
+function referencesSymbol(symbol: SymbolOutput): ReferencesSymbol {
+  const { document, span, line, column } = symbol.location;
+  return { ...symbol, location: { document, span, line, column } };
+}
+
+/**
+ * Dotted names of the symbols whose range contains [start, end], excluding a symbol whose name is
+ * exactly that span, and leaving out the innermost ones declared on the line from `lineStart`
+ * on (the line text shows their names).
+ */
+function enclosingPath(roots: readonly HostSymbol[], start: number, end: number, lineStart: number): string | undefined {
+  const path: HostSymbol[] = [];
   let level = roots;
   for (;;) {
     const next = level.find((s) => s.range.start <= start && end <= s.range.end && !(s.selectionRange.start === start && s.selectionRange.end === end));
     if (!next) break;
-    names.push(next.name);
+    path.push(next);
     level = next.children;
   }
-  return names.length > 0 ? names.join('.') : undefined;
+  while (path.length > 0 && path[path.length - 1].selectionRange.start >= lineStart) path.pop();
+  return path.length > 0 ? path.map((s) => s.name).join('.') : undefined;
 }

@@ -496,6 +496,10 @@ export class FakeHost implements WorkbenchHost {
     return result;
   }
 
+  async readDocumentAndBytes(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }> {
+    return { doc: await this.readDocument(absPath), bytes: await this.readFileBytes(absPath) };
+  }
+
   async readFileBytes(absPath: string): Promise<Uint8Array | undefined> {
     await this.record('readFileBytes', absPath);
     const file = this.disk.get(this.resolveLinks(absPath));

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { parseSymbolId, symbolIdOf, SYMBOLS_READINESS } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { READINESS } from '../../src/tools/navigation';
+import { READINESS, referencesListed } from '../../src/tools/navigation';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness, expectOk } from './harness';
 import type { Harness } from './harness';
@@ -148,14 +148,46 @@ describe('tools: symbols and references over the fake host', () => {
     host.symbolProviders.highlights = (file) => (file === usePath ? [{ range: { start: USE.lastIndexOf('Circle'), end: USE.lastIndexOf('Circle') + 6 }, kind: 'write' }] : []);
     const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
     assert.equal(d.complete, true, 'a reference outside the open files shows the project is loaded');
-    assert.deepEqual(d.documents.items.map((x) => x.documentId.replace(/^[0-9a-f]{8}:/, '')), ['src/shapes.ts', 'src/use.ts']);
-    assert.deepEqual(d.documents.items[0].refs, [{ line: 2, start: circleAt, decl: true, text: 'export class Circle implements Shape {' }]);
-    assert.deepEqual(d.documents.items[1].refs[1], { line: 2, start: USE.lastIndexOf('Circle'), write: true, text: 'const c = new Circle();', in: 'c' });
+    assert.deepEqual(d.documents.items.map((x) => [x.path, x.folderId]), [['src/shapes.ts', undefined], ['src/use.ts', undefined]]);
+    assert.equal(`${d.folderId}:src/shapes.ts`, d.symbol.location.document.documentId, 'folderId and path make the documentId');
+    assert.deepEqual(d.documents.items[0].lines, [{ line: 2, text: 'export class Circle implements Shape {', at: [circleAt], decl: [circleAt] }]);
+    assert.deepEqual(d.documents.items[1].lines[1], { line: 2, text: 'const c = new Circle();', at: [USE.lastIndexOf('Circle')], write: [USE.lastIndexOf('Circle')] }, 'no container: c is declared on the line');
     assert.deepEqual([d.totalReferences, d.documents.totalCount, d.documents.hasMore], [3, 2, false]);
     const without = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, includeDeclaration: false, referencesLimit: 1 })).data;
     assert.equal(without.totalReferences, 2);
     assert.equal(without.documents.hasMore, true);
-    assert.deepEqual(without.documents.items.map((x) => x.refs.length), [1]);
+    assert.deepEqual(without.documents.items.map((x) => x.lines.map((l) => l.at.length)), [[1]]);
+  });
+
+  it('find-references: a line is said once for all its references, split by container, with odd lengths and several writes', async () => {
+    const folder = host.folders()[0];
+    const pairPath = host.abs(folder, 'src/pair.ts');
+    const PAIR = ['import { Circle } from "./shapes";', 'export function twice(a: Circle, b: Circle) {', '  const x = [', '    (Circle)], y = [Circle', '  ];', '}', ''].join('\n');
+    host.writeFile(pairPath, PAIR);
+    host.setSymbols(
+      pairPath,
+      symbolsIn(PAIR, [{ name: 'twice', kind: 'Function', from: 'export function twice', to: '\n}', children: [{ name: 'x', kind: 'Variable', from: 'x = ', to: ']' }, { name: 'y', kind: 'Variable', from: 'y = ', to: '];' }] }]),
+    );
+    const starts = [PAIR.indexOf('Circle'), PAIR.indexOf('Circle, b'), PAIR.indexOf('Circle) {'), PAIR.indexOf('(Circle)'), PAIR.lastIndexOf('Circle')];
+    const circleAt = SHAPES.indexOf('Circle');
+    host.navigation.locations = () => [
+      { absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } },
+      ...starts.map((start, i) => ({ absPath: pairPath, range: { start, end: start + (i === 3 ? 8 : 6) } })),
+    ];
+    host.symbolProviders.highlights = (file) => (file === pairPath ? [starts[1], starts[4]].map((start) => ({ range: { start, end: start + 6 }, kind: 'write' as const })) : []);
+    const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, referencesLimit: 1000 })).data;
+    assert.deepEqual(d.documents.items[0], {
+      path: 'src/pair.ts',
+      lines: [
+        { line: 1, text: 'import { Circle } from "./shapes";', at: [starts[0]] },
+        // twice is declared on line 2, so its text names the container.
+        { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[1], starts[2]], write: [starts[1]] },
+        { line: 4, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'twice.x', len: [8] },
+        { line: 4, text: '(Circle)], y = [Circle', at: [starts[4]], in: 'twice', write: [starts[4]] },
+      ],
+    });
+    assert.deepEqual([d.totalReferences, referencesListed(d)], [6, 6]);
+    assert.deepEqual(d.symbol.location, { document: { documentId: `${d.folderId}:src/shapes.ts`, path: 'src/shapes.ts', projectId: d.symbol.location.document.projectId }, span: { start: circleAt, length: 6 }, line: 2, column: 14 });
   });
 
   it('find-references: an answer over the output limit drops whole documents from the end and says hasMore, never cuts JSON', async () => {

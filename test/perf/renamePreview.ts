@@ -1,0 +1,71 @@
+// Not a test npm test runs: issue 7's measurement, loaded as the extension tests module by
+// test/perf/run.mjs on a generated workspace (synthetic-workspace --files 1000 --uses 4 --hubs 20).
+// Times the raw rename provider, the host's converted rename (renameEdits), rename-symbol and
+// transaction-preview through the ToolRunner, alternating with rollback; writes JSON to $AW_PERF_OUT.
+import * as fs from 'node:fs';
+import * as inspector from 'node:inspector';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
+import { benchRuntime, envelopeProblem } from '../../bench/inHost';
+import type { AgentWorkbenchApi } from '../../src/extension';
+
+interface Info {
+  entityPath: string;
+}
+
+export async function run(): Promise<void> {
+  const info = JSON.parse(process.env.AW_GENERATED ?? 'null') as Info | null;
+  const out = process.env.AW_PERF_OUT;
+  if (!info || !out) throw new Error('AW_GENERATED and AW_PERF_OUT are set by test/perf/run.mjs');
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('no folder open');
+  const entityAbs = path.join(folder.uri.fsPath, info.entityPath);
+  const entityUri = vscode.Uri.file(entityAbs);
+  await waitForDocumentSymbols(entityUri);
+  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>('agent-workbench.agent-workbench');
+  if (!ext) throw new Error('extension not loaded');
+  const api = await ext.activate();
+  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+  const { services, runner, dispose } = await benchRuntime(api.version);
+  const at = 'export class '.length;
+  const pos = new vscode.Position(0, at);
+  const timed = async (f: () => Promise<unknown> | Thenable<unknown>): Promise<number> => {
+    const t = performance.now();
+    await f();
+    return Math.round(performance.now() - t);
+  };
+  const ok = (r: { text: string }): void => {
+    const problem = envelopeProblem(r.text);
+    if (problem) throw new Error(problem);
+  };
+  const samples: Record<string, number[]> = { raw: [], hostRenameEdits: [], renameSymbol: [], preview: [], stagePreview: [] };
+  for (let i = 0; i < 7; i++) {
+    samples.raw.push(await timed(() => vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', entityUri, pos, 'EntityRenamed')));
+    samples.hostRenameEdits.push(await timed(() => services.host.renameEdits(entityAbs, at, 'EntityRenamed')));
+    const s = await timed(async () => ok(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: info.entityPath }, range: { start: at, length: 6 } } } }, newName: 'EntityRenamed' })));
+    const p = await timed(async () => ok(await runner.invoke('transaction-preview', {})));
+    samples.renameSymbol.push(s);
+    samples.preview.push(p);
+    samples.stagePreview.push(s + p);
+    ok(await runner.invoke('transaction-rollback', {}));
+  }
+  if (process.env.AW_PERF_PROFILE) {
+    // One more stage + preview under the CPU profiler, written next to the results.
+    const session = new inspector.Session();
+    session.connect();
+    const post = (method: string, params?: object): Promise<unknown> => new Promise((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
+    await post('Profiler.enable');
+    await post('Profiler.start');
+    ok(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: info.entityPath }, range: { start: at, length: 6 } } } }, newName: 'EntityRenamed' }));
+    ok(await runner.invoke('transaction-preview', {}));
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    fs.writeFileSync(`${out}.cpuprofile`, JSON.stringify(profile));
+    ok(await runner.invoke('transaction-rollback', {}));
+  }
+  const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const result = { samples, median: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v.slice(1))])) };
+  console.log(`[perf] ${JSON.stringify(result)}`);
+  fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  dispose();
+}
