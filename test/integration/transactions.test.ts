@@ -183,7 +183,12 @@ describe('staged transactions in a real VS Code', function () {
         e.insert(doc.uri, new vscode.Position(0, 0), '// typed by the person\n');
         assert.ok(await vscode.workspace.applyEdit(e));
       } else if (change === 'disk') {
-        fs.writeFileSync(target, 'export const obsolete = "changed by another program";\n');
+        const changed = 'export const obsolete = "changed by another program";\n';
+        fs.writeFileSync(target, changed);
+        // An open, clean buffer reloads from disk when VS Code notices the write; wait for it, so
+        // that reload cannot land after the file is restored and show the next test this text.
+        const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === target);
+        for (let i = 0; i < 200 && open && open.getText() !== changed; i++) await new Promise((r) => setTimeout(r, 50));
       } else {
         fs.rmSync(target);
       }
