@@ -4,7 +4,7 @@ import type { Fits } from './bounding';
 import { LinkedCancellation } from './cancellation';
 import type { CancellationSignal } from './cancellation';
 import { ToolContext } from './context';
-import type { Services } from './context';
+import type { Services, TextView } from './context';
 import type { AnyToolDefinition, ApprovalSummary } from './definition';
 import { failure, resolveExternally, retry, revise, success, ToolError } from './envelope';
 import type { Envelope, Snapshot } from './envelope';
@@ -157,6 +157,7 @@ export class ToolRunner {
     const typed = input as { expectedSnapshot?: Snapshot | null };
     const maxBytes = tool.maxOutputBytes > 0 ? tool.maxOutputBytes : settings.defaultMaxOutputBytes;
     const ctx = new ToolContext(this.env.services, correlationId, maxBytes, typed.expectedSnapshot);
+    ctx.setView((input as { view?: TextView }).view);
     const timeoutSeconds = tool.timeoutSeconds > 0 ? tool.timeoutSeconds : settings.defaultTimeoutSeconds;
     const cancellation = new LinkedCancellation(options.token);
     ctx.bindCancellation(cancellation);

@@ -7,7 +7,8 @@ import type { HostDocument, WorkbenchHost } from './host';
 import type { EffectiveSettings } from './modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
-import type { TransactionManager } from './transactions';
+import { StagedOverlay } from './stagedOverlay';
+import type { StagedDocument, TransactionManager } from './transactions';
 import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
 
 export interface ProjectSelector {
@@ -40,7 +41,21 @@ export interface LocationOutput {
   column: number;
   snapshot: Snapshot;
   selector: { span: { document: { documentId: string }; range: { start: number; length: number } } };
+  /**
+   * Only in a staged view: 'edited' when staged edits changed the text of this span (the span
+   * covers what replaced it), 'deleted' when the transaction deletes the document, 'unmapped' when
+   * the editor buffer changed after the document was staged (the location is the buffer's).
+   */
+  staged?: 'edited' | 'deleted' | 'unmapped';
 }
+
+/**
+ * How a document the language service analysed (its buffer) looks in the staged view: its staged
+ * text and the offset map between the two, or why there is no map.
+ */
+export type StagedDocumentView =
+  | { state: 'mapped'; ref: DocumentRef; text: string; lines: LineIndex; map: StagedOverlay }
+  | { state: 'deleted' | 'unmapped' };
 
 export interface ResolvedDocument {
   workspace: Workspace;
@@ -52,6 +67,8 @@ export interface ResolvedDocument {
   ref: DocumentRef;
   /** 'staged' when host.text is the active transaction's staged text of the document. */
   view: 'buffer' | 'staged';
+  /** In a call with the staged view, a buffer document the transaction changed: how it is staged. */
+  staged?: StagedDocumentView;
 }
 
 /** Which text a read resolves against: the editor's ('buffer', default) or the staged transaction's. */
@@ -83,6 +100,8 @@ export class ToolContext {
   private used: Workspace | undefined;
   private signal: CancellationSignal | undefined;
   private committed = false;
+  private textView: TextView = 'buffer';
+  private stagedByBase: Map<string, StagedDocument> | undefined;
 
   constructor(
     readonly services: Services,
@@ -106,6 +125,18 @@ export class ToolContext {
       throw new ToolError('Cancelled', 'The call was cancelled or timed out before its change was made; nothing was staged or written.', retry('Call again if the change is still wanted.'));
     }
     this.committed = true;
+  }
+
+  /**
+   * The call's view ('view' input): in the staged view, buffer documents carry their staged
+   * text and map, selectors resolve against staged text, and locations are given in it.
+   */
+  setView(view: TextView | undefined): void {
+    this.textView = view ?? 'buffer';
+  }
+
+  get view(): TextView {
+    return this.textView;
   }
 
   get passedCommitPoint(): boolean {
@@ -241,7 +272,7 @@ export class ToolContext {
         revise('Drop document.project or name the owning project.'),
       );
     }
-    return {
+    const resolved: ResolvedDocument = {
       workspace,
       relativePath,
       absolutePath,
@@ -251,6 +282,29 @@ export class ToolContext {
       ref: { documentId: workspace.documentId(relativePath), path: relativePath, projectId: project.projectId },
       view: staged ? 'staged' : 'buffer',
     };
+    if (this.textView === 'staged' && view === 'buffer') {
+      const stagedView = await this.stagedViewOf(workspace, relativePath, host.text);
+      if (stagedView) resolved.staged = stagedView;
+    }
+    return resolved;
+  }
+
+  /** The staged view of a buffer document the transaction changed; undefined when it is unchanged. */
+  private async stagedViewOf(workspace: Workspace, relativePath: string, bufferText: string): Promise<StagedDocumentView | undefined> {
+    if (!this.stagedByBase) {
+      this.stagedByBase = new Map();
+      for (const w of this.registry.all()) {
+        for (const d of this.services.transactions.active(w.id)?.state().values() ?? []) if (d.origin) this.stagedByBase.set(`${w.id}\0${d.origin.path}`, d);
+      }
+    }
+    const d = this.stagedByBase.get(`${workspace.id}\0${relativePath}`);
+    if (!d || !d.origin || (d.path === d.origin.path && d.text === d.origin.text)) return undefined;
+    if (d.path === null) return { state: 'deleted' };
+    // The language service's offsets are the buffer's; they map only while the buffer is still the text the transaction staged on.
+    if (d.origin.text !== bufferText) return { state: 'unmapped' };
+    const project = d.path === relativePath ? undefined : await workspace.projectFor(d.path);
+    const ref = project ? { documentId: workspace.documentId(d.path), path: d.path, projectId: project.projectId } : undefined;
+    return { state: 'mapped', ref: ref ?? { documentId: workspace.documentId(relativePath), path: relativePath, projectId: (await workspace.projectFor(relativePath)).projectId }, text: d.text, lines: new LineIndex(d.text), map: new StagedOverlay(d.segments, d.origin.text.length) };
   }
 
   private async notFound(workspace: Workspace, relativePath: string): Promise<ToolError> {
@@ -266,6 +320,7 @@ export class ToolContext {
   }
 
   async location(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null, view: TextView = 'buffer'): Promise<ResolvedLocation> {
+    if (this.textView === 'staged' && view === 'buffer') return this.stagedLocation(selector, workspaceSelector);
     if (selector.span) {
       const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document', view);
       const { start, length } = selector.span.range;
@@ -311,15 +366,67 @@ export class ToolContext {
     throw new ToolError('InvalidRequest', 'location: provide exactly one of span or selection.', revise('Add location.span or location.selection.'));
   }
 
+  /**
+   * A selector of the staged view resolves against the staged text; the language services see
+   * the buffer, so the location is the buffer's, mapped back through the staged edits.
+   */
+  private async stagedLocation(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null): Promise<ResolvedLocation> {
+    const inStaged = await this.location(selector, workspaceSelector, 'staged');
+    const stagedDoc = inStaged.document;
+    const { start, length } = inStaged;
+    const d = this.services.transactions.stagedView(stagedDoc.workspace, stagedDoc.relativePath);
+    if (!d || d === 'gone') {
+      const doc = await this.document({ path: stagedDoc.relativePath }, workspaceSelector);
+      return { document: doc, start, length };
+    }
+    if (!d.origin) {
+      throw new ToolError(
+        'DocumentNotFound',
+        `${stagedDoc.relativePath} exists only in the staged transaction; language services analyse it once it is committed.`,
+        revise('Ask about a document that exists in the editor, or commit the transaction first.'),
+      );
+    }
+    const doc = await this.document({ path: d.origin.path }, workspaceSelector);
+    if (doc.staged?.state === 'unmapped') {
+      throw new ToolError(
+        'TransactionConflicted',
+        `${d.origin.path} changed in the editor after the transaction staged it, so staged offsets no longer match what the language service sees.`,
+        revise('Ask with view "buffer", or roll back (or undo) the staged change of that file and stage it again.'),
+      );
+    }
+    const base = doc.staged?.state === 'mapped' ? doc.staged.map.toBase(start, start + length) : { start, end: start + length };
+    if (!base) {
+      throw new ToolError(
+        'LocationNotFound',
+        `The location (line ${stagedDoc.lines.positionAt(start).line + 1} of staged ${stagedDoc.relativePath}) is in text the transaction staged; language services see the editor's text and know nothing of it until commit.`,
+        revise('Select text that the editor buffer has too (it may be near the staged change), or commit first.'),
+      );
+    }
+    return { document: doc, start: base.start, length: base.end - base.start };
+  }
+
   toLocation(doc: ResolvedDocument, start: number, length: number): LocationOutput {
-    const pos = doc.lines.positionAt(start);
+    const view = doc.staged;
+    if (view?.state === 'mapped') {
+      const r = view.map.toStaged(start, start + length);
+      const out = this.locationIn(view.ref, view.lines, doc.workspace, r.start, r.end - r.start);
+      if (r.edited) out.staged = 'edited';
+      return out;
+    }
+    const out = this.locationIn(doc.ref, doc.lines, doc.workspace, start, length);
+    if (view) out.staged = view.state;
+    return out;
+  }
+
+  private locationIn(ref: DocumentRef, lines: LineIndex, workspace: Workspace, start: number, length: number): LocationOutput {
+    const pos = lines.positionAt(start);
     return {
-      document: doc.ref,
+      document: ref,
       span: { start, length },
       line: pos.line + 1,
       column: pos.character + 1,
-      snapshot: doc.workspace.snapshot(),
-      selector: { span: { document: { documentId: doc.ref.documentId }, range: { start, length } } },
+      snapshot: workspace.snapshot(),
+      selector: { span: { document: { documentId: ref.documentId }, range: { start, length } } },
     };
   }
 }

@@ -204,6 +204,11 @@ export const locationOutput: JsonSchema = {
     column: { type: 'integer', minimum: 1, description: 'The one-based column number, in UTF-16 code units.' },
     snapshot: snapshotSchema,
     selector: selectorOutput,
+    staged: {
+      enum: ['edited', 'deleted', 'unmapped'],
+      description:
+        "Only with view 'staged': staged edits changed this span's text (the span covers what replaced it), the transaction deletes the document, or the editor buffer changed after staging (the location is the buffer's).",
+    },
   },
   required: ['document', 'span', 'line', 'column', 'snapshot', 'selector'],
 };

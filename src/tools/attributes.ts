@@ -74,7 +74,7 @@ async function itemsOf(ctx: ToolContext, target: ResolvedSymbol, inherited: bool
       inherited,
       constructorArguments: a.positional,
       namedArguments: a.named,
-      line: doc.lines.positionAt(a.start).line + 1,
+      line: ctx.toLocation(doc, a.start, 0).line,
     };
     if (a.target !== null) item.target = a.target;
     if (inherited) item.declaredOn = target.symbolId;
@@ -111,7 +111,7 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
   category: 'Code discovery and navigation',
   ...QUERY,
   description: 'Attributes, decorators or annotations on a symbol: type, positional and named arguments as written. includeInherited adds those of base classes or overridden members.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeInherited: { type: 'boolean' }, attributesLimit: limitParameter('attributes') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeInherited: { type: 'boolean' }, attributesLimit: limitParameter('attributes') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: {

@@ -8,6 +8,8 @@ import type { WorkspaceSelector } from '../core/workspaces';
 export interface CommonInput {
   workspace?: WorkspaceSelector | null;
   expectedSnapshot?: Snapshot | null;
+  /** Tools whose schema has it (inputSchema's view option): the staged view. The chain applies it. */
+  view?: 'buffer' | 'staged';
 }
 
 /**
@@ -17,10 +19,16 @@ export interface CommonInput {
  * answered with DocumentAmbiguous listing the documentIds to use. It keeps them within the
  * definition budget (DESIGN.md section 7).
  */
-export function inputSchema(properties: Record<string, JsonSchema>, required: string[] = [], options: { workspace?: boolean } = {}): JsonSchema {
+/**
+ * Input fragment of the tools that can answer in the staged view: selectors resolve against the
+ * transaction's staged text and locations, lines and text are given in it (ToolContext.setView).
+ */
+export const viewInput: JsonSchema = { enum: ['buffer', 'staged'] };
+
+export function inputSchema(properties: Record<string, JsonSchema>, required: string[] = [], options: { workspace?: boolean; view?: boolean } = {}): JsonSchema {
   return {
     type: 'object',
-    properties: { ...properties, expectedSnapshot: expectedSnapshotInput, ...(options.workspace === false ? {} : { workspace: workspaceSelectorInput }) },
+    properties: { ...properties, ...(options.view ? { view: viewInput } : {}), expectedSnapshot: expectedSnapshotInput, ...(options.workspace === false ? {} : { workspace: workspaceSelectorInput }) },
     required,
     additionalProperties: false,
   };

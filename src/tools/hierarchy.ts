@@ -1,5 +1,5 @@
 import { defineTool } from '../core/definition';
-import type { ToolContext } from '../core/context';
+import type { LocationOutput, ToolContext } from '../core/context';
 import { revise, ToolError } from '../core/envelope';
 import { inHeritage, heritageNames } from '../core/heritage';
 import type { HostHierarchyItem, HostRange, HostSymbol } from '../core/host';
@@ -22,7 +22,7 @@ const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
 
 const siteSchema: JsonSchema = {
   type: 'object',
-  properties: { line: { type: 'integer' }, column: { type: 'integer' }, span: spanOutput },
+  properties: { line: { type: 'integer' }, column: { type: 'integer' }, span: spanOutput, staged: { enum: ['edited', 'deleted', 'unmapped'], description: "Staged view only, as on a location." } },
   required: ['line', 'column', 'span'],
 };
 
@@ -30,6 +30,8 @@ export interface Site {
   line: number;
   column: number;
   span: { start: number; length: number };
+  /** Staged view only, as on a location. */
+  staged?: LocationOutput['staged'];
 }
 
 const key = (s: AnySymbol): string => (isExternal(s) ? `${s.external.path}:${s.external.line}:${s.name}` : s.symbolId);
@@ -45,6 +47,15 @@ function limited<T>(all: T[], limit: number | null | undefined): { items: T[]; h
 }
 
 async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[]): Promise<Site[]> {
+  const doc = ctx.view === 'staged' ? await ctx.document({ path: absPath }, undefined, 'site').catch(() => undefined) : undefined;
+  if (doc) {
+    return [...ranges]
+      .sort((a, b) => a.start - b.start)
+      .map((r) => {
+        const { line, column, span, staged } = ctx.toLocation(doc, r.start, r.end - r.start);
+        return staged ? { line, column, span, staged } : { line, column, span };
+      });
+  }
   const text = (await ctx.host.readDocument(absPath))?.text ?? '';
   const lines = new LineIndex(text);
   return [...ranges]
@@ -110,7 +121,7 @@ export const findCallers = defineTool<SymbolInput & { callersLimit?: number | nu
   ...QUERY,
   description:
     "Functions and methods that call a symbol (incoming calls of the language's call hierarchy), each with its call sites. More precise than text search: it follows imports and aliases. callersLimit defaults to 50.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: callData('Callers, by path and position.'),
   annotations: queryAnnotations('Find Callers'),
   examples: example('find-callers', 'Callers', 'src/util.ts', 'formatName', 'Each calling function (Greeter.greet) with its call sites.'),
@@ -123,7 +134,7 @@ export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | nu
   category: 'Code discovery and navigation',
   ...QUERY,
   description: "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body. calleesLimit defaults to 50.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: callData('Callees, by path and position (library symbols last).'),
   annotations: queryAnnotations('Find Callees'),
   examples: example('find-callees', 'Callees', 'src/services.ts', 'welcomeAll', 'Each called function (greetAll, then library functions) with its call sites in welcomeAll.'),
@@ -189,7 +200,7 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
   category: 'Code discovery and navigation',
   ...QUERY,
   description: 'Direct supertypes (base classes, implemented interfaces) and direct subtypes of a type. Use find-derived-types for all descendants. typesLimit (default 50) bounds each list.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: { symbol: symbolOutputSchema, supertypes: collectionOutput('Direct supertypes.', anySymbolSchema), subtypes: collectionOutput('Direct subtypes.', anySymbolSchema), source: sourceSchema },
@@ -243,7 +254,7 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
   category: 'Code discovery and navigation',
   ...QUERY,
   description: 'Every type that derives from or implements a type, directly or indirectly, with its depth (1 = direct), breadth first. typesLimit defaults to 50.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -272,7 +283,7 @@ export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number 
   ...QUERY,
   description:
     'Members that override or implement a member (method, property) in derived types, found through the derived types of its container and the implementation provider. overridesLimit defaults to 50.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: { symbol: symbolOutputSchema, overrides: collectionOutput('By path and position.', symbolOutputSchema) },
@@ -325,7 +336,7 @@ export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number 
   category: 'Code discovery and navigation',
   ...QUERY,
   description: 'Every overload of a function or method: the declarations with its name and kind in the same container (overload signatures and the implementation each count; the symbol itself included), each with its signature. overloadsLimit defaults to 50.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -358,7 +369,7 @@ export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLim
   ...QUERY,
   description:
     'All declarations of a symbol declared in several parts: merged TypeScript interfaces and namespaces, C# partial classes, and the like, from the declaration and definition providers. One item means it is declared once. declarationsLimit defaults to 50.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, declarationsLimit: limitParameter('declarations') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, declarationsLimit: limitParameter('declarations') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: { symbol: symbolOutputSchema, declarations: collectionOutput('By path and position.', anySymbolSchema) },

@@ -82,7 +82,7 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
   ...QUERY,
   description:
     'Follows a usage (location) to where it is defined, as F12 does: exact across files and imports, unlike a text search. target: definition (default), typeDefinition or declaration. Each target has its location and, when it declares one, its symbol.',
-  inputSchema: inputSchema({ location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } }, ['location'], { workspace: false }),
+  inputSchema: inputSchema({ location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } }, ['location'], { workspace: false, view: true }),
   dataSchema: { type: 'object', properties: { targets: { type: 'array', items: targetSchema }, outsideWorkspace: { type: 'integer', description: 'Targets outside the open folders (library files), left out.' } }, required: ['targets', 'outsideWorkspace'] },
   annotations: queryAnnotations('Go to Definition'),
   examples: [
@@ -121,7 +121,7 @@ export const findImplementations = defineTool<ImplementationsInput, { symbol: Sy
   ...QUERY,
   description:
     'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides) with the language service, following inheritance as a text search cannot. Each has its location and symbol.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: { type: 'object', properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema) }, required: ['symbol', 'implementations'] },
   annotations: queryAnnotations('Find Implementations'),
   examples: [
@@ -178,6 +178,8 @@ export interface ReferenceLine {
   decl?: number[];
   /** Lengths of the `at` references, in the same order, when one differs from the symbol name's. */
   len?: number[];
+  /** Staged view: offsets (of `at`) of references whose text staged edits changed (the span covers what replaced it). */
+  edited?: number[];
 }
 
 /** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
@@ -185,6 +187,8 @@ export interface ReferenceDocument {
   path: string;
   folderId?: string;
   lines: ReferenceLine[];
+  /** Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's). */
+  staged?: 'deleted' | 'unmapped';
 }
 
 /** The symbol, its location without the snapshot (the answer's own) and the selector (documentId + span). */
@@ -349,8 +353,8 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references from the language service, not a text search (no comments, strings or namesakes), by document and line: line text, container, reference offsets (at), write/decl offsets. complete:false: the project was still loading, ask again. Over the output limit, whole documents are dropped (hasMore).',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false }),
+    'Exact references from the language service, not a text search (no comments, strings or namesakes), by document and line: line text, container, offsets (at), write/decl offsets. complete:false: project still loading, ask again. Over the output limit, documents are dropped (hasMore).',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -367,6 +371,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         properties: {
           path: { type: 'string', description: 'Workspace-relative path.' },
           folderId: { type: 'string', description: "Given when not the answer's folderId." },
+          staged: { enum: ['deleted', 'unmapped'], description: "Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's)." },
           lines: {
             type: 'array',
             items: {
@@ -379,6 +384,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
                 write: { ...OFFSETS, description: 'Offsets of references that write the symbol.' },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
                 len: { ...OFFSETS, description: "Lengths of the at references, when one differs from the symbol name's." },
+                edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
               },
               required: ['line', 'text', 'at'],
             },
@@ -436,25 +442,31 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
       const lines: ReferenceLine[] = [];
       let current: ReferenceLine | undefined;
+      // In the staged view the buffer's offsets, lines and text are mapped into the staged text.
+      const view = doc.staged?.state === 'mapped' ? doc.staged : undefined;
+      const text = view?.lines ?? doc.lines;
       for (const t of targets) {
-        const line = doc.lines.positionAt(t.range.start).line + 1;
-        const enclosing = enclosingPath(roots, t.range.start, t.range.end, doc.lines.offsetAt({ line: line - 1, character: 0 }));
+        const mapped = view ? view.map.toStaged(t.range.start, t.range.end) : { start: t.range.start, end: t.range.end, edited: false };
+        const line = text.positionAt(mapped.start).line + 1;
+        const enclosing = enclosingPath(roots, t.range.start, t.range.end, doc.lines.offsetAt({ line: doc.lines.positionAt(t.range.start).line, character: 0 }));
         // One entry per line and container: the text and container are said once for all their references.
         if (!current || current.line !== line || current.in !== enclosing) {
-          const text = doc.lines.lineText(line - 1).trim();
-          current = { line, text: text.length > LINE_TEXT_MAX ? `${text.slice(0, LINE_TEXT_MAX)}…` : text, at: [] };
+          const lineText = text.lineText(line - 1).trim();
+          current = { line, text: lineText.length > LINE_TEXT_MAX ? `${lineText.slice(0, LINE_TEXT_MAX)}…` : lineText, at: [] };
           if (enclosing) current.in = enclosing;
           lines.push(current);
         }
-        const length = t.range.end - t.range.start;
+        const length = mapped.end - mapped.start;
         if (length !== nameLength && !current.len) current.len = current.at.map(() => nameLength);
-        current.at.push(t.range.start);
+        current.at.push(mapped.start);
         current.len?.push(length);
-        if (writes.has(t.range.start)) (current.write ??= []).push(t.range.start);
-        if (decl(t)) (current.decl ??= []).push(t.range.start);
+        if (writes.has(t.range.start)) (current.write ??= []).push(mapped.start);
+        if (decl(t)) (current.decl ??= []).push(mapped.start);
+        if (mapped.edited) (current.edited ??= []).push(mapped.start);
       }
-      const document: ReferenceDocument = { path: doc.relativePath, lines };
+      const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines };
       if (doc.workspace.shortId !== folderId) document.folderId = doc.workspace.shortId;
+      if (doc.staged && !view) document.staged = doc.staged.state as 'deleted' | 'unmapped';
       return { document };
     };
     // A few documents at a time, so the round trips overlap; no further once the answer exceeds the
@@ -485,8 +497,8 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
 });
 
 function referencesSymbol(symbol: SymbolOutput): ReferencesSymbol {
-  const { document, span, line, column } = symbol.location;
-  return { ...symbol, location: { document, span, line, column } };
+  const { document, span, line, column, staged } = symbol.location;
+  return { ...symbol, location: staged ? { document, span, line, column, staged } : { document, span, line, column } };
 }
 
 /**

@@ -56,7 +56,7 @@ export const searchSymbols = defineTool<SearchInput, { symbols: Collection<Symbo
   ...QUERY,
   description:
     "Finds declarations by name across the workspace with the language services' symbol search (fuzzy, case-insensitive). Use it rather than a text search to locate a class, function or member: declarations only, exact names first, each with symbolId, kind, container and location. Languages without symbol search are not covered.",
-  inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols') }, ['query']),
+  inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols') }, ['query'], { view: true }),
   dataSchema: { type: 'object', properties: { symbols: collectionOf(symbolOutputSchema) }, required: ['symbols'] },
   annotations: queryAnnotations('Search Symbols'),
   examples: [example('find-symbols', 1, 'search-symbols-name', 'Find a class by name', { query: 'Greeter' })],
@@ -113,7 +113,7 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
   ...QUERY,
   description:
     'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each with symbolId, kind, depth and location. Use it rather than reading or grepping a whole file. A language without a symbol provider answers UnsupportedLanguageFeature.',
-  inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false }),
+  inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: { document: { type: 'object' }, symbols: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } } }) },
@@ -169,7 +169,7 @@ export const resolveSymbolTool = defineTool<SymbolInput, ResolvedSymbolData>({
   ...QUERY,
   description:
     'Turns a location (a span, or a selection inside a name) into the symbol declared there: its symbolId for the other symbol tools, kind, containers and name location. Also tells whether a symbolId still resolves after edits.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false, view: true }),
   dataSchema: resolvedSymbolSchema,
   annotations: queryAnnotations('Resolve Symbol'),
   examples: [example('find-symbols', 3, 'resolve-selection', 'Resolve a selected name', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } } })],
@@ -194,7 +194,7 @@ export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
   ...QUERY,
   description:
     "Describes a symbol without reading its file: kind, containers, declaration signature, member count and the language service's hover (type and doc comment).",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false, view: true }),
   dataSchema: { ...resolvedSymbolSchema, properties: { ...(resolvedSymbolSchema.properties as object), signature: { type: 'string' }, hover: { type: 'array', items: { type: 'string' } }, memberCount: { type: 'integer' } } },
   annotations: queryAnnotations('Get Symbol Info'),
   examples: [example('read-symbols', 1, 'symbol-info', 'Describe a method', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } } } })],
@@ -222,7 +222,7 @@ export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput;
   ...QUERY,
   description:
     "Lists the members a symbol declares (a class's methods, properties...) in document order, each with symbolId, kind, signature and location. Inherited members are not included (see get-type-hierarchy).",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: { symbol: symbolOutputSchema, members: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } } }) },
@@ -269,7 +269,7 @@ export const getApiSurface = defineTool<ApiInput, { document: DocumentRef; symbo
   ...QUERY,
   description:
     'Lists what a document exposes: exported top-level declarations (TypeScript/JavaScript export; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
-  inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false }),
+  inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: { document: { type: 'object' }, symbols: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' }, depth: { type: 'integer' } } }) },

@@ -2,6 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { LocationOutput } from '../../src/core/context';
+import type { SymbolOutput } from '../../src/core/symbols';
+import type { ReferencesData } from '../../src/tools/navigation';
 import type { FixAllData, ListActionsData, SemanticMutationData } from '../../src/tools/semantic';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
@@ -91,6 +94,52 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.ok(failure.continuation);
     assert.equal(await stagedText('shapes.ts'), originals['shapes.ts'], 'nothing of the rename was staged');
     assert.equal(await stagedText('main.ts'), originals['main.ts'].replace('areaOf(4, 5)', 'areaOf(5, 5)'));
+  });
+
+  it('navigation tools answer in the staged view: selectors resolve in the staged text, locations and line text are given in it', async () => {
+    expectOk(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }));
+    expectOk(await invoke('edit-text', { edits: [{ location: { span: { document: { path: file('report.ts') }, range: { start: 0, length: 0 } } }, newText: '// staged note\n' }] }));
+    const staged: Record<string, string> = {};
+    for (const name of ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts']) staged[name] = await stagedText(name);
+
+    // The symbol selected by its staged name: the language service is asked about the name it replaced.
+    const refs = expectOk<ReferencesData>(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'surfaceOf') }, view: 'staged', referencesLimit: 100 })).data;
+    assert.equal(refs.totalReferences, 7);
+    assert.deepEqual(refs.documents.items.map((d) => d.path), ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts'].map(file));
+    for (const d of refs.documents.items) {
+      const text = staged[path.basename(d.path)];
+      const lines = text.split('\n');
+      for (const l of d.lines) {
+        assert.equal(l.text, lines[l.line - 1].trim(), `${d.path} line ${l.line} is the staged line`);
+        for (const at of l.at) assert.equal(text.slice(at, at + 'surfaceOf'.length), 'surfaceOf', `${d.path} offset ${at}`);
+        assert.deepEqual(l.edited, l.at, 'every reference is marked edited: the rename replaced its text');
+      }
+    }
+    const lineNumbers = (data: ReferencesData) => data.documents.items.find((d) => d.path === file('report.ts'))?.lines.map((l) => l.line);
+    assert.deepEqual(lineNumbers(refs), [2, 5], 'report.ts lines follow the staged line inserted above');
+    assert.equal(refs.symbol.location.staged, 'edited');
+    // The buffer view still answers about the editor's text.
+    const inBuffer = expectOk<ReferencesData>(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, referencesLimit: 100 })).data;
+    assert.deepEqual(lineNumbers(inBuffer), [1, 4]);
+    assert.ok(inBuffer.documents.items.every((d) => d.lines.every((l) => l.edited === undefined && /areaOf/.test(l.text))));
+    expectError(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, view: 'staged' }), 'LocationNotFound');
+
+    // A usage selected in staged text leads to the staged definition.
+    const def = expectOk<{ targets: { location: LocationOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
+    assert.equal(def.targets.length, 1);
+    const target = def.targets[0].location;
+    assert.deepEqual([target.document.path, target.span, target.line, target.column, target.staged], [file('shapes.ts'), { start: staged['shapes.ts'].indexOf('surfaceOf'), length: 9 }, 1, 17, 'edited']);
+
+    // The outline of a document with a line staged above its symbols.
+    type Outline = { symbols: { items: SymbolOutput[] } };
+    const outline = async (view?: string) => expectOk<Outline>(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).data.symbols.items.find((s) => s.name === 'report')?.location;
+    const stagedReport = await outline('staged');
+    assert.deepEqual([stagedReport?.line, stagedReport?.span.start, stagedReport?.staged], [4, staged['report.ts'].indexOf('report('), undefined]);
+    assert.equal((await outline())?.line, 3);
+
+    // Text only the transaction has is unknown to the language service: said, not guessed.
+    const unknown = expectError(await invoke('go-to-definition', { location: selection('report.ts', 'staged note'), view: 'staged' }), 'LocationNotFound');
+    assert.match(unknown.error.message, /in text the transaction staged/);
   });
 
   it('format-document stages the formatter result with the editor options of the file', async () => {

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { HostTextEdit } from '../../src/core/host';
 import { ActionCache, applyEdits } from '../../src/tools/semantic';
+import type { ReferencesData } from '../../src/tools/navigation';
 import type { FixAllData, ListActionsData, SemanticMutationData } from '../../src/tools/semantic';
 import { FAKE_ROOT, FakeHost, symbolsIn } from './fakeHost';
 import type { FakeCodeAction, FakeEdits } from './fakeHost';
@@ -357,6 +358,49 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       host.semantics.codeActions = () => [];
       const answer = await h.ok<FixAllData>('prepare-fix-all', { document: { path: 'src/util.ts' } });
       assert.deepEqual(answer.data, { kind: 'source.fixAll', action: null, documents: { items: [], hasMore: false, totalCount: 0 }, fileOperations: 0 });
+    });
+  });
+
+  describe('the staged view of the navigation tools', () => {
+    /** References of formatName the way the language service sees them: in the buffers. */
+    const references = () => {
+      host.setSymbols(abs('src/util.ts'), symbolsIn(host.currentText(abs('src/util.ts')) ?? '', [{ name: 'formatName', kind: 'Function', from: 'export function', to: '\n}' }]));
+      host.navigation.locations = () =>
+        ['src/util.ts', 'src/greeter.ts', 'src/main.ts'].flatMap((p) => wordEdits(host.currentText(abs(p)) ?? '', 'formatName', '').map((e) => ({ absPath: abs(p), range: { start: e.start, end: e.start + e.length } })));
+    };
+
+    it('maps references into the staged text; a deleted document and a buffer changed after staging are said, not mapped', async () => {
+      references();
+      await h.ok('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'formatPersonName' });
+      await h.ok('delete-file', { document: { path: 'src/main.ts' } });
+      const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatPersonName') }, view: 'staged' })).data;
+      const greeter = d.documents.items.find((x) => x.path === 'src/greeter.ts');
+      const stagedGreeter = staged('src/greeter.ts') ?? '';
+      assert.deepEqual(greeter?.lines.map((l) => [l.line, l.text, l.at, l.edited]), [
+        [1, "import { formatPersonName } from './util';", [9], [9]],
+        [4, "return 'Hello ' + formatPersonName(name);", [stagedGreeter.lastIndexOf('formatPersonName')], [stagedGreeter.lastIndexOf('formatPersonName')]],
+      ]);
+      assert.deepEqual(greeter?.lines.map((l) => l.len), [[16], [16]]);
+      const main = d.documents.items.find((x) => x.path === 'src/main.ts');
+      assert.equal(main?.staged, 'deleted');
+      assert.deepEqual(main?.lines.map((l) => l.text), ["import { formatName } from './util';", "console.log(greet(formatName(' x ')));"], 'the buffer lines of a deleted document');
+
+      // A person types in greeter.ts after the rename was staged: its offsets no longer map.
+      host.editBuffer(abs('src/greeter.ts'), `// typed\n${GREETER}`);
+      const after = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatPersonName') }, view: 'staged' })).data;
+      assert.equal(after.documents.items.find((x) => x.path === 'src/greeter.ts')?.staged, 'unmapped');
+      const conflict = await h.fail('go-to-definition', { location: sel('src/greeter.ts', 'formatPersonName', { contextAfter: '(name)' }), view: 'staged' }, 'TransactionConflicted');
+      assert.match(conflict.error.message, /changed in the editor after the transaction staged it/);
+    });
+
+    it('a document only the transaction has is refused with the reason, and an unstaged document reads as the buffer', async () => {
+      references();
+      await h.ok('create-file', { path: 'src/fresh.ts', text: 'export const fresh = 1;\n' });
+      const refused = await h.fail('go-to-definition', { location: sel('src/fresh.ts', 'fresh'), view: 'staged' }, 'DocumentNotFound');
+      assert.match(refused.error.message, /exists only in the staged transaction/);
+      const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatName') }, view: 'staged' })).data;
+      assert.ok(d.documents.items.every((x) => x.staged === undefined && x.lines.every((l) => l.edited === undefined)));
+      assert.equal(d.totalReferences, 5);
     });
   });
 
