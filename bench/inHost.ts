@@ -16,6 +16,8 @@ import type { Services } from '../src/core/context';
 import { registeredToolName } from '../src/core/definition';
 import type { AnyToolDefinition } from '../src/core/definition';
 import type { Envelope } from '../src/core/envelope';
+import { forgetSymbolTrees } from '../src/core/symbols';
+import { forgetHighlights } from '../src/tools/navigation';
 import { ErrorStore } from '../src/core/errorStore';
 import { WorkspaceRegistry } from '../src/core/workspaces';
 import type { AgentWorkbenchApi } from '../src/extension';
@@ -166,9 +168,26 @@ export const envelopeProblem = (text: unknown): string | undefined => {
 export const short = (s: string, max = 160): string => (s.length > max ? `${s.slice(0, max)}…` : s).replace(/\s+/g, ' ');
 
 /** Measures one Agent Workbench tool three ways: its body, the whole chain, and through vscode.lm. */
-export function overheadVariants(tool: AnyToolDefinition, input: object, services: Services, runner: ToolRunner): Variant[] {
+export function overheadVariants(tool: AnyToolDefinition, input: object, services: Services, runner: ToolRunner, options: { cold?: boolean } = {}): Variant[] {
   const maxBytes = tool.maxOutputBytes > 0 ? tool.maxOutputBytes : services.settings().defaultMaxOutputBytes;
+  const cold: Variant[] = options.cold
+    ? [
+        {
+          id: `${tool.name}.cold`,
+          label: `${tool.name}: ToolRunner.invoke(), kept answers forgotten first`,
+          call: () => {
+            forgetSymbolTrees(services.host);
+            forgetHighlights(services.host);
+            return runner.invoke(tool.name, input);
+          },
+          verify: (r) => envelopeProblem((r as { text: string }).text),
+          sample: (r) => short((r as { text: string }).text),
+          note: 'the first call on these documents: every symbol tree and highlight asked of the language service (later calls on unchanged documents reuse them)',
+        },
+      ]
+    : [];
   return [
+    ...cold,
     {
       id: `${tool.name}.direct`,
       label: `${tool.name}: tool.run() directly`,

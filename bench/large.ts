@@ -158,7 +158,7 @@ export async function run(): Promise<void> {
   ];
   for (const c of cases) {
     console.log(`[bench:large] ${c.tool}: chain, vscode.lm, raw`);
-    const variants = [...overheadVariants(tool(c.tool), c.input, services, runner), c.raw];
+    const variants = [...overheadVariants(tool(c.tool), c.input, services, runner, { cold: c.tool !== 'search-symbols' }), c.raw];
     rows.push(...(await measureGroup(`${c.tool} (1,000-module workspace)`, variants, iterations, warmup)));
   }
 

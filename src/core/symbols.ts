@@ -18,6 +18,8 @@ import type { HostSymbol, WorkbenchHost } from './host';
 import { truncate } from './paths';
 import { symbolSelectorInput as symbolSelectorSchema } from './schemas';
 import type { JsonSchema } from './schemas';
+import { cacheFor } from './textCache';
+import type { TextKeyedCache } from './textCache';
 import type { WorkspaceSelector } from './workspaces';
 
 export interface SymbolSelector {
@@ -122,6 +124,15 @@ export function parseSymbolId(symbolId: string): { documentId: string; segments:
 
 const trees = new WeakMap<ResolvedDocument, HostSymbol[]>();
 
+/** Symbol trees of unchanged documents across calls (a tree depends only on the text and language). */
+const treesByText = new WeakMap<object, TextKeyedCache<HostSymbol[]>>();
+export const SYMBOL_TREES_KEPT = 2000;
+
+/** Forgets the symbol trees kept across calls (benchmarks measure the first call this way). */
+export function forgetSymbolTrees(host: WorkbenchHost): void {
+  treesByText.get(host)?.clear();
+}
+
 /** Languages whose document symbol provider has answered in this session (per host). */
 const answered = new WeakMap<WorkbenchHost, Set<string>>();
 /** Languages whose running extensions gave no symbols for a whole wait: not waited for again. */
@@ -144,6 +155,14 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
   const cached = trees.get(doc);
   if (cached) return cached;
   const language = doc.host.languageId;
+  // Only a buffer's text is what the provider analyses; a staged document's text is not.
+  const kept = doc.view === 'buffer' ? cacheFor(treesByText, ctx.host, SYMBOL_TREES_KEPT) : undefined;
+  const key = `${language}\0${doc.absolutePath}`;
+  const hit = kept?.get(key, doc.host.text);
+  if (hit) {
+    trees.set(doc, hit);
+    return hit;
+  }
   const seen = answered.get(ctx.host) ?? new Set<string>();
   answered.set(ctx.host, seen);
   const quiet = silent.get(ctx.host) ?? new Set<string>();
@@ -174,6 +193,8 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
     symbols = [];
   } else {
     seen.add(language);
+    // Kept only when the text did not change while the provider worked on it.
+    if (kept && (await ctx.host.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, symbols);
   }
   trees.set(doc, symbols);
   return symbols;

@@ -6,6 +6,9 @@ import type { JsonSchema } from '../core/schemas';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols';
 import type { SymbolOutput, SymbolSelector } from '../core/symbols';
 import { utf8Bytes } from '../core/bounding';
+import { cacheFor } from '../core/textCache';
+import type { TextKeyedCache } from '../core/textCache';
+import { mapConcurrently } from '../core/transactions';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import type { Collection } from './symbols';
@@ -437,9 +440,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       } catch {
         return { outside: targets.length };
       }
-      const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
-      const highlights = await ctx.host.documentHighlights(doc.absolutePath, targets[0].range.start);
-      const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
+      const [roots, writes] = await Promise.all([documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]), writesAt(ctx, doc, targets[0].range.start)]);
       const lines: ReferenceLine[] = [];
       let current: ReferenceLine | undefined;
       // In the staged view the buffer's offsets, lines and text are mapped into the staged text.
@@ -469,18 +470,21 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       if (doc.staged && !view) document.staged = doc.staged.state as 'deleted' | 'unmapped';
       return { document };
     };
-    // A few documents at a time, so the round trips overlap; no further once the answer exceeds the
-    // output limit (output bounding would drop those documents anyway, and each costs provider calls).
+    // A few documents at a time, so the round trips overlap; none started once the answer exceeds
+    // the output limit (output bounding would drop those documents anyway, and each costs provider calls).
     const items: ReferenceDocument[] = [];
     let outside = 0;
     let bytes = 0;
-    for (let i = 0; i < plan.length && bytes <= ctx.maxOutputBytes; i += REFERENCE_DOCUMENTS_AT_ONCE) {
-      for (const r of await Promise.all(plan.slice(i, i + REFERENCE_DOCUMENTS_AT_ONCE).map(referenceDocument))) {
-        if (r.document) {
-          items.push(r.document);
-          bytes += utf8Bytes(JSON.stringify(r.document));
-        } else outside += r.outside ?? 0;
-      }
+    const done = await mapConcurrently(plan, REFERENCE_DOCUMENTS_AT_ONCE, async (p) => {
+      if (bytes > ctx.maxOutputBytes) return undefined;
+      const r = await referenceDocument(p);
+      if (r.document) bytes += utf8Bytes(JSON.stringify(r.document));
+      return r;
+    });
+    for (const r of done) {
+      if (!r) break;
+      if (r.document) items.push(r.document);
+      else outside += r.outside ?? 0;
     }
     const listed = referencesListed({ documents: { items, hasMore: false, totalCount: 0 } });
     const data: ReferencesData = {
@@ -495,6 +499,28 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
     return data;
   },
 });
+
+/** Read/write kinds of a symbol's highlights in unchanged documents, across calls (keyed by document, offset and text). */
+const writesByText = new WeakMap<object, TextKeyedCache<ReadonlySet<number>>>();
+const HIGHLIGHTS_KEPT = 4000;
+
+/** Forgets the highlights kept across calls (benchmarks measure the first call this way). */
+export function forgetHighlights(host: WorkbenchHost): void {
+  writesByText.get(host)?.clear();
+}
+
+/** Start offsets of the write accesses among the highlights of the symbol at an offset of a document. */
+async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number): Promise<ReadonlySet<number>> {
+  const kept = cacheFor(writesByText, ctx.host, HIGHLIGHTS_KEPT);
+  const key = `${doc.host.languageId}\0${doc.absolutePath}\0${offset}`;
+  const hit = kept.get(key, doc.host.text);
+  if (hit) return hit;
+  const highlights = await ctx.host.documentHighlights(doc.absolutePath, offset);
+  const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
+  // Whether a reference writes is a matter of its own text: kept while the document's text is unchanged.
+  if (highlights !== undefined && (await ctx.host.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, writes);
+  return writes;
+}
 
 function referencesSymbol(symbol: SymbolOutput): ReferencesSymbol {
   const { document, span, line, column, staged } = symbol.location;

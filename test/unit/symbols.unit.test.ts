@@ -159,6 +159,33 @@ describe('tools: symbols and references over the fake host', () => {
     assert.deepEqual(without.documents.items.map((x) => x.lines.map((l) => l.at.length)), [[1]]);
   });
 
+  it('find-references: asks again for the symbols and highlights of a document only when its text changed', async () => {
+    const circleAt = SHAPES.indexOf('Circle');
+    const useAt = USE.lastIndexOf('Circle');
+    host.navigation.locations = () => [
+      { absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } },
+      { absPath: usePath, range: { start: useAt, end: useAt + 6 } },
+    ];
+    host.symbolProviders.highlights = (file) => (file === usePath ? [{ range: { start: useAt, end: useAt + 6 }, kind: 'write' }] : []);
+    const asked = () => host.calls.filter((c) => (c.method === 'documentSymbols' || c.method === 'documentHighlights') && c.arg === usePath).map((c) => c.method);
+    const first = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
+    assert.deepEqual(asked().sort(), ['documentHighlights', 'documentSymbols']);
+    const second = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
+    assert.deepEqual(second.documents, first.documents, 'the same answer');
+    assert.equal(asked().length, 2, 'nothing asked again for an unchanged document');
+    // The person edits use.ts: its symbols and highlights are asked again, and the answer follows the new text.
+    host.editBuffer(usePath, `\n${USE}`);
+    host.navigation.locations = () => [
+      { absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } },
+      { absPath: usePath, range: { start: useAt + 1, end: useAt + 7 } },
+    ];
+    host.symbolProviders.highlights = () => [];
+    const third = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
+    assert.equal(asked().length, 4);
+    const line = third.documents.items.find((d) => d.path === 'src/use.ts')?.lines[0];
+    assert.deepEqual([line?.line, line?.at, line?.write], [3, [useAt + 1], undefined]);
+  });
+
   it('find-references: a line is said once for all its references, split by container, with odd lengths and several writes', async () => {
     const folder = host.folders()[0];
     const pairPath = host.abs(folder, 'src/pair.ts');
