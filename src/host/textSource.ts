@@ -1,9 +1,10 @@
 import { TextDecoder } from 'node:util';
-import type { BigIntStats } from 'node:fs';
-import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageIndex } from '../core/languages';
 import { LineIndex } from '../core/text';
+import { readSmallFile } from './files';
+import type { FileStamp } from './files';
 
 /**
  * The part of a TextDocument that tools read: an open document satisfies it, and so does a file
@@ -16,9 +17,6 @@ export type TextSource = Pick<vscode.TextDocument, 'uri' | 'version' | 'language
 
 export type SourceReader = (absPath: string) => Promise<TextSource | undefined>;
 
-/** What says a file is unchanged since it was read: its size, inode and nanosecond times (taken before reading). */
-export type FileStamp = string;
-export const stampOf = (s: BigIntStats): FileStamp => `${s.size}:${s.ino}:${s.mtimeNs}:${s.ctimeNs}`;
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
@@ -58,9 +56,27 @@ class DiskSource {
  */
 export class DiskSources {
   private index: LanguageIndex | undefined;
+  /** By directory (settings apply per folder, so alike for a directory's files): whether files.* settings allow a plain UTF-8 read. */
+  private readonly plainUtf8 = new Map<string, boolean>();
 
   constructor(private readonly languages: () => ConstructorParameters<typeof LanguageIndex>[0]) {
     vscode.extensions.onDidChange(() => (this.index = undefined));
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('files')) this.plainUtf8.clear();
+    });
+  }
+
+  private allowsPlainUtf8(absPath: string): boolean {
+    const dir = path.dirname(absPath);
+    let allowed = this.plainUtf8.get(dir);
+    if (allowed === undefined) {
+      const files = vscode.workspace.getConfiguration('files', vscode.Uri.file(absPath));
+      const encoding = files.get<string>('encoding', 'utf8');
+      const associations = files.get<Record<string, string>>('associations', {});
+      allowed = (encoding === 'utf8' || encoding === 'utf8bom') && !files.get<boolean>('autoGuessEncoding', false) && Object.keys(associations).length === 0;
+      this.plainUtf8.set(dir, allowed);
+    }
+    return allowed;
   }
 
   async read(absPath: string, maxBytes: number): Promise<TextSource | undefined> {
@@ -69,24 +85,13 @@ export class DiskSources {
 
   /** As read, plus the bytes when it read them (a caller that needs both reads the file once). */
   async readWithBytes(absPath: string, maxBytes: number): Promise<{ source?: TextSource; bytes?: Buffer; stat?: FileStamp }> {
-    const uri = vscode.Uri.file(absPath);
-    const files = vscode.workspace.getConfiguration('files', uri);
-    const encoding = files.get<string>('encoding', 'utf8');
-    const associations = files.get<Record<string, string>>('associations', {});
-    if ((encoding !== 'utf8' && encoding !== 'utf8bom') || files.get<boolean>('autoGuessEncoding', false) || Object.keys(associations).length > 0) return {};
+    if (!this.allowsPlainUtf8(absPath)) return {};
     this.index ??= new LanguageIndex(this.languages());
     const languageId = this.index.languageOf(absPath);
     if (!languageId) return {};
-    let bytes: Buffer;
-    let stat: FileStamp;
-    try {
-      const s = await fs.stat(absPath, { bigint: true });
-      if (!s.isFile() || s.size > BigInt(maxBytes)) return {};
-      stat = stampOf(s);
-      bytes = await fs.readFile(absPath);
-    } catch {
-      return {};
-    }
+    const read = readSmallFile(absPath, maxBytes);
+    if (!read) return {};
+    const { bytes, stat } = read;
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { bytes };
     let text: string;
     try {
@@ -96,6 +101,6 @@ export class DiskSources {
     }
     // A NUL byte: VS Code treats the file as binary.
     if (text.includes('\0')) return { bytes };
-    return { source: new DiskSource(uri, text, languageId), bytes, stat };
+    return { source: new DiskSource(vscode.Uri.file(absPath), text, languageId), bytes, stat };
   }
 }

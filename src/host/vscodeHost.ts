@@ -11,8 +11,10 @@ import type { HostHighlight, HostWorkspaceSymbol } from '../core/host';
 import type { HostCall, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../core/host';
 import { toPosix } from '../core/paths';
 import * as path from 'node:path';
-import { DiskSources, stampOf } from './textSource';
-import type { FileStamp, TextSource } from './textSource';
+import { stampNow } from './files';
+import { DiskSources } from './textSource';
+import type { FileStamp } from './files';
+import type { TextSource } from './textSource';
 
 /** Folders whose files are never project sources. */
 export const EXCLUDED_FOLDERS = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/.vscode-test/**,**/bin/**,**/obj/**,**/target/**,**/__pycache__/**,**/.venv/**}';
@@ -129,8 +131,7 @@ export class VsCodeHost implements WorkbenchHost {
     const kept = this.editReads.get(absPath);
     this.editReads.delete(absPath);
     if (!open && kept) {
-      const now = await fs.stat(absPath, { bigint: true }).then(stampOf, () => undefined);
-      if (now === kept.stat) return { doc: toHostDocument(kept.source, false), bytes: kept.bytes };
+      if (stampNow(absPath) === kept.stat) return { doc: toHostDocument(kept.source, false), bytes: kept.bytes };
     }
     if (!open) {
       const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);

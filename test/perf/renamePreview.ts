@@ -12,6 +12,7 @@ import type { AgentWorkbenchApi } from '../../src/extension';
 
 interface Info {
   entityPath: string;
+  channelPath: string;
 }
 
 export async function run(): Promise<void> {
@@ -62,6 +63,22 @@ export async function run(): Promise<void> {
     const { profile } = (await post('Profiler.stop')) as { profile: unknown };
     fs.writeFileSync(`${out}.cpuprofile`, JSON.stringify(profile));
     ok(await runner.invoke('transaction-rollback', {}));
+    // find-references on Channel, warm (its documents' symbol trees and highlights kept): 30 calls under the profiler.
+    const refs = { symbol: { location: { span: { document: { path: info.channelPath }, range: { start: at, length: 7 } } } }, referencesLimit: 1000 };
+    for (let i = 0; i < 5; i++) ok(await runner.invoke('find-references', refs));
+    const channelUri = vscode.Uri.file(path.join(folder.uri.fsPath, info.channelPath));
+    const rawTimes: number[] = [];
+    const ourTimes: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      rawTimes.push(await timed(() => vscode.commands.executeCommand('vscode.executeReferenceProvider', channelUri, new vscode.Position(0, at))));
+      ourTimes.push(await timed(async () => ok(await runner.invoke('find-references', refs))));
+    }
+    samples.rawReferences = rawTimes;
+    samples.findReferences = ourTimes;
+    await post('Profiler.start');
+    for (let i = 0; i < 30; i++) ok(await runner.invoke('find-references', refs));
+    const refsProfile = ((await post('Profiler.stop')) as { profile: unknown }).profile;
+    fs.writeFileSync(`${out}.refs.cpuprofile`, JSON.stringify(refsProfile));
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   const result = { samples, median: Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v.slice(1))])) };
