@@ -1,6 +1,7 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { findOpen } from './openDocuments';
 import type { CommitOutcome, CommittedFile } from '../core/host';
 import { sha256 } from '../core/transactions';
 import type { CommitFile, CommitPlan } from '../core/transactions';
@@ -15,10 +16,6 @@ let nextFault: CommitFault | undefined;
 
 export function injectCommitFault(fault: CommitFault | undefined): void {
   nextFault = fault;
-}
-
-function findOpen(absPath: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === absPath);
 }
 
 async function readBytes(absPath: string): Promise<Uint8Array | undefined> {

@@ -1,5 +1,7 @@
+import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { findOpen } from './openDocuments';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/host';
 import type { CommitPlan } from '../core/transactions';
 import { commitPlan } from './commit';
@@ -23,10 +25,6 @@ const MAX_TEXT_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
 function toFolder(f: vscode.WorkspaceFolder): HostFolder {
   return { name: f.name, uri: f.uri.toString(), fsPath: f.uri.fsPath, index: f.index };
-}
-
-function findOpen(absPath: string): vscode.TextDocument | undefined {
-  return vscode.workspace.textDocuments.find((d) => d.uri.scheme === 'file' && d.uri.fsPath === absPath);
 }
 
 function toHostDocument(doc: TextSource, wasOpen: boolean): HostDocument {
@@ -142,7 +140,8 @@ export class VsCodeHost implements WorkbenchHost {
 
   async realPath(absPath: string): Promise<string | undefined> {
     try {
-      return await fs.realpath(absPath);
+      // One system call (the async form costs a thread-pool round trip; a reference list resolves dozens).
+      return realpathSync.native(absPath);
     } catch {
       return undefined;
     }
