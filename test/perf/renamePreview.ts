@@ -66,6 +66,7 @@ export async function run(): Promise<void> {
     // find-references on Channel, warm (its documents' symbol trees and highlights kept): 30 calls under the profiler.
     const refs = { symbol: { location: { span: { document: { path: info.channelPath }, range: { start: at, length: 7 } } } }, referencesLimit: 1000 };
     for (let i = 0; i < 5; i++) ok(await runner.invoke('find-references', refs));
+    fs.writeFileSync(`${out}.refs.txt`, (await runner.invoke('find-references', refs)).text);
     const channelUri = vscode.Uri.file(path.join(folder.uri.fsPath, info.channelPath));
     const rawTimes: number[] = [];
     const ourTimes: number[] = [];
