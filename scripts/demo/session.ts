@@ -303,6 +303,17 @@ function sessionSteps(): Step[] {
       },
     },
     {
+      intent: 'Where is the renamed function used, in the staged text? find-references with view "staged" (the language service still sees formatName).',
+      tool: 'find-references',
+      input: () => ({ symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatPersonName' } } }, view: 'staged' }),
+      expect: 'ok',
+      check: (e) => {
+        const lines = items(data(e).documents).flatMap((d) => (d.lines as Data[]).map((l) => ({ path: String(d.path), text: String(l.text), at: l.at as number[], edited: l.edited as number[] | undefined })));
+        const bad = lines.filter((l) => !l.text.includes('formatPersonName') || JSON.stringify(l.edited) !== JSON.stringify(l.at));
+        return lines.length > 0 && bad.length === 0 ? undefined : `expected every reference on a staged line naming formatPersonName, marked edited; got ${JSON.stringify(lines)}`;
+      },
+    },
+    {
       intent: 'On second thought, take the language change back.',
       tool: 'transaction-history',
       input: () => ({ action: 'undo' }),

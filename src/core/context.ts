@@ -101,6 +101,13 @@ export class ToolContext {
   private signal: CancellationSignal | undefined;
   private committed = false;
   private textView: TextView = 'buffer';
+  /** Real paths asked during this call (the folder's is asked once per document resolved). */
+  private readonly realPaths = new Map<string, Promise<string | undefined>>();
+  private readonly realPath = (absolute: string): Promise<string | undefined> => {
+    let real = this.realPaths.get(absolute);
+    if (!real) this.realPaths.set(absolute, (real = this.host.realPath(absolute)));
+    return real;
+  };
   private stagedByBase: Map<string, StagedDocument> | undefined;
 
   constructor(
@@ -218,8 +225,8 @@ export class ToolContext {
     const hits: { workspace: Workspace; relativePath: string }[] = [];
     for (const w of this.registry.all()) {
       const relativePath = toRelativePath(w.fsPath, requested, pathField);
-      const absolute = await confinePath(w.fsPath, relativePath, (p) => this.host.realPath(p), pathField);
-      if ((await this.host.realPath(absolute)) !== undefined) hits.push({ workspace: w, relativePath });
+      const absolute = await confinePath(w.fsPath, relativePath, this.realPath, pathField);
+      if ((await this.realPath(absolute)) !== undefined) hits.push({ workspace: w, relativePath });
     }
     if (hits.length === 1) return hits[0];
     if (hits.length > 1) {
@@ -238,7 +245,7 @@ export class ToolContext {
     if (relativePath === '') {
       throw new ToolError('InvalidRequest', `${field}.path names the workspace folder itself, not a document.`, revise('Give the path of a file inside the folder.'));
     }
-    const absolutePath = await confinePath(workspace.fsPath, relativePath, (p) => this.host.realPath(p), `${field}.path`);
+    const absolutePath = await confinePath(workspace.fsPath, relativePath, this.realPath, `${field}.path`);
     const staged = view === 'staged' ? this.services.transactions.stagedView(workspace, relativePath) : undefined;
     if (staged === 'gone') {
       const now = this.services.transactions.whereIs(workspace, relativePath);

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageIndex } from '../core/languages';
 import { LineIndex } from '../core/text';
-import { readSmallFile } from './files';
+import { readSmallFile, stampNow } from './files';
 import type { FileStamp } from './files';
 
 /**
@@ -49,6 +49,9 @@ class DiskSource {
   }
 }
 
+/** Reads kept for reuse while the file's stamp is unchanged. */
+const RECENT_READS = 512;
+
 /**
  * Reads files the way the editor would show them, without opening them. Returns undefined when
  * only the editor can say (a byte-order mark, another encoding, files.associations that may apply,
@@ -56,6 +59,8 @@ class DiskSource {
  */
 export class DiskSources {
   private index: LanguageIndex | undefined;
+  /** The latest reads, by path, oldest first. */
+  private readonly recent = new Map<string, { source: TextSource; bytes: Buffer; stat: FileStamp; languageId: string }>();
   /** By directory (settings apply per folder, so alike for a directory's files): whether files.* settings allow a plain UTF-8 read. */
   private readonly plainUtf8 = new Map<string, boolean>();
 
@@ -89,6 +94,9 @@ export class DiskSources {
     this.index ??= new LanguageIndex(this.languages());
     const languageId = this.index.languageOf(absPath);
     if (!languageId) return {};
+    // A file read moments ago (a reference list reads each document in the host, then again in the tool) is reused while its stamp holds.
+    const recent = this.recent.get(absPath);
+    if (recent && recent.languageId === languageId && recent.bytes.length <= maxBytes && stampNow(absPath) === recent.stat) return { source: recent.source, bytes: recent.bytes, stat: recent.stat };
     const read = readSmallFile(absPath, maxBytes);
     if (!read) return {};
     const { bytes, stat } = read;
@@ -101,6 +109,10 @@ export class DiskSources {
     }
     // A NUL byte: VS Code treats the file as binary.
     if (text.includes('\0')) return { bytes };
-    return { source: new DiskSource(vscode.Uri.file(absPath), text, languageId), bytes, stat };
+    const source = new DiskSource(vscode.Uri.file(absPath), text, languageId);
+    this.recent.delete(absPath);
+    this.recent.set(absPath, { source, bytes, stat, languageId });
+    if (this.recent.size > RECENT_READS) this.recent.delete(this.recent.keys().next().value as string);
+    return { source, bytes, stat };
   }
 }
