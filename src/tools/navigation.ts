@@ -421,7 +421,9 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
     const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const all = dedupe(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
     const n = input.referencesLimit ?? 50;
-    const nameLength = r.symbol.selectionRange.end - r.symbol.selectionRange.start;
+    // In the staged view the name's length is the staged one (a staged rename changes it).
+    const declared = r.document.staged?.state === 'mapped' ? r.document.staged.map.toStaged(r.symbol.selectionRange.start, r.symbol.selectionRange.end) : r.symbol.selectionRange;
+    const nameLength = declared.end - declared.start;
     const folderId = r.document.workspace.shortId;
     const byFile = new Map<string, HostTarget[]>();
     for (const t of all) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);

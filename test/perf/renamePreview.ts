@@ -9,6 +9,8 @@ import * as vscode from 'vscode';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime, envelopeProblem } from '../../bench/inHost';
 import type { AgentWorkbenchApi } from '../../src/extension';
+import { forgetSymbolTrees } from '../../src/core/symbols';
+import { forgetHighlights } from '../../src/tools/navigation';
 
 interface Info {
   entityPath: string;
@@ -74,6 +76,13 @@ export async function run(): Promise<void> {
       rawTimes.push(await timed(() => vscode.commands.executeCommand('vscode.executeReferenceProvider', channelUri, new vscode.Position(0, at))));
       ourTimes.push(await timed(async () => ok(await runner.invoke('find-references', refs))));
     }
+    const coldTimes: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      forgetSymbolTrees(services.host);
+      forgetHighlights(services.host);
+      coldTimes.push(await timed(async () => ok(await runner.invoke('find-references', refs))));
+    }
+    samples.coldReferences = coldTimes;
     samples.rawReferences = rawTimes;
     samples.findReferences = ourTimes;
     await post('Profiler.start');
