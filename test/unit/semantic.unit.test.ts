@@ -393,6 +393,22 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.match(conflict.error.message, /changed in the editor after the transaction staged it/);
     });
 
+    it('a document the transaction moves is given at its staged path, and a selector may name that path', async () => {
+      references();
+      await h.ok('move-file', { document: { path: 'src/greeter.ts' }, newPath: 'src/welcome/greeter.ts' });
+      const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatName') }, view: 'staged' })).data;
+      assert.deepEqual(d.documents.items.map((x) => x.path).sort(), ['src/main.ts', 'src/util.ts', 'src/welcome/greeter.ts'], 'greeter.ts at its staged path');
+      assert.ok(d.documents.items.every((x) => x.staged === undefined));
+      // A selector naming the staged path: resolved in the staged text, asked of the buffer at the old path.
+      let asked = '';
+      host.navigation.locations = (_feature, file) => {
+        asked = file;
+        return [];
+      };
+      await h.ok('go-to-definition', { location: sel('src/welcome/greeter.ts', 'formatName', { contextAfter: '(name)' }), view: 'staged' });
+      assert.equal(asked, abs('src/greeter.ts'));
+    });
+
     it('a document only the transaction has is refused with the reason, and an unstaged document reads as the buffer', async () => {
       references();
       await h.ok('create-file', { path: 'src/fresh.ts', text: 'export const fresh = 1;\n' });
