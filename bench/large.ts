@@ -84,6 +84,8 @@ export async function run(): Promise<void> {
   const iterations = Number(process.env.AW_BENCH_LARGE_ITERATIONS ?? 50);
   const warmup = Number(process.env.AW_BENCH_LARGE_WARMUP ?? 5);
   const renameIterations = Number(process.env.AW_BENCH_RENAME_ITERATIONS ?? 6);
+  // Commits (and raw applyEdit + save, 15-20 s each here) are few; staging is cheap enough to sample more.
+  const commitIterations = Number(process.env.AW_BENCH_COMMIT_ITERATIONS ?? renameIterations);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('the bench needs the generated folder open');
   const started = performance.now();
@@ -240,17 +242,17 @@ export async function run(): Promise<void> {
     ok(textOf(await runner.invoke('transaction-rollback', {})));
   }
   console.log('[bench:large] rename Entity: commit (through the chain) against raw applyEdit + save, alternating names');
-  for (let i = 0; i < renameIterations; i++) {
+  for (let i = 0; i < commitIterations; i++) {
     const from = names[(i + 1) % 2];
     const to = names[i % 2];
     ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol(from), newName: to })));
     samples.commit.push(await timed(async () => ok(textOf(await runner.invoke('transaction-commit', {})))));
   }
-  if (renameIterations % 2 === 1) {
+  if (commitIterations % 2 === 1) {
     ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('EntityRenamed'), newName: 'Entity' })));
     ok(textOf(await runner.invoke('transaction-commit', {})));
   }
-  for (let i = 0; i < renameIterations; i++) {
+  for (let i = 0; i < commitIterations; i++) {
     const to = names[i % 2];
     const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, to);
     samples.rawApplySave.push(
@@ -260,19 +262,19 @@ export async function run(): Promise<void> {
       }),
     );
   }
-  if (renameIterations % 2 === 1) {
+  if (commitIterations % 2 === 1) {
     const back = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'Entity');
     await vscode.workspace.applyEdit(back);
     await vscode.workspace.saveAll(false);
   }
   if (vscode.lm.tools.some((t) => t.name === 'vscode_renameSymbol')) {
     console.log('[bench:large] rename Entity: vscode_renameSymbol (applies edits directly), alternating names');
-    for (let i = 0; i < renameIterations; i++) {
+    for (let i = 0; i < commitIterations; i++) {
       const from = names[(i + 1) % 2];
       const to = names[i % 2];
       samples.vscodeRename.push(await timed(() => invokeLm('vscode_renameSymbol', { symbol: from, filePath: synthetic.entityPath, lineContent: `export class ${from} {`, newName: to })));
     }
-    if (renameIterations % 2 === 1) await invokeLm('vscode_renameSymbol', { symbol: 'EntityRenamed', filePath: synthetic.entityPath, lineContent: 'export class EntityRenamed {', newName: 'Entity' });
+    if (commitIterations % 2 === 1) await invokeLm('vscode_renameSymbol', { symbol: 'EntityRenamed', filePath: synthetic.entityPath, lineContent: 'export class EntityRenamed {', newName: 'Entity' });
     await vscode.workspace.saveAll(false);
   }
   const renameLabels: Record<string, string> = {

@@ -13,6 +13,9 @@
 //
 // Options: --iterations <n> (default 300, or $AW_BENCH_ITERATIONS), --warmup <n> (default 30, or
 // $AW_BENCH_WARMUP). $AW_BENCH_SETTLE_MS (default 3000): pause after the TypeScript server first answers.
+// The generated workspace: $AW_BENCH_LARGE_ITERATIONS / $AW_BENCH_LARGE_WARMUP (navigation rows, default 50 / 5),
+// $AW_BENCH_RENAME_ITERATIONS (stage + preview against the raw provider, default 6) and
+// $AW_BENCH_COMMIT_ITERATIONS (commits against raw applyEdit + save, default the rename iterations).
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
