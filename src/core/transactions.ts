@@ -9,7 +9,7 @@ import type { CommitJournal, RecoveryReport } from './journal';
 import type { OperationalMode } from './modes';
 import { joinFolder } from './paths';
 import type { Workspace } from './workspaces';
-import { ANSWER_LIST_DEFAULT, limitItems } from './bounding';
+import { ANSWER_LIST_DEFAULT } from './bounding';
 
 // ------------------------------------------------------------------ public types
 
@@ -486,10 +486,14 @@ export class TransactionManager {
   }
 
   async preview(workspace: Workspace): Promise<ChangedDocument[]> {
+    return Promise.all(this.changedDocuments(workspace).map((d) => this.describe(workspace, d)));
+  }
+
+  /** The documents the transaction changes, in path order, not yet described (line counts cost a diff each). */
+  changedDocuments(workspace: Workspace): StagedDocument[] {
     const tx = this.transactions.get(workspace.id);
     if (!tx) return [];
-    const docs = tx.effectiveDocuments().sort((a, b) => (a.path ?? a.origin?.path ?? '').localeCompare(b.path ?? b.origin?.path ?? ''));
-    return Promise.all(docs.map((d) => this.describe(workspace, d)));
+    return tx.effectiveDocuments().sort((a, b) => (a.path ?? a.origin?.path ?? '').localeCompare(b.path ?? b.origin?.path ?? ''));
   }
 
   /** Revisions with their provenance, oldest first. */
@@ -603,16 +607,16 @@ export class TransactionManager {
       if (touched.length === 0) {
         throw new ToolError('InvalidRequest', 'The change leaves every document as it is staged already; nothing was staged.', revise('Check the staged text (transaction-preview or get-code-context with view "staged") and describe a real change.'));
       }
-      // Described before the point of no return: after it nothing may fail.
-      const items = touched
-        .map((d): StagedFileSummary => {
-          const previous = before.get(d.key);
-          // Against the base these are the counts transaction-preview shows: cached for it.
-          const counts = previous ? lineCounts(previous.path === null ? '' : previous.text, d.path === null ? '' : d.text) : this.counts(d);
-          const p = d.path ?? d.origin?.path ?? d.removedPath ?? '';
-          return { path: p, changeKind: changeKindOf(d), ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}), ...counts };
-        })
-        .sort((a, b) => a.path.localeCompare(b.path));
+      // Described before the point of no return: after it nothing may fail. Only the listed ones
+      // are counted (a diff each); transaction-preview counts the others when it shows them.
+      const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
+      const listed = [...touched].sort((a, b) => pathOf(a).localeCompare(pathOf(b))).slice(0, ANSWER_LIST_DEFAULT);
+      const items = listed.map((d): StagedFileSummary => {
+        const previous = before.get(d.key);
+        // Against the base these are the counts transaction-preview shows: cached for it.
+        const counts = previous ? lineCounts(previous.path === null ? '' : previous.text, d.path === null ? '' : d.text) : this.counts(d);
+        return { path: pathOf(d), changeKind: changeKindOf(d), ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}), ...counts };
+      });
       ctx?.commitPoint();
       const { transaction: tx } = this.start(workspace);
       tx.revisions.splice(tx.current);
@@ -630,7 +634,7 @@ export class TransactionManager {
       return {
         transaction: this.state(tx) as TransactionState,
         revision: { revision: revision.number, ...revision.provenance, time: revision.time },
-        documents: limitItems(items, null, ANSWER_LIST_DEFAULT),
+        documents: { items, hasMore: touched.length > items.length, totalCount: touched.length },
         ...(builder.notes.length > 0 ? { notes: builder.notes } : {}),
       };
     })();

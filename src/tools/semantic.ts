@@ -30,8 +30,8 @@ import { MUTATION, mutationAnnotations, mutationDataSchema } from './transaction
 export interface ConvertedEdit {
   changes: StagedChange[];
   computedOn: Record<string, string>;
-  /** Per document: workspace-relative path, edit count, and the text before and after (for previews). */
-  documents: { path: string; edits: number; before: string; after: string }[];
+  /** Per document: workspace-relative path, edit count, the text before and the effective edits (applyEdits gives the text after, for previews). */
+  documents: { path: string; edits: number; before: string; textEdits: HostTextEdit[] }[];
   fileOperations: number;
 }
 
@@ -72,10 +72,9 @@ export function toChanges(workspace: Workspace, edit: HostWorkspaceEdit, what: s
     const path = relative(workspace, doc.absPath, what);
     const edits = effective(doc);
     if (edits.length === 0) continue;
-    const after = applyEdits(doc.baseText, edits);
-    documents.push({ path, edits: edits.length, before: doc.baseText, after });
+    documents.push({ path, edits: edits.length, before: doc.baseText, textEdits: edits });
     if (created.has(doc.absPath)) {
-      createdText.set(doc.absPath, after);
+      createdText.set(doc.absPath, applyEdits(doc.baseText, edits));
       continue;
     }
     computedOn[path] = doc.baseText;
@@ -564,7 +563,7 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     data.action = { actionRef, title: action.title, ...(action.kind ? { kind: action.kind } : {}) };
     const contextLines = input.contextLines ?? 3;
     data.documents.items = converted.documents.map((d) => {
-      const diff = diffTexts(d.before, d.after, contextLines);
+      const diff = diffTexts(d.before, applyEdits(d.before, d.textEdits), contextLines);
       return { path: d.path, edits: d.edits, addedLines: diff.addedLines, removedLines: diff.removedLines, changedLines: diff.changedLines, hunks: diff.hunks };
     });
     data.documents.totalCount = data.documents.items.length;

@@ -7,7 +7,7 @@ import { revise, ToolError } from '../core/envelope';
 import { utf8Bytes } from '../core/bounding';
 import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH_LENGTH, projectSelectorInput, workspaceSelectorInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
-import type { ChangedDocument, RevisionInfo, Transaction, TransactionState } from '../core/transactions';
+import type { ChangedDocument, RevisionInfo, StagedDocument, Transaction, TransactionState } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
@@ -261,15 +261,16 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     const ws = ctx.workspace(input.workspace);
     const tm = ctx.services.transactions;
     const tx = tm.active(ws.id);
-    const documents = await tm.preview(ws);
+    const changed = tm.changedDocuments(ws);
+    // Only the listed documents are described (their line counts cost a diff each).
+    const documents = await Promise.all(changed.slice(0, PREVIEW_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
     let diff: { document: ChangedDocument['document'] | null; hunks: DiffHunk[]; truncated: boolean } | null = null;
     if (input.includeDiff) {
       if (!input.document || (input.document.path === undefined && input.document.documentId === undefined)) {
         throw new ToolError('InvalidRequest', 'includeDiff needs document (path or documentId) naming one changed document.', revise(`Add document with one of: ${documents.map((d) => d.document.path).slice(0, 20).join(', ') || '(nothing is staged)'}.`));
       }
-      const target = findChanged(ws, input.document, documents);
-      const staged = tx ? [...tx.state().values()].find((d) => (d.path ?? d.origin?.path) === target.document.path) : undefined;
-      if (!staged) throw new ToolError('DocumentNotFound', `${target.document.path} has no staged change.`, revise('Pick a document from the documents list.'));
+      const staged = findChanged(ws, input.document, changed);
+      const target = await tm.describe(ws, staged);
       const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
       const updated = staged.path === null ? '' : staged.text;
       const full = diffTexts(original, updated, input.contextLines ?? 3);
@@ -286,17 +287,18 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
       }
       diff = { document: target.document, hunks, truncated: hunks.length < full.hunks.length };
     }
-    return { transaction: tm.state(tx), documents: documents.slice(0, PREVIEW_DOCUMENTS_MAX), documentCount: documents.length, documentsTruncated: documents.length > PREVIEW_DOCUMENTS_MAX, diff };
+    return { transaction: tm.state(tx), documents, documentCount: changed.length, documentsTruncated: changed.length > documents.length, diff };
   },
 });
 
-function findChanged(ws: Workspace, selector: DocumentSelector, documents: ChangedDocument[]): ChangedDocument {
-  const wanted = selector.documentId !== undefined ? documents.find((d) => d.document.documentId === selector.documentId)?.document.path : selector.path?.replace(/\\/g, '/').replace(/^\.\//, '');
-  const hit = documents.find((d) => d.document.path === wanted || d.previousPath === wanted);
+function findChanged(ws: Workspace, selector: DocumentSelector, changed: StagedDocument[]): StagedDocument {
+  const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
+  const wanted = selector.documentId !== undefined ? changed.map(pathOf).find((p) => ws.documentId(p) === selector.documentId) : selector.path?.replace(/\\/g, '/').replace(/^\.\//, '');
+  const hit = changed.find((d) => pathOf(d) === wanted || (d.origin !== null && d.path !== null && d.origin.path !== d.path && d.origin.path === wanted));
   if (hit) return hit;
   throw new ToolError(
     'DocumentNotFound',
-    `${selector.path ?? selector.documentId} has no staged change in ${ws.alias}. Changed documents: ${documents.map((d) => d.document.path).slice(0, 20).join(', ') || 'none'}.`,
+    `${selector.path ?? selector.documentId} has no staged change in ${ws.alias}. Changed documents: ${changed.map(pathOf).slice(0, 20).join(', ') || 'none'}.`,
     revise('Name one of the changed documents (its staged path).'),
   );
 }
