@@ -103,6 +103,13 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.equal(withDiff.diff.truncated, false);
     assert.deepEqual(withDiff.diff.hunks.flatMap((x) => x.lines).filter((l) => l.startsWith('+')), ["+import { Thing } from './entity';", '+export const e7 = new Thing();', '+export function make7(): Thing {', '+  return new Thing();']);
     assert.equal(withDiff.documentsTruncated, true);
+    // A document beyond the listed ones still has its diff, by path or by documentId.
+    const last = [...paths].sort().at(-1) as string;
+    assert.ok(!d.documents.some((x) => x.document.path === last));
+    for (const document of [{ path: last }, { documentId: ws().documentId(last) }]) {
+      const far = expectOk<{ diff: { document: { path: string }; hunks: unknown[] } }>(await h.call('transaction-preview', { document, includeDiff: true })).data;
+      assert.deepEqual([far.diff.document.path, far.diff.hunks.length > 0], [last, true]);
+    }
   });
 
   it('transaction-commit writes 2,000 files and answers a shortened files list; with a tiny budget a minimal success', async () => {
