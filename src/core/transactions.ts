@@ -10,6 +10,7 @@ import type { OperationalMode } from './modes';
 import { joinFolder } from './paths';
 import type { Workspace } from './workspaces';
 import { ANSWER_LIST_DEFAULT } from './bounding';
+import { mapConcurrently } from './concurrency';
 
 // ------------------------------------------------------------------ public types
 
@@ -340,19 +341,6 @@ const MAX_FILES_PER_REVISION = 2000;
 /** Reads in flight while staging: one at a time, a 1,000-file rename waited on ~3,000 file system calls in turn. */
 const READ_CONCURRENCY = 16;
 
-/** fn over items with at most `limit` calls pending; results in the items' order. */
-export async function mapConcurrently<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
-}
 
 /**
  * The staged transactions, one per workspace folder. Mutations go through `stage`, which runs

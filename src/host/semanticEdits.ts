@@ -18,7 +18,7 @@ import type {
   HostWorkspaceEdit,
 } from '../core/host';
 import { LineIndex } from '../core/text';
-import { mapConcurrently } from '../core/transactions';
+import { mapConcurrently } from '../core/concurrency';
 
 /** Files read at once: a rename over 1,000 files otherwise waits on each read in turn. */
 const READ_CONCURRENCY = 16;

@@ -8,7 +8,7 @@ import type { SymbolOutput, SymbolSelector } from '../core/symbols';
 import { utf8Bytes } from '../core/bounding';
 import { cacheFor } from '../core/textCache';
 import type { TextKeyedCache } from '../core/textCache';
-import { mapConcurrently } from '../core/transactions';
+import { mapConcurrently } from '../core/concurrency';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import type { Collection } from './symbols';
