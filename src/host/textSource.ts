@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageIndex } from '../core/languages';
 import { LineIndex } from '../core/text';
-import { readSmallFile, stampNow } from './files';
+import { readFileStamped, stampNow } from './files';
 import type { FileStamp } from './files';
 
 /**
@@ -97,7 +97,7 @@ export class DiskSources {
     // A file read moments ago (a reference list reads each document in the host, then again in the tool) is reused while its stamp holds.
     const recent = this.recent.get(absPath);
     if (recent && recent.languageId === languageId && recent.bytes.length <= maxBytes && stampNow(absPath) === recent.stat) return { source: recent.source, bytes: recent.bytes, stat: recent.stat };
-    const read = readSmallFile(absPath, maxBytes);
+    const read = await readFileStamped(absPath, maxBytes);
     if (!read) return {};
     const { bytes, stat } = read;
     if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { bytes };

@@ -384,7 +384,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
                 text: { type: 'string', description: 'The trimmed line text.' },
                 at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of the references on the line.' },
                 in: { type: 'string', description: 'Containing symbol (dotted name path), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
-                write: { ...OFFSETS, description: 'Offsets of references that write the symbol.' },
+                write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes (TypeScript counts declarations, imports included, as writes)." },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
                 len: { ...OFFSETS, description: "Lengths of the at references, when one differs from the symbol name's." },
                 edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { readSmallFile, stampNow } from '../../src/host/files';
+import { readFileStamped, readSmallFile, stampNow, SYNC_READ_MAX_BYTES } from '../../src/host/files';
 
 describe('host files: readSmallFile and stampNow', () => {
   let dir: string;
@@ -17,16 +17,29 @@ describe('host files: readSmallFile and stampNow', () => {
     const text = 'export const a = "é😀";\n'.repeat(500);
     fs.writeFileSync(file, text);
     const read = readSmallFile(file, 1 << 20);
+    assert.ok(read !== undefined && read !== 'larger');
+    assert.equal(read.bytes.toString('utf8'), text);
+    assert.equal(read.stat, stampNow(file));
+    fs.appendFileSync(file, '// more\n');
+    assert.notEqual(stampNow(file), read.stat);
+  });
+
+  it('reads a file larger than the synchronous limit asynchronously, whole, and refuses one over maxBytes', async () => {
+    const file = path.join(dir, 'large.ts');
+    const text = '// line of a large file\n'.repeat(Math.ceil((SYNC_READ_MAX_BYTES * 1.5) / 24));
+    fs.writeFileSync(file, text);
+    assert.equal(readSmallFile(file, SYNC_READ_MAX_BYTES), 'larger');
+    const read = await readFileStamped(file, 4 * SYNC_READ_MAX_BYTES);
     assert.equal(read?.bytes.toString('utf8'), text);
     assert.equal(read?.stat, stampNow(file));
-    fs.appendFileSync(file, '// more\n');
-    assert.notEqual(stampNow(file), read?.stat);
+    assert.equal(await readFileStamped(file, SYNC_READ_MAX_BYTES), undefined);
+    assert.equal(await readFileStamped(path.join(dir, 'missing.ts'), 1024), undefined);
   });
 
   it('refuses a file over the limit, a directory, a missing file and a FIFO, without blocking on the FIFO', () => {
     const big = path.join(dir, 'big.txt');
     fs.writeFileSync(big, 'x'.repeat(2048));
-    assert.equal(readSmallFile(big, 1024), undefined);
+    assert.equal(readSmallFile(big, 1024), 'larger');
     assert.equal(readSmallFile(dir, 1024), undefined);
     assert.equal(readSmallFile(path.join(dir, 'missing.ts'), 1024), undefined);
     assert.equal(stampNow(path.join(dir, 'missing.ts')), undefined);
