@@ -39,7 +39,8 @@ export interface LocationOutput {
   span: { start: number; length: number };
   line: number;
   column: number;
-  snapshot: Snapshot;
+  /** Only when it is not the answer's own snapshot (a location in another folder), and always in get-symbol-attributes (seed 000). */
+  snapshot?: Snapshot;
   selector: { span: { document: { documentId: string }; range: { start: number; length: number } } };
   /**
    * Only in a staged view: 'edited' when staged edits changed the text of this span (the span
@@ -412,27 +413,33 @@ export class ToolContext {
     return { document: doc, start: base.start, length: base.end - base.start };
   }
 
-  toLocation(doc: ResolvedDocument, start: number, length: number): LocationOutput {
+  /**
+   * A returned location. Its snapshot is left out when it is the answer's own (the envelope
+   * says it once, not once per location): given for a location in another folder, or always
+   * with `withSnapshot` (get-symbol-attributes keeps seed 000's shape).
+   */
+  toLocation(doc: ResolvedDocument, start: number, length: number, withSnapshot = false): LocationOutput {
     const view = doc.staged;
     if (view?.state === 'mapped') {
       const r = view.map.toStaged(start, start + length);
-      const out = this.locationIn(view.ref, view.lines, doc.workspace, r.start, r.end - r.start);
+      const out = this.locationIn(view.ref, view.lines, doc.workspace, r.start, r.end - r.start, withSnapshot);
       if (r.edited) out.staged = 'edited';
       return out;
     }
-    const out = this.locationIn(doc.ref, doc.lines, doc.workspace, start, length);
+    const out = this.locationIn(doc.ref, doc.lines, doc.workspace, start, length, withSnapshot);
     if (view) out.staged = view.state;
     return out;
   }
 
-  private locationIn(ref: DocumentRef, lines: LineIndex, workspace: Workspace, start: number, length: number): LocationOutput {
+  private locationIn(ref: DocumentRef, lines: LineIndex, workspace: Workspace, start: number, length: number, withSnapshot: boolean): LocationOutput {
     const pos = lines.positionAt(start);
+    const own = !withSnapshot && workspace === (this.used ?? this.registry.all()[0]);
     return {
       document: ref,
       span: { start, length },
       line: pos.line + 1,
       column: pos.character + 1,
-      snapshot: workspace.snapshot(),
+      ...(own ? {} : { snapshot: workspace.snapshot() }),
       selector: { span: { document: { documentId: ref.documentId }, range: { start, length } } },
     };
   }

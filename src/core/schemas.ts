@@ -202,7 +202,7 @@ export const locationOutput: JsonSchema = {
     span: spanOutput,
     line: { type: 'integer', minimum: 1, description: 'The one-based line number.' },
     column: { type: 'integer', minimum: 1, description: 'The one-based column number, in UTF-16 code units.' },
-    snapshot: snapshotSchema,
+    snapshot: { ...snapshotSchema, description: "Given when it is not the answer's own snapshot (a location in another folder; always in get-symbol-attributes, as seed 000 has it)." },
     selector: selectorOutput,
     staged: {
       enum: ['edited', 'deleted', 'unmapped'],
@@ -210,7 +210,7 @@ export const locationOutput: JsonSchema = {
         "Only with view 'staged': staged edits changed this span's text (the span covers what replaced it), the transaction deletes the document, or the editor buffer changed after staging (the location is the buffer's).",
     },
   },
-  required: ['document', 'span', 'line', 'column', 'snapshot', 'selector'],
+  required: ['document', 'span', 'line', 'column', 'selector'],
 };
 
 export const collectionOutput = (description: string, items: JsonSchema): JsonSchema => ({

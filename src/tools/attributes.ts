@@ -193,7 +193,7 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
         displayName: target.symbol.name,
         kind: target.symbol.kind,
         documentationCommentId: target.symbolId,
-        location: ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start),
+        location: ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start, true),
       },
       attributes: { items: items.slice(0, limit), hasMore: items.length > limit, totalCount: items.length },
     };

@@ -78,7 +78,7 @@ describe('tools: get-code-context', () => {
     assert.deepEqual({ line: d.location.line, column: d.location.column }, lineColumn(GREETER, start));
     assert.deepEqual(d.location.document, { documentId: `${shortId}:src/greeter.ts`, path: 'src/greeter.ts', projectId: `${shortId}:tsconfig.json` });
     assert.deepEqual(d.location.selector, { span: { document: { documentId: `${shortId}:src/greeter.ts` }, range: { start, length: 6 } } });
-    assert.deepEqual(d.location.snapshot, envelope.snapshot);
+    assert.equal(d.location.snapshot, undefined, "the answer's own snapshot is said once, in the envelope");
     assert.equal(d.eol, 'CRLF');
     assert.equal(d.languageId, 'typescript');
     assert.equal(d.source, 'disk');
@@ -300,17 +300,31 @@ describe('tools: get-code-context', () => {
 
   describe('multi-root', () => {
     let multi: Harness;
+    let multiHost: FakeHost;
     beforeEach(async () => {
       const host = new FakeHost();
+      multiHost = host;
       host.addFolder('app', { 'src/only-app.ts': 'const a = 1;\n', 'shared.ts': 'export const app = 1;\n' });
       host.addFolder('lib', { 'src/only-lib.ts': 'const b = 2;\n', 'shared.ts': 'export const lib = 2;\n' });
       multi = await createHarness({ host });
     });
 
+    it("gives a location's snapshot only when it is another folder's than the answer's", async () => {
+      const [app, lib] = multi.registry.all();
+      const target = multiHost.abs(multiHost.folders()[1], 'src/only-lib.ts');
+      multiHost.navigation.locations = () => [{ absPath: target, range: { start: 6, end: 7 } }];
+      multiHost.setSymbols(target, []);
+      const envelope = await multi.ok<{ targets: { location: { snapshot?: { workspaceId: string } } }[] }>('go-to-definition', selection({ path: 'src/only-app.ts' }, 'a'));
+      assert.equal(envelope.snapshot.workspaceId, app.id);
+      assert.equal(envelope.data.targets[0].location.snapshot?.workspaceId, lib.id, 'the target lies in the other folder');
+    });
+
     it('finds a path that exists in exactly one folder without a workspace selector', async () => {
       const d = (await multi.ok<CodeContext>('get-code-context', selection({ path: 'src/only-lib.ts' }, 'b = 2'))).data;
       assert.equal(d.location.document.documentId, `${multi.registry.all()[1].shortId}:src/only-lib.ts`);
-      assert.equal(d.location.snapshot.workspaceId, multi.registry.all()[1].id);
+      const envelope = await multi.ok<CodeContext>('get-code-context', selection({ path: 'src/only-lib.ts' }, 'b = 2'));
+      assert.equal(envelope.snapshot.workspaceId, multi.registry.all()[1].id, 'the answer is the folder of the document');
+      assert.equal(d.location.snapshot, undefined);
     });
 
     it('answers DocumentAmbiguous for a path in both folders, listing both documentIds', async () => {
