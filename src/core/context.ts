@@ -310,9 +310,9 @@ export class ToolContext {
     if (d.path === null) return { state: 'deleted' };
     // The language service's offsets are the buffer's; they map only while the buffer is still the text the transaction staged on.
     if (d.origin.text !== bufferText) return { state: 'unmapped' };
-    const project = d.path === relativePath ? undefined : await workspace.projectFor(d.path);
-    const ref = project ? { documentId: workspace.documentId(d.path), path: d.path, projectId: project.projectId } : undefined;
-    return { state: 'mapped', ref: ref ?? { documentId: workspace.documentId(relativePath), path: relativePath, projectId: (await workspace.projectFor(relativePath)).projectId }, text: d.text, lines: new LineIndex(d.text), map: new StagedOverlay(d.segments, d.origin.text.length) };
+    // At its staged path: a document the transaction moves is answered where it will be.
+    const ref = { documentId: workspace.documentId(d.path), path: d.path, projectId: (await workspace.projectFor(d.path)).projectId };
+    return { state: 'mapped', ref, text: d.text, lines: new LineIndex(d.text), map: new StagedOverlay(d.segments, d.origin.text.length) };
   }
 
   private async notFound(workspace: Workspace, relativePath: string): Promise<ToolError> {

@@ -49,8 +49,12 @@ class DiskSource {
   }
 }
 
-/** Reads kept for reuse while the file's stamp is unchanged. */
-const RECENT_READS = 512;
+/**
+ * File bytes of recent reads kept for reuse while the file's stamp is unchanged: a rename is
+ * converted on its files and then staged from the same reads, and a reference list's documents
+ * are read by the host and then by the tool.
+ */
+const RECENT_READ_BYTES = 32 * 1024 * 1024;
 
 /**
  * Reads files the way the editor would show them, without opening them. Returns undefined when
@@ -59,8 +63,20 @@ const RECENT_READS = 512;
  */
 export class DiskSources {
   private index: LanguageIndex | undefined;
-  /** The latest reads, by path, oldest first. */
+  /** The latest reads, by path, oldest first, at most RECENT_READ_BYTES of file bytes in all. */
   private readonly recent = new Map<string, { source: TextSource; bytes: Buffer; stat: FileStamp; languageId: string }>();
+  private recentBytes = 0;
+
+  private keep(absPath: string, read: { source: TextSource; bytes: Buffer; stat: FileStamp; languageId: string }): void {
+    const drop = (p: string): void => {
+      this.recentBytes -= this.recent.get(p)?.bytes.length ?? 0;
+      this.recent.delete(p);
+    };
+    drop(absPath);
+    this.recent.set(absPath, read);
+    this.recentBytes += read.bytes.length;
+    while (this.recentBytes > RECENT_READ_BYTES && this.recent.size > 1) drop(this.recent.keys().next().value as string);
+  }
   /** By directory (settings apply per folder, so alike for a directory's files): whether files.* settings allow a plain UTF-8 read. */
   private readonly plainUtf8 = new Map<string, boolean>();
 
@@ -96,7 +112,7 @@ export class DiskSources {
     if (!languageId) return {};
     // A file read moments ago (a reference list reads each document in the host, then again in the tool) is reused while its stamp holds.
     const recent = this.recent.get(absPath);
-    if (recent && recent.languageId === languageId && recent.bytes.length <= maxBytes && stampNow(absPath) === recent.stat) return { source: recent.source, bytes: recent.bytes, stat: recent.stat };
+    if (recent && recent.languageId === languageId && recent.bytes.length <= maxBytes && stampNow(absPath) === recent.stat) return recent;
     const read = await readFileStamped(absPath, maxBytes);
     if (!read) return {};
     const { bytes, stat } = read;
@@ -109,10 +125,8 @@ export class DiskSources {
     }
     // A NUL byte: VS Code treats the file as binary.
     if (text.includes('\0')) return { bytes };
-    const source = new DiskSource(vscode.Uri.file(absPath), text, languageId);
-    this.recent.delete(absPath);
-    this.recent.set(absPath, { source, bytes, stat, languageId });
-    if (this.recent.size > RECENT_READS) this.recent.delete(this.recent.keys().next().value as string);
-    return { source, bytes, stat };
+    const kept = { source: new DiskSource(vscode.Uri.file(absPath), text, languageId), bytes, stat, languageId };
+    this.keep(absPath, kept);
+    return kept;
   }
 }

@@ -13,9 +13,7 @@ import type { HostHighlight, HostWorkspaceSymbol } from '../core/host';
 import type { HostCall, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../core/host';
 import { toPosix } from '../core/paths';
 import * as path from 'node:path';
-import { stampNow } from './files';
 import { DiskSources } from './textSource';
-import type { FileStamp } from './files';
 import type { TextSource } from './textSource';
 
 /** Folders whose files are never project sources. */
@@ -87,24 +85,6 @@ export class VsCodeHost implements WorkbenchHost {
     return findOpen(absPath) ?? (await this.disk.read(absPath, MAX_TEXT_DOCUMENT_BYTES)) ?? (await this.open(absPath));
   }
 
-  /**
-   * Files the last rename was converted on, as read from disk: staging it reads the same files
-   * again (readDocumentAndBytes), and a file whose stamp is unchanged need not be read twice.
-   * A file that changed after this read still fails the commit's byte check, never silently.
-   */
-  private readonly editReads = new Map<string, { source: TextSource; bytes: Buffer; stat: FileStamp }>();
-
-  private async editSource(absPath: string): Promise<TextSource | undefined> {
-    const open = findOpen(absPath);
-    if (open) return open;
-    const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
-    if (read.source && read.bytes && read.stat) {
-      this.editReads.set(absPath, { source: read.source, bytes: read.bytes, stat: read.stat });
-      return read.source;
-    }
-    return this.open(absPath);
-  }
-
   private async open(absPath: string): Promise<vscode.TextDocument | undefined> {
     const existing = findOpen(absPath);
     if (existing) return existing;
@@ -125,13 +105,8 @@ export class VsCodeHost implements WorkbenchHost {
 
   /** A file nobody has open is read once: its text is decoded from the bytes that are hashed. */
   async readDocumentAndBytes(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }> {
-    const open = findOpen(absPath);
-    const kept = this.editReads.get(absPath);
-    this.editReads.delete(absPath);
-    if (!open && kept) {
-      if (stampNow(absPath) === kept.stat) return { doc: toHostDocument(kept.source, false), bytes: kept.bytes };
-    }
-    if (!open) {
+    // A file read moments ago (the rename being staged was converted on it) comes from DiskSources' recent reads.
+    if (!findOpen(absPath)) {
       const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
       if (read.source) return { doc: toHostDocument(read.source, false), bytes: read.bytes };
     }
@@ -230,8 +205,7 @@ export class VsCodeHost implements WorkbenchHost {
 
   async renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
     const doc = await this.open(absPath);
-    this.editReads.clear();
-    return doc ? semantic.renameEdits(doc, offset, newName, (p) => this.editSource(p)) : this.noDocument(absPath);
+    return doc ? semantic.renameEdits(doc, offset, newName, (p) => this.source(p)) : this.noDocument(absPath);
   }
 
   async formatEdits(absPath: string, range?: HostRange): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {
