@@ -65,14 +65,14 @@ function dataOf<T>(text: string): T {
 }
 
 interface ReferencesData {
-  documents: { items?: { lines: { at: unknown[] }[] }[] };
+  documents: { items?: { lines: { at?: unknown[]; write?: unknown[]; decl?: unknown[] }[] }[] };
   complete?: boolean;
   totalCount?: number;
 }
 
-/** References listed: documents.items[].lines[].at[] holds one offset per reference. */
+/** References listed: each is one offset in documents.items[].lines[].at, .write or .decl. */
 function referenceCount(data: ReferencesData): number {
-  return (data.documents.items ?? []).reduce((n, d) => n + d.lines.reduce((m, l) => m + l.at.length, 0), 0);
+  return (data.documents.items ?? []).reduce((n, d) => n + d.lines.reduce((m, l) => m + (l.at?.length ?? 0) + (l.write?.length ?? 0) + (l.decl?.length ?? 0), 0), 0);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

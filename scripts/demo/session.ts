@@ -107,6 +107,8 @@ function outcome(envelope: Envelope): string {
 type Data = Record<string, unknown>;
 const data = (e: Envelope): Data => (e as SuccessEnvelope<Data>).data;
 const items = (collection: unknown): Data[] => ((collection as { items?: Data[] } | undefined)?.items ?? []);
+/** A find-references line's offsets, each listed once under its access. */
+const offsetsOf = (line: Data): number[] => ['at', 'write', 'decl'].flatMap((k) => (line[k] as number[] | undefined) ?? []).sort((a, b) => a - b);
 
 /** Canonical span selectors quoted in a LocationAmbiguous message ("Candidates: line 2 column 3 {"span":…}; …"). */
 export function candidateSelectors(message: string): { span: { document: { documentId: string }; range: { start: number; length: number } } }[] {
@@ -231,7 +233,7 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
       expect: 'ok',
       check: (e) => {
-        const docs = items(data(e).documents).map((d) => `${String(d.path)}:${(d.lines as Data[]).flatMap((l) => (l.at as number[]).map(() => l.line)).join(',')}`);
+        const docs = items(data(e).documents).map((d) => `${String(d.path)}:${(d.lines as Data[]).flatMap((l) => offsetsOf(l).map(() => l.line)).join(',')}`);
         const expected = ['src/greeter.ts:23', 'src/services.ts:1,18'];
         return JSON.stringify(docs) === JSON.stringify(expected) && data(e).totalReferences === 3 ? undefined : `expected references ${expected.join(' ')} (3), got ${docs.join(' ')} (${String(data(e).totalReferences)})`;
       },
@@ -308,7 +310,7 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatPersonName' } } }, view: 'staged' }),
       expect: 'ok',
       check: (e) => {
-        const lines = items(data(e).documents).flatMap((d) => (d.lines as Data[]).map((l) => ({ path: String(d.path), text: String(l.text), at: l.at as number[], edited: l.edited as number[] | undefined })));
+        const lines = items(data(e).documents).flatMap((d) => (d.lines as Data[]).map((l) => ({ path: String(d.path), text: String(l.text), at: offsetsOf(l), edited: l.edited as number[] | undefined })));
         const bad = lines.filter((l) => !l.text.includes('formatPersonName') || JSON.stringify(l.edited) !== JSON.stringify(l.at));
         return lines.length > 0 && bad.length === 0 ? undefined : `expected every reference on a staged line naming formatPersonName, marked edited; got ${JSON.stringify(lines)}`;
       },

@@ -162,28 +162,35 @@ interface ReferencesInput extends CommonInput {
 /**
  * The references on one line of a document, compact because an answer holds hundreds of them:
  * the line's text and container are said once for all its references, and each reference is
- * only its offset (no column: line text and offset say where; the length is the symbol name's).
+ * only its offset (no column: line text and offset say where; the length is the symbol name's),
+ * listed once, under its access: `decl`, else `write`, else `at`.
  */
 export interface ReferenceLine {
   line: number;
   /** The trimmed line text (cut at LINE_TEXT_MAX characters). */
   text: string;
-  /** Zero-based UTF-16 document offsets of the references on the line, ascending. */
-  at: number[];
+  /** Zero-based UTF-16 document offsets of the references that read the symbol or that the language service did not classify. */
+  at?: number[];
   /**
    * Containing symbol, as a dotted name path, leaving out symbols declared on the line itself (the text shows them).
    * A line whose references have different containers appears once per container.
    */
   in?: string;
-  /** Offsets (of `at`) of references that write the symbol (document highlights); others read it or are unclassified. */
+  /** Offsets of references that write the symbol (document highlights), declarations left out. */
   write?: number[];
-  /** Offsets (of `at`) of declarations. */
+  /** Offsets of declarations. */
   decl?: number[];
-  /** Lengths of the `at` references, in the same order, when one differs from the symbol name's. */
+  /** Lengths of the line's references in position order (at, write and decl together), when one differs from the symbol name's. */
   len?: number[];
-  /** Staged view: offsets (of `at`) of references whose text staged edits changed (the span covers what replaced it). */
+  /** Staged view: offsets of references whose text staged edits changed (the span covers what replaced it). */
   edited?: number[];
 }
+
+/** Access of a reference, as its line lists it. */
+export type ReferenceAccess = 'at' | 'write' | 'decl';
+
+/** The offsets of every reference on a line, in position order. */
+export const lineReferences = (l: ReferenceLine): number[] => [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? [])].sort((a, b) => a - b);
 
 /** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
 export interface ReferenceDocument {
@@ -218,7 +225,7 @@ export interface ReferencesData {
 
 /** How many references an answer lists. */
 export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
-  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + l.at.length, 0), 0);
+  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + (l.at?.length ?? 0) + (l.write?.length ?? 0) + (l.decl?.length ?? 0), 0), 0);
 
 const LINE_TEXT_MAX = 200;
 const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as const;
@@ -356,7 +363,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references from the language service, not a text search (no comments, strings or namesakes), by document and line: line text, container, offsets (at), write/decl offsets. complete:false: project still loading, ask again. Over the output limit, documents are dropped (hasMore).',
+    'Exact references from the language service, unlike grep (no comments, strings or namesakes), by document and line: line text, container, offsets by access (decl, write, else at). complete:false: project still loading, ask again. Over the output limit, documents are dropped (hasMore).',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -382,14 +389,15 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
               properties: {
                 line: { type: 'integer', minimum: 1 },
                 text: { type: 'string', description: 'The trimmed line text.' },
-                at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of the references on the line.' },
+                at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
                 in: { type: 'string', description: 'Containing symbol (dotted name path), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
-                write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes (TypeScript counts declarations, imports included, as writes)." },
+                write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes)." },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
-                len: { ...OFFSETS, description: "Lengths of the at references, when one differs from the symbol name's." },
+                len: { ...OFFSETS, description: "Lengths of the line's references in position order (at, write, decl together), when one differs from the symbol name's." },
                 edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
               },
-              required: ['line', 'text', 'at'],
+              required: ['line', 'text'],
+              description: 'Each reference is listed once: in decl, else write, else at.',
             },
           },
         },
@@ -445,6 +453,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       const [roots, writes] = await Promise.all([documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]), writesAt(ctx, doc, targets[0].range.start)]);
       const lines: ReferenceLine[] = [];
       let current: ReferenceLine | undefined;
+      let listed = 0; // references on the current line so far
       // In the staged view the buffer's offsets, lines and text are mapped into the staged text.
       const view = doc.staged?.state === 'mapped' ? doc.staged : undefined;
       const text = view?.lines ?? doc.lines;
@@ -455,16 +464,17 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         // One entry per line and container: the text and container are said once for all their references.
         if (!current || current.line !== line || current.in !== enclosing) {
           const lineText = text.lineText(line - 1).trim();
-          current = { line, text: lineText.length > LINE_TEXT_MAX ? `${lineText.slice(0, LINE_TEXT_MAX)}…` : lineText, at: [] };
+          current = { line, text: lineText.length > LINE_TEXT_MAX ? `${lineText.slice(0, LINE_TEXT_MAX)}…` : lineText };
           if (enclosing) current.in = enclosing;
           lines.push(current);
+          listed = 0;
         }
         const length = mapped.end - mapped.start;
-        if (length !== nameLength && !current.len) current.len = current.at.map(() => nameLength);
-        current.at.push(mapped.start);
+        if (length !== nameLength && !current.len) current.len = Array<number>(listed).fill(nameLength);
         current.len?.push(length);
-        if (writes.has(t.range.start)) (current.write ??= []).push(mapped.start);
-        if (decl(t)) (current.decl ??= []).push(mapped.start);
+        const access: ReferenceAccess = decl(t) ? 'decl' : writes.has(t.range.start) ? 'write' : 'at';
+        (current[access] ??= []).push(mapped.start);
+        listed++;
         if (mapped.edited) (current.edited ??= []).push(mapped.start);
       }
       const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines };

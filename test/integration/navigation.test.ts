@@ -8,7 +8,7 @@ import type { SuccessEnvelope } from '../../src/core/envelope';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { referencesListed } from '../../src/tools/navigation';
+import { lineReferences, referencesListed } from '../../src/tools/navigation';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
@@ -85,7 +85,7 @@ async function rawOutline(file: string): Promise<{ name: string; kind: string; d
 
 /** Every listed reference as [path, line, offset, line text, container, write, decl]. */
 const refRows = (d: ReferencesData) =>
-  d.documents.items.flatMap((doc) => doc.lines.flatMap((l) => l.at.map((at) => [doc.path, l.line, at, l.text, l.in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const)));
+  d.documents.items.flatMap((doc) => doc.lines.flatMap((l) => lineReferences(l).map((at) => [doc.path, l.line, at, l.text, l.in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const)));
 const refPlaces = (d: ReferencesData): Place[] => refRows(d).map((r) => `${r[0]}@${r[2]}`).sort();
 const refCount = (d: ReferencesData): number => referencesListed(d);
 
@@ -377,7 +377,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       ]);
       const doc = ours.data.documents.items[0];
       const documentId = `${ours.data.folderId}:${doc.path}`;
-      const back = await call<CodeContextData>('get-code-context', { location: { span: { document: { documentId }, range: { start: doc.lines[1].at[0], length: 6 } } }, contextLines: 0 });
+      const back = await call<CodeContextData>('get-code-context', { location: { span: { document: { documentId }, range: { start: lineReferences(doc.lines[1])[0], length: 6 } } }, contextLines: 0 });
       assert.equal(back.data.window.text.trim(), 'return chainC(2);', 'folderId:path + an offset make a span selector');
     });
 
@@ -396,13 +396,22 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const doc = await vscode.workspace.openTextDocument(uri('src/overloads.ts'));
       await insertAtTop('src/overloads.ts', 'let counter = 0;\ncounter = counter + 1;\n');
       const ours = await call<ReferencesData>('find-references', sym('src/overloads.ts', 'counter', { contextBefore: 'let ' }));
-      assert.deepEqual(refRows(ours.data).map((r) => [r[1], r[2], r[5]]), [
-        [1, 4, true],
-        [2, 17, true],
-        [2, 27, false],
+      // The declaration is listed as decl (TypeScript also counts it a write), the assignment as a write, the read as at.
+      assert.deepEqual(refRows(ours.data).map((r) => [r[1], r[2], r[5], r[6]]), [
+        [1, 4, false, true],
+        [2, 17, true, false],
+        [2, 27, false, false],
       ]);
       assert.deepEqual(
-        ours.data.documents.items.flatMap((d) => d.lines.map((l) => [l.line, l.text, l.at.length])),
+        ours.data.documents.items.flatMap((d) => d.lines.map((l) => [l.at, l.write, l.decl])),
+        [
+          [undefined, undefined, [4]],
+          [[27], [17], undefined],
+        ],
+        'each reference listed once, under its access',
+      );
+      assert.deepEqual(
+        ours.data.documents.items.flatMap((d) => d.lines.map((l) => [l.line, l.text, lineReferences(l).length])),
         [
           [1, 'let counter = 0;', 1],
           [2, 'counter = counter + 1;', 2],
