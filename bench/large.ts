@@ -219,16 +219,11 @@ export async function run(): Promise<void> {
     await f();
     return performance.now() - t;
   };
-  const samples: Record<string, number[]> = { rawRename: [], rawPrepareRename: [], stagePreview: [], commit: [], rawApplySave: [], vscodeRename: [] };
+  const samples: Record<string, number[]> = { rawRename: [], rawPrepare: [], stagePreview: [], commit: [], rawApplySave: [], vscodeRename: [] };
   console.log('[bench:large] rename Entity: raw provider, stage + preview (rolled back)');
   for (let i = 0; i < renameIterations; i++) {
     samples.rawRename.push(await timed(() => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed')));
-    samples.rawPrepareRename.push(
-      await timed(async () => {
-        await vscode.commands.executeCommand('vscode.prepareRename', entityUri, entityDeclPos);
-        await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed');
-      }),
-    );
+    samples.rawPrepare.push(await timed(() => vscode.commands.executeCommand('vscode.prepareRename', entityUri, entityDeclPos)));
     samples.stagePreview.push(
       await timed(async () => {
         ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('Entity'), newName: 'EntityRenamed' })));
@@ -278,8 +273,8 @@ export async function run(): Promise<void> {
     await vscode.workspace.saveAll(false);
   }
   const renameLabels: Record<string, string> = {
-    rawRename: 'vscode.executeDocumentRenameProvider (raw: computes the WorkspaceEdit)',
-    rawPrepareRename: "vscode.prepareRename, then executeDocumentRenameProvider (raw, what F2 runs; TypeScript's prepare runs its whole rename request too)",
+    rawRename: "vscode.executeDocumentRenameProvider (raw: VS Code's rename, the providers' prepare-rename check, then the WorkspaceEdit)",
+    rawPrepare: "vscode.prepareRename alone (raw: the check the rename above runs first; TypeScript's runs its whole rename request)",
     stagePreview: 'rename-symbol + transaction-preview through the chain (staged, nothing written)',
     rawApplySave: 'workspace.applyEdit + saveAll of the raw edit',
     commit: 'transaction-commit through the chain (checks; open files by one applyEdit and save, the others written directly; byte-for-byte verification)',

@@ -253,7 +253,7 @@ const renameGroup = large.rows.find((r) => r.id.startsWith('rename.'))?.group ??
 row(`**${renameGroup}**`, '', '', '');
 for (const r of large.rows.filter((x) => x.id.startsWith('rename.'))) {
   let notes = `n=${r.stats.n}`;
-  if (r.id === 'rename.stagePreview') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawRename'))} of the raw rename provider**, ${ratio(r.stats.medianMs, largeMedian('rename.rawPrepareRename'))} of raw prepare + rename; ${notes}`;
+  if (r.id === 'rename.stagePreview') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawRename'))} of the raw rename provider**; ${notes}`;
   if (r.id === 'rename.commit') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawApplySave'))} of raw applyEdit + save**; ${notes}`;
   row(r.label, ms(r.stats.medianMs), ms(r.stats.p95Ms), notes);
 }

@@ -96,9 +96,10 @@ export interface WorkbenchHost {
   openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[];
   /** Asks the language services of a document a few cheap questions to see which answer. */
   probeLanguageFeatures(absPath: string): Promise<Record<string, FeatureProbe>>;
-  /** Whether the rename provider accepts renaming at an offset (VS Code's prepare-rename step). */
-  prepareRename(absPath: string, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>>;
-  /** The rename provider's edit for renaming the symbol at an offset, computed on the current buffers. */
+  /**
+   * The rename providers' edit for renaming the symbol at an offset, computed on the current buffers, as
+   * VS Code's rename runs it: their prepare-rename check first (a refusal is its reason, no edits asked), then the edit.
+   */
   renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>>;
   /** The formatter's edits for a whole document or a range, with the editor's formatting options for that file. */
   formatEdits(absPath: string, range?: HostRange): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>>;

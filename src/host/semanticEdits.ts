@@ -146,24 +146,18 @@ async function stable<T extends { documents: HostDocumentEdits[] }>(compute: () 
   return undefined;
 }
 
-export async function prepareRename(doc: vscode.TextDocument, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>> {
-  try {
-    const result = await vscode.commands.executeCommand<{ range: vscode.Range; placeholder: string } | vscode.Range | undefined>('vscode.prepareRename', doc.uri, doc.positionAt(offset));
-    if (!result) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered.`, unsupported: true };
-    if (result instanceof vscode.Range) return { ok: true, range: toRange(doc, result), placeholder: doc.getText(result) };
-    return { ok: true, range: toRange(doc, result.range), placeholder: result.placeholder };
-  } catch (error) {
-    return { ok: false, reason: messageOf(error) };
-  }
-}
-
+/**
+ * The command runs VS Code's rename: each provider's prepareRename first (a refusal is thrown with its reason,
+ * before any edit is asked for), then provideRenameEdits. So no separate vscode.prepareRename call: for
+ * TypeScript that would run the whole rename request twice. Without a provider it answers an empty edit.
+ */
 export async function renameEdits(doc: vscode.TextDocument, offset: number, newName: string, open: Opener): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
   try {
     const edit = await stable(async () => {
       const result = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', doc.uri, doc.positionAt(offset), newName);
-      return result ? convertWorkspaceEdit(result, open) : undefined;
+      return result && result.size > 0 ? convertWorkspaceEdit(result, open) : undefined;
     });
-    if (!edit) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered.`, unsupported: true };
+    if (!edit) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered with edits.`, unsupported: true };
     return { ok: true, edit };
   } catch (error) {
     return { ok: false, reason: messageOf(error) };

@@ -198,11 +198,6 @@ export class VsCodeHost implements WorkbenchHost {
     return { ok: false, reason: `${absPath} is not a text document the editor can open.` };
   }
 
-  async prepareRename(absPath: string, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>> {
-    const doc = await this.open(absPath);
-    return doc ? semantic.prepareRename(doc, offset) : this.noDocument(absPath);
-  }
-
   async renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
     const doc = await this.open(absPath);
     return doc ? semantic.renameEdits(doc, offset, newName, (p) => this.source(p)) : this.noDocument(absPath);

@@ -92,6 +92,23 @@ export function toChanges(workspace: Workspace, edit: HostWorkspaceEdit, what: s
   return { changes, computedOn, documents, fileOperations: edit.fileOperations.length };
 }
 
+/** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
+function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): string | undefined {
+  const doc = edit.documents.find((d) => d.absPath === absPath);
+  const e = doc?.edits.find((x) => x.start <= offset && offset <= x.start + x.length && x.length > 0);
+  return doc && e ? doc.baseText.slice(e.start, e.start + e.length) : undefined;
+}
+
+/** The identifier around an offset (letters, digits, _ and $). */
+function wordAt(text: string, offset: number): string {
+  const word = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
+  let start = offset;
+  let end = offset;
+  while (start > 0 && word.test(text[start - 1])) start--;
+  while (end < text.length && word.test(text[end])) end++;
+  return text.slice(start, end);
+}
+
 /** A language service that is missing or refused: the error an agent can act on. */
 function refused(outcome: Extract<HostOutcome<object>, { ok: false }>, what: string, languageId: string, revision: string): ToolError {
   if (outcome.unsupported) {
@@ -175,14 +192,16 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
     }
     const doc = await ctx.host.readDocument(absPath);
     const languageId = doc?.languageId ?? 'these';
-    const prepared = await ctx.host.prepareRename(absPath, offset);
-    if (!prepared.ok) throw refused(prepared, 'rename provider', languageId, 'Point symbol at the name of a symbol declared in the workspace (not a keyword, literal or library symbol).');
-    if (prepared.placeholder === input.newName) throw nothingChanged(`The symbol is already named ${input.newName}`, 'Give a different newName.');
+    // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
     const result = await ctx.host.renameEdits(absPath, offset, input.newName);
-    if (!result.ok) throw refused(result, 'rename provider', languageId, 'Check newName (a valid identifier for the language) and the symbol location.');
+    if (!result.ok) {
+      throw refused(result, 'rename provider', languageId, 'Point symbol at the name of a symbol declared in the workspace (not a keyword, literal or library symbol) and give a newName valid in the language.');
+    }
+    const oldName = renamedText(result.edit, absPath, offset) ?? wordAt(doc?.text ?? '', offset);
+    if (oldName === input.newName) throw nothingChanged(`The symbol is already named ${input.newName}`, 'Give a different newName.');
     const converted = toChanges(workspace, result.edit, 'rename');
     if (converted.changes.length === 0) throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
-    return stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${prepared.placeholder} to ${input.newName}` }, converted);
+    return stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted);
   },
 });
 

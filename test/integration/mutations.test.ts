@@ -87,6 +87,19 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     const builtin = expectError(await invoke('rename-symbol', { symbol: { location: selection('main.ts', 'console') }, newName: 'terminal' }), 'InvalidRequest');
     assert.match(builtin.error.message, /You cannot rename elements that are defined in the standard TypeScript library/);
     assert.equal(keyword.continuation?.kind, 'ReviseRequest');
+    const same = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'areaOf' }), 'InvalidRequest');
+    assert.match(same.error.message, /already named areaOf; nothing was staged/);
+    // Plain text has no rename provider: VS Code's rename answers an empty edit, which is said as such, not as "no edits".
+    const notes = path.join(workspaceRoot(), DIR, 'notes.txt');
+    fs.writeFileSync(notes, 'areaOf is mentioned here\n');
+    try {
+      const plain = expectError(await invoke('rename-symbol', { symbol: { location: selection('notes.txt', 'areaOf') }, newName: 'surfaceOf' }), 'UnsupportedLanguageFeature');
+      assert.match(plain.error.message, /plaintext/);
+      assert.equal(plain.continuation?.kind, 'ResolveExternally');
+    } finally {
+      fs.rmSync(notes);
+    }
+    assert.deepEqual(await Promise.all(['shapes.ts', 'main.ts'].map(stagedText)), [originals['shapes.ts'], originals['main.ts']], 'nothing staged');
   });
 
   it('a rename that overlaps a staged text edit answers TransactionConflicted and stages nothing', async () => {

@@ -68,7 +68,7 @@ export type FakeCodeAction = Omit<HostCodeAction, 'edit' | 'diagnostics'> & { di
 
 /** Fake language services for the semantic mutations; a missing one answers "unsupported". */
 export interface FakeSemantics {
-  /** Default: the identifier under the offset, as VS Code falls back to when a provider has no prepare step. */
+  /** The provider's prepare-rename check, run before rename (a refusal stops it); none: the rename is asked directly. */
   prepareRename?: (absPath: string, offset: number, text: string) => HostOutcome<{ range: HostRange; placeholder: string }>;
   /** Edits for a rename, or a string: the provider's rejection. */
   rename?: (absPath: string, offset: number, newName: string) => FakeEdits | string;
@@ -403,22 +403,15 @@ export class FakeHost implements WorkbenchHost {
     return { documents, fileOperations };
   }
 
-  async prepareRename(absPath: string, offset: number): Promise<HostOutcome<{ range: HostRange; placeholder: string }>> {
-    await this.record('prepareRename', absPath);
-    const doc = await this.readDocument(absPath);
-    if (!doc) return { ok: false, reason: `${absPath} is not a text document.` };
-    if (this.semantics.prepareRename) return this.semantics.prepareRename(path.resolve(absPath), offset, doc.text);
-    if (!this.semantics.rename) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered.`, unsupported: true };
-    let start = offset;
-    let end = offset;
-    while (start > 0 && /\w/.test(doc.text[start - 1])) start--;
-    while (end < doc.text.length && /\w/.test(doc.text[end])) end++;
-    return { ok: true, range: { start, end }, placeholder: doc.text.slice(start, end) };
-  }
-
+  /** As VS Code's rename command: the prepare check first, then the provider's edits (recorded as renameProvider). */
   async renameEdits(absPath: string, offset: number, newName: string): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
     await this.record('renameEdits', absPath);
-    if (!this.semantics.rename) return { ok: false, reason: 'No rename provider answered.', unsupported: true };
+    const doc = await this.readDocument(absPath);
+    if (!doc) return { ok: false, reason: `${absPath} is not a text document.` };
+    if (!this.semantics.rename) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered with edits.`, unsupported: true };
+    const prepared = this.semantics.prepareRename?.(path.resolve(absPath), offset, doc.text);
+    if (prepared && !prepared.ok) return prepared;
+    await this.record('renameProvider', absPath);
     const result = this.semantics.rename(path.resolve(absPath), offset, newName);
     if (typeof result === 'string') return { ok: false, reason: result };
     return { ok: true, edit: await this.fakeEdit(result) };

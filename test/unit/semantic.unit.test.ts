@@ -98,7 +98,13 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const failure = await h.fail('rename-symbol', { symbol: { location: sel('src/util.ts', 'return') }, newName: 'x' }, 'InvalidRequest');
       assert.match(failure.error.message, /You cannot rename this element\./);
       assert.equal(failure.continuation?.kind, 'ReviseRequest');
-      assert.equal(host.callCount('renameEdits'), 0);
+      assert.equal(host.callCount('renameProvider'), 0, 'no edits asked for after the prepare check refused');
+      assert.equal(staged('src/util.ts'), undefined);
+    });
+
+    it('refuses a rename to the name the symbol already has, staging nothing', async () => {
+      const failure = await h.fail('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'formatName' }, 'InvalidRequest');
+      assert.match(failure.error.message, /already named formatName; nothing was staged/);
       assert.equal(staged('src/util.ts'), undefined);
     });
 
