@@ -62,6 +62,36 @@ const probe = (result: unknown): FeatureProbe => {
   return 'available';
 };
 
+/**
+ * Whether a rename provider answers for a document. vscode.prepareRename cannot say: without a
+ * provider VS Code answers the word at the position. A rename that a provider refuses, answers, or
+ * says it has no result for shows it is there; without one VS Code returns an empty edit. First at
+ * a spot touching no word, which TypeScript refuses before looking for references; then, for a
+ * provider that gave an empty edit there, at a symbol's name.
+ */
+async function probeRename(doc: vscode.TextDocument, at: vscode.Position): Promise<FeatureProbe> {
+  const spot = offsetTouchingNoWord(doc.getText());
+  for (const position of spot === undefined ? [at] : [doc.positionAt(spot), at]) {
+    try {
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', doc.uri, position, 'probe');
+      if (edit && edit.size > 0) return 'available';
+    } catch {
+      return 'available';
+    }
+  }
+  return 'unavailable';
+}
+
+const WORD_CHARACTER = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
+
+/** The first offset whose characters on both sides are not word characters. */
+function offsetTouchingNoWord(text: string): number | undefined {
+  for (let i = 0; i < text.length; i++) {
+    if (!WORD_CHARACTER.test(text[i]) && (i === 0 || !WORD_CHARACTER.test(text[i - 1]))) return i;
+  }
+  return undefined;
+}
+
 /** The WorkbenchHost the core runs on, implemented with the VS Code API. */
 export class VsCodeHost implements WorkbenchHost {
   constructor(readonly version: string) {}
@@ -262,7 +292,7 @@ export class VsCodeHost implements WorkbenchHost {
       execute<unknown[]>('vscode.executeHoverProvider', uri, at),
       execute<unknown[]>('vscode.executeDefinitionProvider', uri, at),
       execute<unknown[]>('vscode.executeReferenceProvider', uri, at),
-      execute<unknown>('vscode.prepareRename', uri, at),
+      probeRename(doc, at),
       execute<unknown>('vscode.provideDocumentSemanticTokensLegend', uri),
       execute<unknown[]>('vscode.executeFormatDocumentProvider', uri, { tabSize: 2, insertSpaces: true }),
     ]);
@@ -272,7 +302,7 @@ export class VsCodeHost implements WorkbenchHost {
       hover: probe(hover),
       definition: probe(definition),
       references: probe(references),
-      rename: probe(rename),
+      rename,
       semanticTokens: probe(legend),
       formatting: probe(formatting),
     };

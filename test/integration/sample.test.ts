@@ -66,7 +66,7 @@ describe('tools on the sample workspace', function () {
       );
       const ts = structure.data.workspaces.items[0].languages.find((l) => l.languageId === 'typescript');
       assert.ok(ts?.features, 'typescript was probed');
-      for (const feature of ['documentSymbols', 'hover', 'definition', 'references', 'foldingRanges']) {
+      for (const feature of ['documentSymbols', 'hover', 'definition', 'references', 'rename', 'foldingRanges']) {
         assert.equal(ts.features[feature], 'available', `${feature} is available for TypeScript: ${JSON.stringify(ts.features)}`);
       }
     });
@@ -211,6 +211,8 @@ describe('tools on the sample workspace', function () {
         const language = languages.find((l) => l.languageId === id);
         assert.equal(language?.features?.documentSymbols, 'available', `${id}: ${JSON.stringify(language)}`);
       }
+      // CSS has a rename provider, JSON none (VS Code's prepareRename would answer the word at the position for both).
+      assert.deepEqual(['css', 'json'].map((id) => languages.find((l) => l.languageId === id)?.features?.rename), ['available', 'unavailable']);
     });
   });
 
