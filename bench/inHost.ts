@@ -22,7 +22,7 @@ import { ErrorStore } from '../src/core/errorStore';
 import { WorkspaceRegistry } from '../src/core/workspaces';
 import type { AgentWorkbenchApi } from '../src/extension';
 import { TransactionManager } from '../src/core/transactions';
-import { readSettings } from '../src/host/settings';
+import { readSettings, watchSettings } from '../src/host/settings';
 import { VsCodeHost } from '../src/host/vscodeHost';
 import { ALL_TOOLS } from '../src/tools';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
@@ -248,6 +248,8 @@ async function vscodeToolRow(name: string, input: object, iterations: number, wa
  */
 export async function benchRuntime(version: string): Promise<{ services: Services; runner: ToolRunner; dispose: () => void }> {
   const host = new VsCodeHost(version);
+  // As the extension does: settings read again only when they change.
+  const settingsWatch = watchSettings();
   const memoryStore = new Map<string, unknown>();
   const transactions = new TransactionManager({ host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode });
   const registry = new WorkspaceRegistry(host, {
@@ -266,7 +268,14 @@ export async function benchRuntime(version: string): Promise<{ services: Service
     },
     confirm: async () => true,
   });
-  return { services, runner, dispose: () => channel.dispose() };
+  return {
+    services,
+    runner,
+    dispose: () => {
+      channel.dispose();
+      settingsWatch.dispose();
+    },
+  };
 }
 
 /** Entry point the extension host loads (extensionTestsPath). */

@@ -13,7 +13,7 @@ import type { CommitFault } from './host/commit';
 import { registerReviewPanel } from './host/reviewPanel';
 import { registerTools } from './host/registration';
 import { keptTransactionFiles } from './host/transactionFiles';
-import { readSettings } from './host/settings';
+import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
 import { ALL_TOOLS } from './tools';
 
@@ -70,6 +70,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     },
   });
   context.subscriptions.push(
+    watchSettings(),
     kept,
     log,
     ...registerTools(ALL_TOOLS, runner),

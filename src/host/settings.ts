@@ -4,8 +4,39 @@ import type { EffectiveSettings, OperationalMode } from '../core/modes';
 
 export const SECTION = 'agentWorkbench';
 
-/** Reads the installation defaults; a value of the wrong type falls back to its default. */
+let kept: EffectiveSettings | undefined;
+let watching = false;
+
+/**
+ * The settings, read again only after they or the workspace trust changed: every tool call reads
+ * them several times, and reading VS Code's configuration costs about 50 µs a time. Without
+ * watchSettings (the bench's own runtime) they are read on every call.
+ */
 export function readSettings(): EffectiveSettings {
+  if (!watching) return readNow();
+  return (kept ??= readNow());
+}
+
+/** Keeps readSettings' answer until the agentWorkbench settings or the workspace trust change. */
+export function watchSettings(): vscode.Disposable {
+  watching = true;
+  kept = undefined;
+  const forget = () => (kept = undefined);
+  const subscriptions = [
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration(SECTION)) forget();
+    }),
+    vscode.workspace.onDidGrantWorkspaceTrust(forget),
+  ];
+  return new vscode.Disposable(() => {
+    watching = false;
+    kept = undefined;
+    for (const s of subscriptions) s.dispose();
+  });
+}
+
+/** Reads the installation defaults; a value of the wrong type falls back to its default. */
+function readNow(): EffectiveSettings {
   const c = vscode.workspace.getConfiguration(SECTION);
   const mode = c.get<string>('operationalMode');
   const int = (key: string, fallback: number): number => {
