@@ -48,6 +48,8 @@ async function waitFor(what, fn, timeoutMs = 30_000) {
   }
 }
 
+// A run's artifacts are its own: screenshots of an earlier run's failures would read as this run's.
+fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 fs.mkdirSync(ARTIFACTS, { recursive: true });
 const fixture = freshFixture('greeter');
 const folder = fixture.folder;
