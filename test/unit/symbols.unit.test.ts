@@ -199,7 +199,7 @@ describe('tools: symbols and references over the fake host', () => {
     const circleAt = SHAPES.indexOf('Circle');
     host.navigation.locations = () => [
       { absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } },
-      ...starts.map((start, i) => ({ absPath: pairPath, range: { start, end: start + (i === 3 ? 8 : 6) } })),
+      ...starts.map((start, i) => ({ absPath: pairPath, range: { start, end: start + (i === 2 || i === 3 ? 8 : 6) } })),
     ];
     host.symbolProviders.highlights = (file) => (file === pairPath ? [starts[1], starts[4]].map((start) => ({ range: { start, end: start + 6 }, kind: 'write' as const })) : []);
     const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, referencesLimit: 1000 })).data;
@@ -208,7 +208,8 @@ describe('tools: symbols and references over the fake host', () => {
       lines: [
         { line: 1, text: 'import { Circle } from "./shapes";', at: [starts[0]] },
         // twice is declared on line 2, so its text names the container.
-        { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[2]], write: [starts[1]] },
+        // len follows position order across the access lists: the write (6), then the read (8).
+        { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[2]], write: [starts[1]], len: [6, 8] },
         { line: 4, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'twice.x', len: [8] },
         { line: 4, text: '(Circle)], y = [Circle', in: 'twice', write: [starts[4]] },
       ],
