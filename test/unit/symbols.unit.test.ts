@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { parseSymbolId, symbolIdOf, SYMBOLS_READINESS } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { READINESS, referencesListed } from '../../src/tools/navigation';
+import { READINESS, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../src/tools/navigation';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness, expectOk } from './harness';
 import type { Harness } from './harness';
@@ -239,13 +239,20 @@ describe('tools: symbols and references over the fake host', () => {
     assert.ok(bounded.documents.items.length > 0 && bounded.documents.items.length < 41, `kept ${bounded.documents.items.length} documents`);
     assert.deepEqual(bounded.documents.items, full.documents.items.slice(0, bounded.documents.items.length), 'a prefix, each kept document whole');
     assert.deepEqual([bounded.totalReferences, bounded.documents.totalCount], [81, 41], 'the totals still say how many there are');
-    // Over maxOutputBytes, documents past the limit are not even read: they would be dropped.
+    // Over maxOutputBytes, documents past the limit are not even read (they would be dropped), beyond
+    // the ones already being read together: on 200 more documents, a few dozen are read, not 241.
+    const more = Array.from({ length: 200 }, (_, i) => `src/zmore${String(i).padStart(3, '0')}.ts`);
+    for (const rel of more) host.writeFile(host.abs(folder, rel), files['src/use00.ts']);
+    const moreTargets = more.flatMap((rel) => targets.slice(0, 2).map((t) => ({ absPath: host.abs(folder, rel), range: t.range })));
+    host.navigation.locations = () => [{ absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } }, ...targets, ...moreTargets];
     h.setSettings({ defaultMaxOutputBytes: 4000 });
     const before = host.callCount('documentHighlights');
     const small = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, referencesLimit: 1000 })).data;
     assert.equal(small.documents.hasMore, true);
+    assert.equal(small.documents.totalCount, 241);
     assert.deepEqual(small.documents.items, full.documents.items.slice(0, small.documents.items.length));
-    assert.ok(host.callCount('documentHighlights') - before < 30, `${host.callCount('documentHighlights') - before} documents read`);
+    const read = host.callCount('documentHighlights') - before;
+    assert.ok(read <= small.documents.items.length + 1 + REFERENCE_DOCUMENTS_AT_ONCE, `${read} documents read, ${small.documents.items.length} kept`);
   });
 
   it('find-references: says complete:false when the service answers only from open files and never looks loaded', async () => {
