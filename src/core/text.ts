@@ -152,3 +152,22 @@ export function findNearMisses(text: string, needle: string, contextBefore?: str
   }
   return misses;
 }
+
+const WORD_CHARACTER = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
+
+/** The identifier around an offset (letters, digits, marks, connectors such as _, and $), as editors pick a word. */
+export function wordAt(text: string, offset: number): string {
+  let start = offset;
+  let end = offset;
+  while (start > 0 && WORD_CHARACTER.test(text[start - 1])) start--;
+  while (end < text.length && WORD_CHARACTER.test(text[end])) end++;
+  return text.slice(start, end);
+}
+
+/** The first offset that touches no word: the characters on both sides of it are not word characters. */
+export function offsetTouchingNoWord(text: string): number | undefined {
+  for (let i = 0; i < text.length; i++) {
+    if (!WORD_CHARACTER.test(text[i]) && (i === 0 || !WORD_CHARACTER.test(text[i - 1]))) return i;
+  }
+  return undefined;
+}

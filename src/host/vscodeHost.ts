@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/host';
 import type { CommitPlan } from '../core/transactions';
+import { offsetTouchingNoWord } from '../core/text';
 import { commitPlan } from './commit';
 import type { HostCodeAction, HostDocumentEdits, HostFormattingOptions, HostOutcome, HostRange, HostWorkspaceEdit } from '../core/host';
 import * as semantic from './semanticEdits';
@@ -80,16 +81,6 @@ async function probeRename(doc: vscode.TextDocument, at: vscode.Position): Promi
     }
   }
   return 'unavailable';
-}
-
-const WORD_CHARACTER = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
-
-/** The first offset whose characters on both sides are not word characters. */
-function offsetTouchingNoWord(text: string): number | undefined {
-  for (let i = 0; i < text.length; i++) {
-    if (!WORD_CHARACTER.test(text[i]) && (i === 0 || !WORD_CHARACTER.test(text[i - 1]))) return i;
-  }
-  return undefined;
 }
 
 /** The WorkbenchHost the core runs on, implemented with the VS Code API. */

@@ -13,6 +13,7 @@ import type { DiffHunk } from '../core/diff';
 import { callTool, resolveExternally, revise, ToolError } from '../core/envelope';
 import type { HostCodeAction, HostDocumentEdits, HostOutcome, HostTextEdit, HostWorkspaceEdit } from '../core/host';
 import { isInside, toRelativePath, truncate } from '../core/paths';
+import { wordAt } from '../core/text';
 import { boundedString, collectionOutput, documentSelectorInput, limitParameter, locationSelectorInput, rangeInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
 import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols';
@@ -97,16 +98,6 @@ function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): 
   const doc = edit.documents.find((d) => d.absPath === absPath);
   const e = doc?.edits.find((x) => x.start <= offset && offset <= x.start + x.length && x.length > 0);
   return doc && e ? doc.baseText.slice(e.start, e.start + e.length) : undefined;
-}
-
-/** The identifier around an offset (letters, digits, _ and $). */
-function wordAt(text: string, offset: number): string {
-  const word = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
-  let start = offset;
-  let end = offset;
-  while (start > 0 && word.test(text[start - 1])) start--;
-  while (end < text.length && word.test(text[end])) end++;
-  return text.slice(start, end);
 }
 
 /** A language service that is missing or refused: the error an agent can act on. */

@@ -4,12 +4,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
+import { perfInput } from './setup';
 
 export async function run(): Promise<void> {
-  const out = process.env.AW_PERF_OUT;
-  if (!out) throw new Error('AW_PERF_OUT is set by test/perf/run.mjs');
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no folder open');
+  const { out, folder } = perfInput<unknown>();
   const channel = vscode.Uri.file(path.join(folder.uri.fsPath, 'src/model/channel.ts'));
   await waitForDocumentSymbols(channel);
   const pos = new vscode.Position(0, 'export class '.length);

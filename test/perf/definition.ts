@@ -8,19 +8,14 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime, envelopeProblem } from '../../bench/inHost';
-import type { AgentWorkbenchApi } from '../../src/extension';
+import { activateWorkbench, perfInput } from './setup';
 
 export async function run(): Promise<void> {
-  const out = process.env.AW_PERF_OUT;
-  if (!out) throw new Error('AW_PERF_OUT is set by test/perf/run.mjs');
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no folder open');
+  const { out, folder } = perfInput<unknown>();
   const sample = 'src/features/f0500.ts';
   const uri = vscode.Uri.file(path.join(folder.uri.fsPath, sample));
   await waitForDocumentSymbols(uri);
-  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>('agent-workbench.agent-workbench');
-  if (!ext) throw new Error('extension not loaded');
-  const api = await ext.activate();
+  const api = await activateWorkbench();
   const { runner, dispose } = await benchRuntime(api.version);
   const doc = await vscode.workspace.openTextDocument(uri);
   const at = doc.getText().indexOf('item: Entity') + 'item: '.length;

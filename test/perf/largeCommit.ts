@@ -11,7 +11,7 @@ import type { Envelope } from '../../src/core/envelope';
 import { commitPlan } from '../../src/host/commit';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime } from '../../bench/inHost';
-import type { AgentWorkbenchApi } from '../../src/extension';
+import { activateWorkbench, perfInput } from './setup';
 
 interface Info {
   dir: string;
@@ -56,16 +56,10 @@ function checkDisk(dir: string, name: string, other: string, count: number): { f
 }
 
 export async function run(): Promise<void> {
-  const info = JSON.parse(process.env.AW_GENERATED ?? 'null') as Info | null;
-  const out = process.env.AW_PERF_OUT;
-  if (!info || !out) throw new Error('AW_GENERATED and AW_PERF_OUT are set by test/perf/run.mjs');
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no folder open');
+  const { info, out, folder } = perfInput<Info>();
   const entityUri = vscode.Uri.file(path.join(folder.uri.fsPath, info.entityPath));
   const result: Record<string, unknown> = { typescriptReadyMs: await waitForDocumentSymbols(entityUri) };
-  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>('agent-workbench.agent-workbench');
-  if (!ext) throw new Error('extension not loaded');
-  await ext.activate();
+  await activateWorkbench();
   await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
   const symbol = (name: string) => ({ location: { span: { document: { path: info.entityPath }, range: { start: 'export class '.length, length: name.length } } } });
 

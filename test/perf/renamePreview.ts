@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime, envelopeProblem } from '../../bench/inHost';
-import type { AgentWorkbenchApi } from '../../src/extension';
+import { activateWorkbench, perfInput } from './setup';
 import { forgetSymbolTrees } from '../../src/core/symbols';
 import { forgetHighlights } from '../../src/tools/navigation';
 
@@ -18,17 +18,11 @@ interface Info {
 }
 
 export async function run(): Promise<void> {
-  const info = JSON.parse(process.env.AW_GENERATED ?? 'null') as Info | null;
-  const out = process.env.AW_PERF_OUT;
-  if (!info || !out) throw new Error('AW_GENERATED and AW_PERF_OUT are set by test/perf/run.mjs');
-  const folder = vscode.workspace.workspaceFolders?.[0];
-  if (!folder) throw new Error('no folder open');
+  const { info, out, folder } = perfInput<Info>();
   const entityAbs = path.join(folder.uri.fsPath, info.entityPath);
   const entityUri = vscode.Uri.file(entityAbs);
   await waitForDocumentSymbols(entityUri);
-  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>('agent-workbench.agent-workbench');
-  if (!ext) throw new Error('extension not loaded');
-  const api = await ext.activate();
+  const api = await activateWorkbench();
   await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
   const { services, runner, dispose } = await benchRuntime(api.version);
   const at = 'export class '.length;

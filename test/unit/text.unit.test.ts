@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findNearMisses, findSelection, LineIndex, lineStarts, splitsSurrogatePair } from '../../src/core/text';
+import { findNearMisses, findSelection, LineIndex, lineStarts, offsetTouchingNoWord, splitsSurrogatePair, wordAt } from '../../src/core/text';
 
 describe('text: lineStarts and LineIndex', () => {
   it('splits LF, CRLF and lone CR line endings', () => {
@@ -177,5 +177,21 @@ describe('text: findNearMisses', () => {
       misses.map((m) => m.start),
       [0, 5, 10],
     );
+  });
+});
+
+describe('text: wordAt and offsetTouchingNoWord', () => {
+  it('picks the identifier around an offset, with $, _ and non-ASCII letters', () => {
+    const text = 'const $café_2 = formatName(x);';
+    assert.equal(wordAt(text, text.indexOf('$')), '$café_2');
+    assert.equal(wordAt(text, text.indexOf('_2') + 2), '$café_2', 'at its end');
+    assert.equal(wordAt(text, text.indexOf('Name')), 'formatName');
+    assert.equal(wordAt(text, text.indexOf('= ') + 1), '', 'between two non-word characters');
+  });
+
+  it('finds the first offset with no word character on either side', () => {
+    assert.equal(offsetTouchingNoWord('import { a } from "b";'), 7, 'the brace after a space, not the space after import');
+    assert.equal(offsetTouchingNoWord('// note'), 0);
+    assert.equal(offsetTouchingNoWord('word'), undefined);
   });
 });
