@@ -26,6 +26,7 @@ import { readSettings, watchSettings } from '../src/host/settings';
 import { VsCodeHost } from '../src/host/vscodeHost';
 import { ALL_TOOLS } from '../src/tools';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
+import { ProjectReadiness } from '../src/core/readiness';
 
 const EXTENSION_ID = 'agent-workbench.agent-workbench';
 const GREETER = 'src/greeter.ts';
@@ -257,7 +258,7 @@ export async function benchRuntime(version: string): Promise<{ services: Service
     update: async (key: string, value: unknown) => void memoryStore.set(key, value),
   }, (id) => transactions.revision(id));
   await registry.sync();
-  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now(), transactions };
+  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now(), transactions, readiness: new ProjectReadiness() };
   const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
   const runner = new ToolRunner(ALL_TOOLS, {
     services,

@@ -160,7 +160,7 @@ export class ToolRunner {
     ctx.setView((input as { view?: TextView }).view);
     const timeoutSeconds = tool.timeoutSeconds > 0 ? tool.timeoutSeconds : settings.defaultTimeoutSeconds;
     const cancellation = new LinkedCancellation(options.token);
-    ctx.bindCancellation(cancellation);
+    ctx.bindCancellation(cancellation, Date.now() + timeoutSeconds * 1000);
     let timer: ReturnType<typeof setTimeout> | undefined;
     // Once the tool passed its point of no return (ctx.commitPoint), its own outcome is the answer: never "timed out" for a change that happens anyway.
     const deadline = new Promise<never>((_, reject) => {

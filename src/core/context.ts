@@ -7,6 +7,7 @@ import type { HostDocument, WorkbenchHost } from './host';
 import type { EffectiveSettings } from './modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
+import type { ProjectReadiness } from './readiness';
 import { StagedOverlay } from './stagedOverlay';
 import type { StagedDocument, TransactionManager } from './transactions';
 import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
@@ -90,6 +91,8 @@ export interface Services {
   settings: () => EffectiveSettings;
   startedAt: number;
   transactions: TransactionManager;
+  /** Whether each language service answers for the whole project yet (src/core/readiness.ts). */
+  readiness: ProjectReadiness;
 }
 
 /**
@@ -101,6 +104,7 @@ export class ToolContext {
   private used: Workspace | undefined;
   private signal: CancellationSignal | undefined;
   private committed = false;
+  private deadlineAt = Number.POSITIVE_INFINITY;
   private textView: TextView = 'buffer';
   /** Real paths asked during this call (the folder's is asked once per document resolved). */
   private readonly realPaths = new Map<string, Promise<string | undefined>>();
@@ -118,9 +122,15 @@ export class ToolContext {
     private readonly expected: Snapshot | null | undefined,
   ) {}
 
-  /** The chain hands the call's cancellation here, for commitPoint. */
-  bindCancellation(signal: CancellationSignal): void {
+  /** The chain hands the call's cancellation here, for commitPoint, and when its timeout falls. */
+  bindCancellation(signal: CancellationSignal, deadlineAt = Number.POSITIVE_INFINITY): void {
     this.signal = signal;
+    this.deadlineAt = deadlineAt;
+  }
+
+  /** Milliseconds left before the call times out (Infinity outside the chain). */
+  remainingMs(): number {
+    return this.deadlineAt - Date.now();
   }
 
   /**

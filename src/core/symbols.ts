@@ -193,11 +193,36 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
     symbols = [];
   } else {
     seen.add(language);
+    if (doc.view === 'buffer') symbols = onNames(doc.host.text, symbols);
     // Kept only when the text did not change while the provider worked on it.
     if (kept && (await ctx.host.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, symbols);
   }
   trees.set(doc, symbols);
   return symbols;
+}
+
+/**
+ * The span of a symbol's name. TypeScript gives the later declarations of a merged symbol (every
+ * overload after the first, and the implementation) their whole range as selection range.
+ */
+export function nameSpan(text: string, s: HostSymbol): HostSymbol['selectionRange'] {
+  const { start, end } = s.selectionRange;
+  if (text.slice(start, end) === s.name) return s.selectionRange;
+  const escaped = s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const m = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, 'u').exec(text.slice(start, end));
+  return m ? { start: start + m.index, end: start + m.index + s.name.length } : s.selectionRange;
+}
+
+/**
+ * The tree with each selection range on the symbol's name, so that every question asked at a
+ * symbol (references, calls, rename) is asked at its name, from any overload or the implementation.
+ */
+function onNames(text: string, symbols: HostSymbol[]): HostSymbol[] {
+  return symbols.map((s) => {
+    const children = onNames(text, s.children);
+    const selectionRange = nameSpan(text, s);
+    return selectionRange === s.selectionRange && children.every((c, i) => c === s.children[i]) ? s : { ...s, selectionRange, children };
+  });
 }
 
 /** UnsupportedLanguageFeature naming the language and the feature, with a ResolveExternally continuation. */

@@ -1,11 +1,12 @@
 import { defineTool } from '../core/definition';
 import type { LocationOutput, ToolContext } from '../core/context';
-import { revise, ToolError } from '../core/envelope';
+import { retry, revise, ToolError } from '../core/envelope';
 import { inHeritage, heritageNames } from '../core/heritage';
 import type { HostHierarchyItem, HostRange, HostSymbol } from '../core/host';
+import { partialProperties, READINESS, whenCovered } from '../core/readiness';
 import { collectionOutput, limitParameter, spanOutput, symbolSelectorInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
-import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols';
+import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols';
 import { LineIndex } from '../core/text';
 import { signatureOf } from './codeContext';
@@ -87,18 +88,64 @@ const single = (target: ResolvedSymbol, ctx: ToolContext): SymbolOutput => symbo
 async function calls(ctx: ToolContext, input: SymbolInput, direction: 'incoming' | 'outgoing', limit: number | null | undefined) {
   const target = await resolveSymbol(ctx, input.symbol, input.workspace);
   const doc = target.document;
-  const h = await ctx.host.callHierarchy(doc.absolutePath, target.symbol.selectionRange.start, direction);
+  const { answer: h, partial } = await whenCovered(
+    ctx,
+    doc,
+    direction === 'incoming' ? 'callers' : 'callees',
+    () => ctx.host.callHierarchy(doc.absolutePath, target.symbol.selectionRange.start, direction),
+    (answer) => answer.edges.length === 0,
+  );
   if (h.roots === undefined) throw unsupportedFeature(doc, 'call hierarchy');
-  if (h.roots.length === 0) {
-    if (CALLABLE.has(target.symbol.kind)) throw unsupportedFeature(doc, 'call hierarchy');
-    throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`, revise('Select a function, method or constructor.'));
-  }
+  if (h.roots.length === 0) await nothingPrepared(ctx, target);
   const items: { symbol: AnySymbol; callSites: Site[] }[] = [];
   for (const edge of h.edges) {
     items.push({ symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges) });
   }
   items.sort((a, b) => compareSymbols(a.symbol, b.symbol));
-  return { symbol: single(target, ctx), calls: limited(items, limit) };
+  return { symbol: single(target, ctx), calls: limited(items, limit), ...partial };
+}
+
+/**
+ * Why the call hierarchy prepared nothing at a symbol's name. VS Code answers an empty list both
+ * when no provider is registered and when the provider has nothing there, so other callables of
+ * the same document tell the two apart; a language whose extension is still activating is starting.
+ */
+async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promise<never> {
+  const doc = target.document;
+  const where = `${target.symbol.kind} ${target.symbol.name} (${doc.relativePath} line ${doc.lines.positionAt(target.symbol.selectionRange.start).line + 1})`;
+  if (!CALLABLE.has(target.symbol.kind)) {
+    throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`, revise('Select a function, method or constructor.'));
+  }
+  const others: HostSymbol[] = [];
+  for (const { symbol } of walkSymbols(await documentSymbolTree(ctx, doc))) {
+    if (CALLABLE.has(symbol.kind) && symbol.selectionRange.start !== target.symbol.selectionRange.start && others.length < 5) others.push(symbol);
+  }
+  for (const s of others) {
+    if (((await ctx.host.callHierarchy(doc.absolutePath, s.selectionRange.start, 'outgoing')).roots ?? []).length > 0) {
+      throw new ToolError(
+        'SymbolNotFound',
+        `The ${doc.host.languageId} call hierarchy provider answers for other functions of ${doc.relativePath} but has no item for ${where}.`,
+        revise('Select the name of the function where it is declared or implemented, or use find-references.'),
+      );
+    }
+  }
+  const activating = (ctx.host.languages().find((l) => l.id === doc.host.languageId)?.providedBy ?? []).filter((p) => !p.active);
+  if (activating.length > 0) {
+    throw new ToolError(
+      'LanguageServiceStarting',
+      `The ${doc.host.languageId} language service is still starting (${activating.map((p) => p.extensionId).join(', ')} activating): no call hierarchy for ${where} yet. This is not an empty result.`,
+      retry(`Ask again in ${READINESS.retryAfterSeconds} seconds.`),
+      { languageId: doc.host.languageId, retryAfterSeconds: READINESS.retryAfterSeconds },
+    );
+  }
+  if (others.length === 0) {
+    throw new ToolError(
+      'SymbolNotFound',
+      `The call hierarchy has no item for ${where}, and ${doc.relativePath} has no other function to tell whether a ${doc.host.languageId} call hierarchy provider exists.`,
+      revise('Use find-references on the function instead.'),
+    );
+  }
+  throw unsupportedFeature(doc, 'call hierarchy');
 }
 
 const callData = (what: string): JsonSchema => ({
@@ -110,6 +157,7 @@ const callData = (what: string): JsonSchema => ({
       properties: { symbol: anySymbolSchema, callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." } },
       required: ['symbol', 'callSites'],
     }),
+    ...partialProperties,
   },
   required: ['symbol', 'calls'],
 });
@@ -203,7 +251,7 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
-    properties: { symbol: symbolOutputSchema, supertypes: collectionOutput('Direct supertypes.', anySymbolSchema), subtypes: collectionOutput('Direct subtypes.', anySymbolSchema), source: sourceSchema },
+    properties: { symbol: symbolOutputSchema, supertypes: collectionOutput('Direct supertypes.', anySymbolSchema), subtypes: collectionOutput('Direct subtypes.', anySymbolSchema), source: sourceSchema, ...partialProperties },
     required: ['symbol', 'supertypes', 'subtypes', 'source'],
   },
   annotations: queryAnnotations('Get Type Hierarchy'),
@@ -211,9 +259,21 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
   async run(input, ctx) {
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     requireType(target);
-    const up = await supertypes(ctx, target);
-    const down = await subtypes(ctx, target);
-    return { symbol: single(target, ctx), supertypes: limited(up.items, input.typesLimit), subtypes: limited(down.items, input.typesLimit), source: up.source === 'typeHierarchy' && down.source === 'typeHierarchy' ? 'typeHierarchy' : 'declarations' };
+    const { answer, partial } = await whenCovered(
+      ctx,
+      target.document,
+      'supertypes or subtypes',
+      async () => ({ up: await supertypes(ctx, target), down: await subtypes(ctx, target) }),
+      ({ up, down }) => up.items.length + down.items.length === 0,
+    );
+    const { up, down } = answer;
+    return {
+      symbol: single(target, ctx),
+      supertypes: limited(up.items, input.typesLimit),
+      subtypes: limited(down.items, input.typesLimit),
+      source: up.source === 'typeHierarchy' && down.source === 'typeHierarchy' ? 'typeHierarchy' : 'declarations',
+      ...partial,
+    };
   },
 });
 
@@ -261,6 +321,7 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
       symbol: symbolOutputSchema,
       derivedTypes: collectionOutput('By depth, then path and position.', { ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer', minimum: 1 } } }),
       source: sourceSchema,
+      ...partialProperties,
     },
     required: ['symbol', 'derivedTypes', 'source'],
   },
@@ -269,35 +330,14 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
   async run(input, ctx) {
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     requireType(target);
-    const found = await descendants(ctx, target);
+    const { answer: found, partial } = await whenCovered(ctx, target.document, 'derived types', () => descendants(ctx, target), (d) => d.items.length + d.external.length === 0);
     const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
     const page = limited(sorted, input.typesLimit);
-    return { symbol: single(target, ctx), derivedTypes: { ...page, hasMore: page.hasMore || !found.complete }, source: found.source };
+    return { symbol: single(target, ctx), derivedTypes: { ...page, hasMore: page.hasMore || !found.complete }, source: found.source, ...partial };
   },
 });
 
-export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number | null }, unknown>({
-  name: 'find-overrides',
-  title: 'Find Overrides',
-  category: 'Code discovery and navigation',
-  ...QUERY,
-  description:
-    'Members that override or implement a member (method, property) in derived types, found through the derived types of its container and the implementation provider. overridesLimit defaults to 50.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false, view: true }),
-  dataSchema: {
-    type: 'object',
-    properties: { symbol: symbolOutputSchema, overrides: collectionOutput('By path and position.', symbolOutputSchema) },
-    required: ['symbol', 'overrides'],
-  },
-  annotations: queryAnnotations('Find Overrides'),
-  examples: example('find-overrides', 'Overrides', 'src/greeter.ts', 'greet', 'Every override of Greeter.greet in derived classes.', '  '),
-  async run(input, ctx) {
-    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
-    const container = target.containers[target.containers.length - 1];
-    if (!container || !isTypeKind(container.kind)) {
-      throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a member of a type.`, revise('Select a method or property declared in a class or interface.'));
-    }
-    const owner = await resolveSymbol(ctx, { symbolId: target.symbolId.replace(/\/[^/]*$/, '') });
+async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: ResolvedSymbol): Promise<SymbolOutput[]> {
     const found: SymbolOutput[] = [];
     for (const derived of (await descendants(ctx, owner)).items) {
       const d = await resolveSymbol(ctx, { symbolId: derived.symbolId });
@@ -311,21 +351,35 @@ export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number 
       const s = await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range });
       if (!isExternal(s) && s.symbolId !== target.symbolId && s.name === target.symbol.name) found.push(s);
     }
-    return { symbol: single(target, ctx), overrides: limited(unique(found), input.overridesLimit) };
+    return found;
+}
+
+export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number | null }, unknown>({
+  name: 'find-overrides',
+  title: 'Find Overrides',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    'Members that override or implement a member (method, property) in derived types, found through the derived types of its container and the implementation provider. overridesLimit defaults to 50.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false, view: true }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbol: symbolOutputSchema, overrides: collectionOutput('By path and position.', symbolOutputSchema), ...partialProperties },
+    required: ['symbol', 'overrides'],
+  },
+  annotations: queryAnnotations('Find Overrides'),
+  examples: example('find-overrides', 'Overrides', 'src/greeter.ts', 'greet', 'Every override of Greeter.greet in derived classes.', '  '),
+  async run(input, ctx) {
+    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const container = target.containers[target.containers.length - 1];
+    if (!container || !isTypeKind(container.kind)) {
+      throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a member of a type.`, revise('Select a method or property declared in a class or interface.'));
+    }
+    const owner = await resolveSymbol(ctx, { symbolId: target.symbolId.replace(/\/[^/]*$/, '') });
+    const { answer: found, partial } = await whenCovered(ctx, target.document, 'overrides', () => overridesOf(ctx, target, owner), (list) => list.length === 0);
+    return { symbol: single(target, ctx), overrides: limited(unique(found), input.overridesLimit), ...partial };
   },
 });
-
-/**
- * The span of a symbol's name. TypeScript gives the later declarations of a merged symbol (every
- * overload after the first, and the implementation) their whole range as selection range.
- */
-export function nameSpan(text: string, s: HostSymbol): HostRange {
-  const { start, end } = s.selectionRange;
-  if (text.slice(start, end) === s.name) return s.selectionRange;
-  const escaped = s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const m = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, 'u').exec(text.slice(start, end));
-  return m ? { start: start + m.index, end: start + m.index + s.name.length } : s.selectionRange;
-}
 
 /** A name without the parameter list some languages' symbol providers append (C#: "Pad(int)"). */
 const baseName = (name: string): string => name.replace(/\s*\(.*\)$/s, '');

@@ -1,4 +1,6 @@
 import { defineTool } from '../core/definition';
+import { partialProperties, whenCovered } from '../core/readiness';
+import type { PartialAnswer } from '../core/readiness';
 import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } from '../core/context';
 import type { HostLocationFeature, HostSymbol, HostTarget, WorkbenchHost } from '../core/host';
 import { limitParameter, locationSelectorInput } from '../core/schemas';
@@ -117,7 +119,7 @@ interface ImplementationsInput extends CommonInput {
   implementationsLimit?: number | null;
 }
 
-export const findImplementations = defineTool<ImplementationsInput, { symbol: SymbolOutput; implementations: Collection<TargetOutput> }>({
+export const findImplementations = defineTool<ImplementationsInput, { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>>({
   name: 'find-implementations',
   title: 'Find Implementations',
   category: CATEGORY,
@@ -125,7 +127,7 @@ export const findImplementations = defineTool<ImplementationsInput, { symbol: Sy
   description:
     'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides) with the language service, following inheritance as a text search cannot. Each has its location and symbol.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], { workspace: false, view: true }),
-  dataSchema: { type: 'object', properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema) }, required: ['symbol', 'implementations'] },
+  dataSchema: { type: 'object', properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema), ...partialProperties }, required: ['symbol', 'implementations'] },
   annotations: queryAnnotations('Find Implementations'),
   examples: [
     {
@@ -141,13 +143,21 @@ export const findImplementations = defineTool<ImplementationsInput, { symbol: Sy
   ],
   async run(input, ctx) {
     const r = await resolveSymbol(ctx, input.symbol, input.workspace);
-    const found = await ctx.host.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
-    if (found === undefined) throw unsupportedFeature(r.document, 'implementation');
     const own = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
-    const all = dedupe(found.filter((t) => !own(t)));
+    const { answer: all, partial } = await whenCovered(
+      ctx,
+      r.document,
+      'implementations',
+      async () => {
+        const found = await ctx.host.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
+        if (found === undefined) throw unsupportedFeature(r.document, 'implementation');
+        return dedupe(found.filter((t) => !own(t)));
+      },
+      (list) => list.length === 0,
+    );
     const n = input.implementationsLimit ?? 50;
     const { items } = await targetOutputs(ctx, all.slice(0, n));
-    return { symbol: symbolOutput(ctx, r.document, r.symbol, r.containers), implementations: { items, hasMore: all.length > n, totalCount: all.length } };
+    return { symbol: symbolOutput(ctx, r.document, r.symbol, r.containers), implementations: { items, hasMore: all.length > n, totalCount: all.length }, ...partial };
   },
 });
 
@@ -237,130 +247,27 @@ const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as con
  */
 export const REFERENCE_DOCUMENTS_AT_ONCE = 32;
 
-/** How long find-references waits for a language service that answers only from open files (it may still be loading the project). */
-export const READINESS = { waitMs: 6000, stepMs: 500 };
-
-/** Languages whose reference provider has answered beyond the open documents (per host). */
-const warm = new WeakMap<WorkbenchHost, Set<string>>();
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A declaration at the start of a line (so not in a comment), in most languages' syntax. */
-const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
-const NAMES_PER_FILE = 3;
-const MAX_PROBES = 8;
-
 /**
- * Declarations in files of the document's language (same extension) that no editor has open,
- * closest to the document first: a workspace symbol search that finds one shows the language
- * service has loaded the project beyond the open files. `closed` is 0 when every such file is
- * open (then the open files are the whole project).
- */
-async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promise<{ closed: number; probes: { absPath: string; name: string }[] }> {
-  const ext = /\.[^./]+$/.exec(doc.relativePath)?.[0];
-  if (!ext) return { closed: 0, probes: [] };
-  const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
-  const { paths } = await ctx.host.listFiles(doc.workspace.folder, 5000);
-  const dir = doc.relativePath.split('/').slice(0, -1);
-  const shared = (p: string) => {
-    const parts = p.split('/');
-    let n = 0;
-    while (n < dir.length && parts[n] === dir[n]) n++;
-    return n;
-  };
-  const candidates = paths
-    .filter((p) => p.endsWith(ext))
-    .map((p) => ({ rel: p, absPath: joinPath(doc.workspace.fsPath, p) }))
-    .filter((c) => !open.has(c.absPath))
-    .sort((a, b) => shared(b.rel) - shared(a.rel) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
-  const probes: { absPath: string; name: string }[] = [];
-  for (const c of candidates) {
-    if (probes.length >= MAX_PROBES) break;
-    const text = await ctx.host.readFileText(c.absPath, 64 * 1024);
-    for (const m of [...(text ?? '').matchAll(DECLARATION)].slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name: m[1] });
-  }
-  return { closed: candidates.length, probes };
-}
-
-function joinPath(folder: string, relative: string): string {
-  const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
-  return `${folder.replace(/[\\/]+$/, '')}${sep}${relative.split('/').join(sep)}`;
-}
-
-/**
- * Whether the document's language service has loaded the project beyond the open files, judged
- * as find-references judges it (a closed file's declaration found by workspace symbol search).
- * True when it cannot tell.
- */
-export async function projectLooksLoaded(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
-  const warmed = warm.get(ctx.host) ?? new Set<string>();
-  warm.set(ctx.host, warmed);
-  if (warmed.has(doc.host.languageId)) return true;
-  const { closed, probes } = await closedFileProbes(ctx, doc);
-  // Every file open, no declaration to look for, or no workspace symbol search for the language: nothing to judge by.
-  if (closed === 0 || probes.length === 0 || !(await searchesSymbols(ctx, doc))) return true;
-  for (const p of probes) {
-    if (((await ctx.host.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath)) {
-      warmed.add(doc.host.languageId);
-      return true;
-    }
-  }
-  return false;
-}
-
-/** Whether workspace symbol search covers the document's language: it finds the document's own first declaration. */
-async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
-  const first = (await documentSymbolTree(ctx, doc, 0).catch(() => [] as HostSymbol[]))[0];
-  return first !== undefined && ((await ctx.host.workspaceSymbols(first.name)) ?? []).some((s) => s.absPath === doc.absolutePath);
-}
-
-/**
- * References, with a check that the answer is not a partial one from a language service still
- * loading its project (TypeScript answers from open files first). The project counts as loaded
- * when an answer reaches beyond the open files: a reference, a workspace symbol with the same
- * name, or a declaration of a closed file found by workspace symbol search. Returns
- * complete: false when it could not tell within READINESS.waitMs, or at once when the language
- * has no workspace symbol search to tell by.
+ * References, never a partial answer from a language service still loading its project
+ * (TypeScript answers from the open files first). A reference in a file nobody has open shows
+ * the whole project answered; otherwise the shared readiness check decides (src/core/readiness.ts).
+ * complete: false when the service was still loading after waiting, or when nothing can show
+ * that it covers files nobody has open (no workspace symbol search for the language).
  */
 async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol): Promise<{ found: HostTarget[]; complete: boolean }> {
-  const host = ctx.host;
-  const language = doc.host.languageId;
-  const warmed = warm.get(host) ?? new Set<string>();
-  warm.set(host, warmed);
   const ask = async () => {
-    const found = await host.locationsAt('references', doc.absolutePath, symbol.selectionRange.start);
+    const found = await ctx.host.locationsAt('references', doc.absolutePath, symbol.selectionRange.start);
     if (found === undefined) throw unsupportedFeature(doc, 'references');
     return found;
   };
-  let found = await ask();
-  if (warmed.has(language)) return { found, complete: true };
-  const open = () => new Set(host.openDocuments().map((d) => d.absPath));
-  const beyondOpen = (targets: readonly { absPath: string }[]) => {
-    const o = open();
-    return targets.some((t) => !o.has(t.absPath));
-  };
-  const { closed, probes } = await closedFileProbes(ctx, doc);
-  // Without a workspace symbol search for the language only a reference beyond the open files can show the project is loaded.
-  const searchable = closed > 0 && !beyondOpen(found) && (await searchesSymbols(ctx, doc));
-  const probeHit = async () => {
-    for (const p of probes) {
-      if (open().has(p.absPath)) continue;
-      if (((await host.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath)) return true;
-    }
-    return false;
-  };
-  const ready = async () => closed === 0 || beyondOpen(found) || beyondOpen((await host.workspaceSymbols(symbol.name)) ?? []) || (await probeHit());
-  const deadline = Date.now() + READINESS.waitMs;
-  for (;;) {
-    if (await ready()) {
-      warmed.add(language);
-      // The last answer may predate the moment the project finished loading.
-      return { found: await ask(), complete: true };
-    }
-    if (Date.now() >= deadline || !searchable) return { found, complete: false };
-    await sleep(READINESS.stepMs);
-    found = await ask();
-  }
+  const found = await ask();
+  const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
+  if (found.some((t) => !open.has(t.absPath))) return { found, complete: true };
+  const coverage = await ctx.services.readiness.coverage(ctx, doc);
+  if (coverage.state === 'loading') return { found, complete: false };
+  if (coverage.state === 'unverifiable') return { found, complete: coverage.why === 'all-open' };
+  // The first answer may predate the moment the project finished loading.
+  return { found: coverage.justNow ? await ask() : found, complete: true };
 }
 
 export const findReferences = defineTool<ReferencesInput, ReferencesData>({

@@ -20,7 +20,8 @@ import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symb
 import type { SymbolSelector } from '../core/symbols';
 import type { BoundedList, MutationData, OffsetEdit, StagedChange } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
-import type { DocumentSelector, LocationSelector } from '../core/context';
+import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/context';
+import { starting } from '../core/readiness';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from './transactions';
@@ -169,22 +170,27 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
     },
   ],
   async run(input, ctx) {
-    let absPath: string;
+    let resolvedDoc: ResolvedDocument;
     let offset: number;
-    let workspace: Workspace;
     if (input.symbol.location) {
       const target = await symbolLocation(ctx, input.symbol.location as LocationSelector, input.workspace);
-      ({ absolutePath: absPath, workspace } = target.document);
+      resolvedDoc = target.document;
       offset = target.start;
     } else {
       const resolved = await resolveSymbol(ctx, input.symbol, input.workspace);
-      ({ absolutePath: absPath, workspace } = resolved.document);
+      resolvedDoc = resolved.document;
       offset = resolved.symbol.selectionRange.start;
     }
+    const { absolutePath: absPath, workspace } = resolvedDoc;
+    const readiness = ctx.services.readiness;
+    await readiness.require(ctx, resolvedDoc, 'the rename');
     const doc = await ctx.host.readDocument(absPath);
     const languageId = doc?.languageId ?? 'these';
     // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
     const result = await ctx.host.renameEdits(absPath, offset, input.newName);
+    // A service that began loading another project meanwhile may have answered from the open files only.
+    const after = await readiness.coverage(ctx, resolvedDoc, 0);
+    if (after.state === 'loading') throw starting(after, 'the rename may have been computed from the open files only, so nothing was staged');
     if (!result.ok) {
       throw refused(result, 'rename provider', languageId, 'Point symbol at the name of a symbol declared in the workspace (not a keyword, literal or library symbol) and give a newName valid in the language.');
     }
@@ -401,6 +407,8 @@ export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
   async run(input, ctx) {
     const target = await ctx.location(input.location, input.workspace);
     const doc = target.document;
+    // Actions such as adding an import or moving a symbol reach other files: not from a service that knows only the open ones.
+    await ctx.services.readiness.require(ctx, doc, 'the code actions');
     const result = await ctx.host.codeActions(doc.absolutePath, { start: target.start, end: target.start + target.length }, input.kind ?? undefined);
     if (!result.ok) throw refused(result, 'code action provider', doc.host.languageId, 'Try another location or kind.');
     const limit = input.actionsLimit ?? 50;
@@ -560,6 +568,7 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
   async run(input, ctx) {
     const doc = await ctx.document(input.document, input.workspace);
     const kind = input.kind ?? 'source.fixAll';
+    await ctx.services.readiness.require(ctx, doc, `the ${kind} action`);
     const result = await ctx.host.codeActions(doc.absolutePath, { start: 0, end: doc.host.text.length }, kind);
     if (!result.ok) throw refused(result, `${kind} provider`, doc.host.languageId, 'Try the other kind, or use list-code-actions.');
     const matching = result.actions.filter((a) => a.kind === kind || a.kind?.startsWith(`${kind}.`));

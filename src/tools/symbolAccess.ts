@@ -44,7 +44,10 @@ export async function symbolForItem(ctx: ToolContext, item: Pick<HostHierarchyIt
   if (doc) {
     const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
     const found = symbolWithName(roots, item.selectionRange.start, item.selectionRange.end);
-    if (found && found.symbol.selectionRange.start <= item.selectionRange.start && item.selectionRange.end <= found.symbol.selectionRange.end) {
+    const onName = (f: NonNullable<typeof found>) => f.symbol.selectionRange.start <= item.selectionRange.start && item.selectionRange.end <= f.symbol.selectionRange.end;
+    // Some providers point at a declaration by its whole range (TypeScript, for later overloads).
+    const wholeDeclaration = (f: NonNullable<typeof found>) => f.symbol.range.start === item.selectionRange.start && item.selectionRange.end <= f.symbol.range.end;
+    if (found && (onName(found) || wholeDeclaration(found))) {
       return symbolOutput(ctx, doc, found.symbol, found.containers, roots);
     }
     // Not a symbol of the outline (a local function, an arrow function): named by its place.

@@ -2,6 +2,8 @@ import { defineTool } from '../core/definition';
 import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/context';
 import { ToolError, resolveExternally } from '../core/envelope';
 import type { HostSymbol } from '../core/host';
+import { partialNote, partialProperties, starting } from '../core/readiness';
+import type { Coverage, PartialAnswer } from '../core/readiness';
 import { documentSelectorInput, limitParameter } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols';
@@ -49,7 +51,7 @@ interface SearchInput extends CommonInput {
 
 const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
 
-export const searchSymbols = defineTool<SearchInput, { symbols: Collection<SymbolOutput> }>({
+export const searchSymbols = defineTool<SearchInput, { symbols: Collection<SymbolOutput> } & Partial<PartialAnswer>>({
   name: 'search-symbols',
   title: 'Search Symbols',
   category: CATEGORY,
@@ -57,11 +59,14 @@ export const searchSymbols = defineTool<SearchInput, { symbols: Collection<Symbo
   description:
     "Finds declarations by name across the workspace with the language services' symbol search (fuzzy, case-insensitive). Use it rather than a text search to locate a class, function or member: declarations only, exact names first, each with symbolId, kind, container and location. Languages without symbol search are not covered.",
   inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols') }, ['query'], { view: true }),
-  dataSchema: { type: 'object', properties: { symbols: collectionOf(symbolOutputSchema) }, required: ['symbols'] },
+  dataSchema: { type: 'object', properties: { symbols: collectionOf(symbolOutputSchema), ...partialProperties }, required: ['symbols'] },
   annotations: queryAnnotations('Search Symbols'),
   examples: [example('find-symbols', 1, 'search-symbols-name', 'Find a class by name', { query: 'Greeter' })],
   async run(input, ctx) {
     const scope = input.workspace ? ctx.workspace(input.workspace) : undefined;
+    const coverage: Coverage[] = [];
+    for (const w of scope ? [scope] : ctx.registry.all()) coverage.push(...(await ctx.services.readiness.folderCoverage(ctx, w)));
+    const loading = coverage.find((c): c is Extract<Coverage, { state: 'loading' }> => c.state === 'loading');
     const found = await ctx.host.workspaceSymbols(input.query);
     if (found === undefined) {
       throw new ToolError('UnsupportedLanguageFeature', 'No workspace symbol provider answered: no installed language extension offers workspace symbol search.', resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'));
@@ -74,6 +79,7 @@ export const searchSymbols = defineTool<SearchInput, { symbols: Collection<Symbo
       .filter((x) => x.folder !== undefined && !EXCLUDED.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
     // Deterministic: rank, then path, then position.
     inside.sort((a, b) => rank(a.s.name) - rank(b.s.name) || (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) || a.s.start.line - b.s.start.line || a.s.start.character - b.s.start.character);
+    if (loading && inside.length === 0) throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
     const page = limited(inside, input.symbolsLimit);
     const items: SymbolOutput[] = [];
     for (const { s } of page.items) {
@@ -89,7 +95,7 @@ export const searchSymbols = defineTool<SearchInput, { symbols: Collection<Symbo
         items.push(symbolOutput(ctx, doc, synthetic, [], [synthetic]));
       }
     }
-    return { symbols: { ...page, items } };
+    return { symbols: { ...page, items }, ...(loading ? partialNote(loading) : {}) };
   },
 });
 

@@ -10,7 +10,6 @@ import type { ToolContext } from '../core/context';
 import type { ProjectInfo, Workspace } from '../core/workspaces';
 import { inputSchema, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './common';
 import type { CommonInput } from './common';
-import { projectLooksLoaded } from './navigation';
 import { transactionStateSchema } from './transactions';
 import { documentSymbolTree, SYMBOLS_READINESS } from '../core/symbols';
 import * as path from 'node:path';
@@ -203,7 +202,7 @@ async function languageStarting(ctx: ToolContext, w: Workspace, sample: string, 
       return e instanceof ToolError && e.code === 'LanguageServiceStarting' ? 'activating' : false;
     }
   }
-  return (await projectLooksLoaded(ctx, doc)) ? false : 'loading';
+  return (await ctx.services.readiness.coverage(ctx, doc, 0)).state === 'loading' ? 'loading' : false;
 }
 
 const FEATURE_NAMES = ['documentSymbols', 'foldingRanges', 'hover', 'definition', 'references', 'rename', 'semanticTokens', 'formatting'];

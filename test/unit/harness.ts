@@ -21,6 +21,7 @@ import { WorkspaceRegistry } from '../../src/core/workspaces';
 import type { KeyValueStore } from '../../src/core/workspaces';
 import { ALL_TOOLS } from '../../src/tools';
 import { FakeHost } from './fakeHost';
+import { ProjectReadiness } from '../../src/core/readiness';
 
 /** A KeyValueStore (VS Code's globalState) kept in memory. */
 export class MemoryStore implements KeyValueStore {
@@ -115,6 +116,7 @@ export class Harness {
       settings: () => this.effectiveSettings(),
       startedAt: Date.now(),
       transactions: this.transactions,
+      readiness: new ProjectReadiness(),
     };
     this.runner = new ToolRunner(tools, {
       services: this.services,

@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { parseSymbolId, symbolIdOf, SYMBOLS_READINESS } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { READINESS, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../src/tools/navigation';
+import { REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../src/tools/navigation';
+import { READINESS } from '../../src/core/readiness';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness, expectOk } from './harness';
 import type { Harness } from './harness';
@@ -257,17 +258,20 @@ describe('tools: symbols and references over the fake host', () => {
 
   it('find-references: says complete:false when the service answers only from open files and never looks loaded', async () => {
     const saved = { ...READINESS };
-    READINESS.waitMs = 50;
+    READINESS.maxWaitMs = 50;
     READINESS.stepMs = 10;
     try {
       host.openDocument(shapesPath);
+      // A declaration in a file nobody has open: what a loaded service finds and a loading one does not.
+      const extraPath = host.abs(host.folders()[0], 'src/extra.ts');
+      host.writeFile(extraPath, 'export function extra(): void {}\n');
       const circleAt = SHAPES.indexOf('Circle');
       host.navigation.locations = () => [{ absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } }];
       host.symbolProviders.workspaceSymbols = () => [];
       const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
       assert.equal(d.complete, false);
       assert.match(d.note ?? '', /Ask again/);
-      host.symbolProviders.workspaceSymbols = (q) => [{ name: q, kind: 'Class', containerName: '', absPath: usePath, start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }];
+      host.symbolProviders.workspaceSymbols = (q) => [{ name: q, kind: 'Function', containerName: '', absPath: extraPath, start: { line: 0, character: 16 }, end: { line: 0, character: 21 } }];
       assert.equal((await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data.complete, true);
     } finally {
       Object.assign(READINESS, saved);
@@ -306,7 +310,7 @@ describe('readiness: a language service that is starting or still loading its pr
 
   beforeEach(async () => {
     Object.assign(SYMBOLS_READINESS, { waitMs: 60, stepMs: 10 });
-    Object.assign(READINESS, { waitMs: 60, stepMs: 10 });
+    Object.assign(READINESS, { maxWaitMs: 60, stepMs: 10 });
     host = new FakeHost();
     const folder = host.addFolder('app', { 'tsconfig.json': '{}', 'src/shapes.ts': SHAPES, 'src/use.ts': `${USE}export function useCircle(): void {}\n` });
     shapesPath = host.abs(folder, 'src/shapes.ts');

@@ -1,0 +1,225 @@
+/**
+ * Whether a language service answers for the whole project or only for the open files. The
+ * TypeScript extension, for one, routes references, rename, implementations and workspace symbol
+ * search to a syntax-only server while the project loads: its answers then cover the open files
+ * and look complete. Every tool whose answer or edit spans files asks here first.
+ *
+ * The test is one a loaded service passes and a loading one cannot: a workspace symbol search
+ * finds a declaration that sits in a file no editor has open. Once passed, the proof holds until
+ * a document of the language opens (that is when a service may start loading another project);
+ * then the same probe is asked once more.
+ */
+import type { ResolvedDocument, ToolContext } from './context';
+import { retry, ToolError } from './envelope';
+import type { HostSymbol } from './host';
+import type { JsonSchema } from './schemas';
+import { documentSymbolTree } from './symbols';
+import type { Workspace } from './workspaces';
+
+export const READINESS = {
+  /** Longest wait for a loading service within one call (the call's own timeout bounds it too). */
+  maxWaitMs: 20_000,
+  stepMs: 250,
+  /** Time kept back from the call's timeout for the answer itself. */
+  marginMs: 3_000,
+  retryAfterSeconds: 5,
+};
+
+export type Coverage =
+  /** The service answered a question about a file nobody has open: it has loaded the project. */
+  | { state: 'loaded'; /** Proven by this call: an answer asked before it may predate the load. */ justNow: boolean }
+  /** Every file of the language is open, or the language has no workspace symbol search to test by: its answer is all there is to go on. */
+  | { state: 'unverifiable'; why: 'all-open' | 'no-probe' | 'no-search'; reason: string }
+  /** Still answering from the open files only after waiting. */
+  | { state: 'loading'; languageId: string; waitedMs: number };
+
+interface Probe {
+  absPath: string;
+  name: string;
+}
+
+interface Proof {
+  probe: Probe;
+  /** Open documents of the language when the proof was made. */
+  open: Set<string>;
+}
+
+/** A declaration at the start of a line (so not in a comment), in most languages' syntax. */
+const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
+const NAMES_PER_FILE = 3;
+const MAX_PROBES = 8;
+const MAX_LISTED_FILES = 5000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Per editor session: which languages have shown they answer for the whole project. */
+export class ProjectReadiness {
+  private readonly proofs = new Map<string, Proof>();
+
+  /** Forgets every proof (benchmarks measure first calls this way). */
+  clear(): void {
+    this.proofs.clear();
+  }
+
+  /**
+   * Waits, at most maxWaitMs (default: what the call's timeout leaves, up to READINESS.maxWaitMs),
+   * until the document's language service answers for the project, and says whether it did.
+   */
+  async coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
+    const language = doc.host.languageId;
+    const openOfLanguage = () => new Set(ctx.host.openDocuments().filter((d) => d.languageId === language).map((d) => d.absPath));
+    const proof = this.proofs.get(language);
+    if (proof) {
+      const open = openOfLanguage();
+      if ([...open].every((p) => proof.open.has(p))) return { state: 'loaded', justNow: false };
+      if (!open.has(proof.probe.absPath) && (await found(ctx, proof.probe))) {
+        this.proofs.set(language, { probe: proof.probe, open });
+        return { state: 'loaded', justNow: false };
+      }
+      this.proofs.delete(language);
+    }
+    const { closed, probes } = await closedFileProbes(ctx, doc);
+    if (closed === 0) return { state: 'unverifiable', why: 'all-open', reason: `every ${language} file of the folder is open` };
+    if (probes.length === 0) return { state: 'unverifiable', why: 'no-probe', reason: `no declaration found in the closed ${language} files to test the service with` };
+    const budget = maxWaitMs ?? Math.min(READINESS.maxWaitMs, Math.max(0, ctx.remainingMs() - READINESS.marginMs));
+    const started = Date.now();
+    for (let round = 0; ; round++) {
+      const open = openOfLanguage();
+      for (const p of probes) {
+        if (open.has(p.absPath)) continue;
+        if (await found(ctx, p)) {
+          this.proofs.set(language, { probe: p, open });
+          return { state: 'loaded', justNow: true };
+        }
+      }
+      // Nothing found: a service that searches no workspace symbols at all can never pass the test.
+      if (round === 0 && !(await searchesSymbols(ctx, doc))) return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
+      const waited = Date.now() - started;
+      if (waited >= budget) return { state: 'loading', languageId: language, waitedMs: waited };
+      await sleep(Math.min(READINESS.stepMs, budget - waited));
+    }
+  }
+
+  /**
+   * Coverage of every language service a folder-wide question reaches: the languages of the
+   * folder's open documents, or, with none open, the language of its most common source files
+   * (asking for that document's symbols starts its service).
+   */
+  async folderCoverage(ctx: ToolContext, w: Workspace): Promise<Coverage[]> {
+    const inFolder = (p: string) => p.startsWith(w.fsPath.replace(/[\\/]+$/, '') + (w.fsPath.includes('\\') && !w.fsPath.includes('/') ? '\\' : '/'));
+    const samples = new Map<string, string>();
+    for (const d of ctx.host.openDocuments()) if (inFolder(d.absPath) && !samples.has(d.languageId)) samples.set(d.languageId, d.absPath);
+    if (samples.size === 0) {
+      const served = ctx.host.languages().filter((l) => l.providedBy.length > 0);
+      const { paths } = await ctx.host.listFiles(w.folder, MAX_LISTED_FILES);
+      const byLanguage = new Map<string, string[]>();
+      for (const p of paths) {
+        const ext = /\.[^./]+$/.exec(p)?.[0]?.toLowerCase();
+        const language = ext ? served.find((l) => l.extensions.some((e) => e.toLowerCase() === ext)) : undefined;
+        if (language) byLanguage.set(language.id, [...(byLanguage.get(language.id) ?? []), p]);
+      }
+      const most = [...byLanguage.entries()].sort((a, b) => b[1].length - a[1].length)[0];
+      if (most) samples.set(most[0], joinPath(w.fsPath, most[1][0]));
+    }
+    const out: Coverage[] = [];
+    for (const absPath of samples.values()) {
+      const doc = await ctx.document({ path: absPath }, { workspaceId: w.id }, 'workspace').catch(() => undefined);
+      if (doc) out.push(await this.coverage(ctx, doc));
+    }
+    return out;
+  }
+
+  /** For mutations: waits like coverage, then refuses with LanguageServiceStarting while the service is still loading. */
+  async require(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<Coverage> {
+    const c = await this.coverage(ctx, doc);
+    if (c.state === 'loading') throw starting(c, `${what} would be computed from the open files only, so nothing was staged`);
+    return c;
+  }
+}
+
+/** LanguageServiceStarting for a service that was still loading its project after waiting. */
+export function starting(c: Extract<Coverage, { state: 'loading' }>, consequence: string): ToolError {
+  return new ToolError(
+    'LanguageServiceStarting',
+    `The ${c.languageId} language service is still loading the project (waited ${(c.waitedMs / 1000).toFixed(1)} s): ${consequence}. This is not an empty result.`,
+    retry(`Ask again in ${READINESS.retryAfterSeconds} seconds.`),
+    { languageId: c.languageId, retryAfterSeconds: READINESS.retryAfterSeconds },
+  );
+}
+
+export interface PartialAnswer {
+  complete: false;
+  note: string;
+}
+
+/** The optional fields of an answer that may be partial (present only when it is). */
+export const partialProperties: Record<string, JsonSchema> = {
+  complete: { const: false, description: 'Present only when the answer is partial: a language service was still loading the project.' },
+  note: { type: 'string' },
+};
+
+/** What a query adds to an answer given while its service was still loading. */
+export function partialNote(c: Extract<Coverage, { state: 'loading' }>): PartialAnswer {
+  return {
+    complete: false,
+    note: `Partial: the ${c.languageId} language service was still loading the project after ${(c.waitedMs / 1000).toFixed(1)} s, so this covers the open files only. Ask again in ${READINESS.retryAfterSeconds} seconds.`,
+  };
+}
+
+/**
+ * A project-wide query, asked once the document's service covers the project (waiting for it).
+ * Still loading: a non-empty answer comes back marked partial; an empty one is refused
+ * (LanguageServiceStarting), since "none" is exactly what a loading service says wrongly.
+ */
+export async function whenCovered<T>(ctx: ToolContext, doc: ResolvedDocument, what: string, ask: () => Promise<T>, isEmpty: (answer: T) => boolean): Promise<{ answer: T; partial?: PartialAnswer }> {
+  const c = await ctx.services.readiness.coverage(ctx, doc);
+  const answer = await ask();
+  if (c.state !== 'loading') return { answer };
+  if (isEmpty(answer)) throw starting(c, `no ${what} found in the open files, and the files nobody has open are not searched yet`);
+  return { answer, partial: partialNote(c) };
+}
+
+async function found(ctx: ToolContext, p: Probe): Promise<boolean> {
+  return ((await ctx.host.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath);
+}
+
+/** Whether workspace symbol search covers the document's language: it finds the document's own first declaration. */
+async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
+  const first = (await documentSymbolTree(ctx, doc, 0).catch(() => [] as HostSymbol[]))[0];
+  return first !== undefined && ((await ctx.host.workspaceSymbols(first.name)) ?? []).some((s) => s.absPath === doc.absolutePath);
+}
+
+/**
+ * Declarations in files of the document's language (same extension) that no editor has open,
+ * closest to the document first. `closed` is 0 when every such file is open.
+ */
+async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promise<{ closed: number; probes: Probe[] }> {
+  const ext = /\.[^./]+$/.exec(doc.relativePath)?.[0];
+  if (!ext) return { closed: 0, probes: [] };
+  const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
+  const { paths } = await ctx.host.listFiles(doc.workspace.folder, MAX_LISTED_FILES);
+  const dir = doc.relativePath.split('/').slice(0, -1);
+  const shared = (p: string) => {
+    const parts = p.split('/');
+    let n = 0;
+    while (n < dir.length && parts[n] === dir[n]) n++;
+    return n;
+  };
+  const candidates = paths
+    .filter((p) => p.endsWith(ext))
+    .map((p) => ({ rel: p, absPath: joinPath(doc.workspace.fsPath, p) }))
+    .filter((c) => !open.has(c.absPath))
+    .sort((a, b) => shared(b.rel) - shared(a.rel) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
+  const probes: Probe[] = [];
+  for (const c of candidates) {
+    if (probes.length >= MAX_PROBES) break;
+    const text = await ctx.host.readFileText(c.absPath, 64 * 1024);
+    for (const m of [...(text ?? '').matchAll(DECLARATION)].slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name: m[1] });
+  }
+  return { closed: candidates.length, probes };
+}
+
+function joinPath(folder: string, relative: string): string {
+  const sep = folder.includes('\\') && !folder.includes('/') ? '\\' : '/';
+  return `${folder.replace(/[\\/]+$/, '')}${sep}${relative.split('/').join(sep)}`;
+}
