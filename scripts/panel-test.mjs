@@ -173,7 +173,7 @@ try {
   await test('the hunks of the selected file match transaction-preview line for line', async () => {
     await fresh();
     await click(frame, 'li.file[data-path="src/greet.ts"] .file-select');
-    await waitFor('greet.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.textContent).catch(() => '')) === 'src/greet.ts');
+    await waitFor('greet.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.dataset.path).catch(() => '')) === 'src/greet.ts');
     const dom = await domHunks(frame);
     const diff = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true, contextLines: 3 })).diff;
     assert.equal(dom.length, diff.hunks.length);
