@@ -55,10 +55,32 @@
 
   const KIND_LETTER = { Added: 'A', Modified: 'M', Deleted: 'D', Renamed: 'R' };
 
+  /** The tooltip of a path: all of it, and where a moved file came from. */
+  function pathTitle(p, previousPath) {
+    return previousPath ? `${p} (moved from ${previousPath})` : p;
+  }
+
+  /** Text whose paths wrap at their slashes: a summary names whole paths, and a break inside a file name hides it. */
+  function breaksAfterSlashes(text) {
+    return text.split(/(?<=\/)/).flatMap((piece, i) => (i === 0 ? [piece] : [el('wbr'), piece]));
+  }
+
+  /** A path shown as VS Code's Source Control view shows it: the file name, then its folder dimmed. */
+  function nameThenFolder(item, lead) {
+    return [
+      // The lead (a change letter) stays on the name's line however the row wraps.
+      el('span', { className: 'title' }, [lead, el('span', { className: 'name', text: item.name })]),
+      el('span', { className: 'description' }, [
+        item.folder ? el('span', { className: 'folder', text: item.folder }) : null,
+        item.previousPath ? el('span', { className: 'from', text: `← ${item.previousPath}` }) : null,
+      ]),
+    ];
+  }
+
   function toolbar(tx) {
     const s = tx.state;
     return el('div', { className: 'toolbar', role: 'toolbar', 'aria-label': 'Transaction actions' }, [
-      button('Commit', { className: 'primary', key: 'commit', action: 'commit', disabled: !s.canCommit, aria: `Commit ${tx.totals.files} staged file(s) at revision ${s.revision}`, onClick: () => act({ type: 'action', action: 'commit', ...seen() }) }),
+      button('Commit', { className: 'primary', key: 'commit', action: 'commit', disabled: !s.canCommit, aria: `Commit ${tx.filesText} staged at revision ${s.revision}`, onClick: () => act({ type: 'action', action: 'commit', ...seen() }) }),
       button('Roll back', { key: 'rollback', action: 'rollback', disabled: !s.canRollback, aria: 'Roll back: discard the whole transaction, write nothing', onClick: () => act({ type: 'action', action: 'rollback', ...seen() }) }),
       button('Undo', { key: 'undo', action: 'undo', disabled: !s.canUndo, aria: `Undo revision ${s.revision}`, onClick: () => act({ type: 'action', action: 'undo', ...seen() }) }),
       button('Redo', { key: 'redo', action: 'redo', disabled: !s.canRedo, aria: `Redo revision ${s.revision + 1}`, onClick: () => act({ type: 'action', action: 'redo', ...seen() }) }),
@@ -74,23 +96,24 @@
           type: 'button',
           className: 'file-select',
           'aria-pressed': f.selected ? 'true' : 'false',
-          'aria-label': `${f.changeKind} ${f.path}${f.previousPath ? ` (from ${f.previousPath})` : ''}: ${f.added} added, ${f.removed} removed lines. Show its hunks.`,
+          'aria-label': `${f.description}. Show its hunks.`,
+          title: pathTitle(f.path, f.previousPath),
           dataFocusKey: `file:${f.path}`,
           onClick: () => {
             post({ type: 'select', workspaceId: model.workspace.id, path: f.path });
           },
         }, [
-          el('span', { className: `kind kind-${f.changeKind}`, 'aria-hidden': 'true', text: KIND_LETTER[f.changeKind] }),
-          el('span', { className: 'path', text: f.path }),
-          f.previousPath ? el('span', { className: 'from', text: `← ${f.previousPath}` }) : null,
+          ...nameThenFolder(f, el('span', { className: `kind kind-${f.changeKind}`, 'aria-hidden': 'true', text: KIND_LETTER[f.changeKind] })),
           el('span', { className: 'counts', 'aria-hidden': 'true' }, [
             el('span', { className: 'added', dataCount: 'added', text: `+${f.added}` }),
             ' ',
             el('span', { className: 'removed', dataCount: 'removed', text: `−${f.removed}` }),
           ]),
         ]),
-        button('Open diff', { className: 'secondary small', key: `diff:${f.path}`, action: 'openDiff', aria: `Open the diff of ${f.path} in the diff editor (its right side is editable)`, onClick: () => post({ type: 'openDiff', workspaceId: model.workspace.id, path: f.path }) }),
-        button('Discard', { className: 'secondary small', key: `discard:${f.path}`, action: 'discardFile', aria: `Discard the staged change of ${f.path} (Undo brings it back)`, onClick: () => act({ type: 'discardFile', path: f.path, ...seen() }) }),
+        el('span', { className: 'file-actions' }, [
+          button('Open diff', { className: 'secondary small', key: `diff:${f.path}`, action: 'openDiff', aria: `Open the diff of ${f.path} in the diff editor (its right side is editable)`, onClick: () => post({ type: 'openDiff', workspaceId: model.workspace.id, path: f.path }) }),
+          button('Discard', { className: 'secondary small', key: `discard:${f.path}`, action: 'discardFile', aria: `Discard the staged change of ${f.path} (Undo brings it back)`, onClick: () => act({ type: 'discardFile', path: f.path, ...seen() }) }),
+        ]),
       ]),
     ));
   }
@@ -101,7 +124,7 @@
       el('li', { className: `revision ${r.status} by-${r.by}`, dataRevision: r.revision, 'aria-current': r.status === 'current' ? 'step' : undefined }, [
         el('span', { className: 'rev-number', text: `r${r.revision}` }),
         el('span', { className: 'rev-tool', text: r.tool }),
-        el('span', { className: 'rev-summary', text: r.summary }),
+        el('span', { className: 'rev-summary', title: r.paths.join('\n') }, breaksAfterSlashes(r.summary)),
         el('span', { className: 'rev-by', text: r.by === 'person' ? 'by you' : 'by the agent' }),
         r.status === 'undone' ? el('span', { className: 'rev-undone', text: '(undone)' }) : null,
       ]),
@@ -109,7 +132,8 @@
   }
 
   function diff(selected) {
-    const parts = [el('h2', { id: 'diff-heading', text: selected.path })];
+    const title = pathTitle(selected.path, selected.previousPath);
+    const parts = [el('h2', { id: 'diff-heading', className: 'diff-path', dataPath: selected.path, title, 'aria-label': title }, nameThenFolder(selected))];
     if (selected.binary) parts.push(el('p', { className: 'empty', text: 'Not a text file: no hunks to show.' }));
     else if (selected.hunks.length === 0) parts.push(el('p', { className: 'empty', text: 'No line changes (moved or deleted without text).' }));
     for (const h of selected.hunks) {
@@ -175,7 +199,7 @@
       children.push(el('header', { className: 'top' }, [
         el('h1', {}, ['Staged changes ', el('span', { className: 'ws', text: `in ${model.workspace.alias}` })]),
         el('p', { className: 'meta', id: 'meta' }, [
-          `Revision ${s.revision} of ${s.revisionCount} (at most ${s.maxRevisions}) · ${tx.totals.files} file${tx.totals.files === 1 ? '' : 's'} · `,
+          `Revision ${s.revision} of ${s.revisionCount} (at most ${s.maxRevisions}) · ${tx.filesText} · `,
           el('span', { className: 'added', text: `+${tx.totals.added}` }),
           ' ',
           el('span', { className: 'removed', text: `−${tx.totals.removed}` }),

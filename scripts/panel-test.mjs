@@ -173,7 +173,7 @@ try {
   await test('the hunks of the selected file match transaction-preview line for line', async () => {
     await fresh();
     await click(frame, 'li.file[data-path="src/greet.ts"] .file-select');
-    await waitFor('greet.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.textContent).catch(() => '')) === 'src/greet.ts');
+    await waitFor('greet.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.dataset.path).catch(() => '')) === 'src/greet.ts');
     const dom = await domHunks(frame);
     const diff = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true, contextLines: 3 })).diff;
     assert.equal(dom.length, diff.hunks.length);
@@ -300,6 +300,105 @@ try {
     await page.keyboard.press('Enter');
     await waitFor('notes.txt written', async () => read('notes.txt').toString('utf8') === original.notes.replace('Nothing to see here yet.', 'Committed from the keyboard.'), 60_000);
     await waitFor('the transaction to end', async () => (await history()).error?.code === 'NoActiveTransaction');
+  });
+
+  await test('long paths at the default width and narrowed: each row shows its whole file name first, its folder dimmed after it, the full path in title and aria-label', async () => {
+    const deep = 'src/internal/operations/dispatch/handlers';
+    const created = [`${deep}/registerOperationHandlersForWorkspace.ts`, `${deep}/registerOperationHandlersForTransactions.ts`];
+    const moved = `${deep}/operationUtilities.ts`;
+    // The panel alone in the editor area (an earlier test left a diff editor beside it), so its width is the window's.
+    await bridge('/command', { id: 'workbench.action.closeAllEditors' });
+    await bridge('/command', { id: 'agentWorkbench.review.open' });
+    try {
+      for (const p of created) await ok('create-file', { path: p, text: 'export const first = 1;\nexport const second = 2;\n' });
+      await ok('move-file', { document: { path: 'src/util.ts' }, newPath: moved });
+      const at = (selectedText) => ({ location: { selection: { document: { path: created[0] }, selectedText } }, newText: `${selectedText}0` });
+      await ok('edit-text', { edits: [at('first = 1'), at('second = 2')] });
+      await ok('edit-text', { edits: [greetHello] });
+      frame = await panel();
+      const expected = [...created, moved, 'src/greet.ts'];
+      await waitFor('the four files', async () => (await domFiles(frame)).length === 4);
+      assert.deepEqual((await domFiles(frame)).map((f) => f.path).sort(), [...expected].sort());
+      await click(frame, `li.file[data-path="${created[0]}"] .file-select`);
+      await waitFor('the deep file selected', async () => (await frame.$eval('#diff-heading', (e) => e.dataset.path).catch(() => '')) === created[0]);
+
+      /** What each row shows, and whether its name is whole and inside the row and the view. */
+      const rows = () =>
+        frame.$$eval('li.file', (els) =>
+          els.map((li) => {
+            const button = li.querySelector('.file-select');
+            const name = button.querySelector('.name');
+            const folder = button.querySelector('.folder');
+            const n = name.getBoundingClientRect();
+            const b = button.getBoundingClientRect();
+            const d = folder?.parentElement.getBoundingClientRect();
+            const f = folder?.getBoundingClientRect();
+            return {
+              path: li.dataset.path,
+              name: name.textContent,
+              folder: folder?.textContent ?? '',
+              nameWhole: name.scrollWidth <= name.clientWidth && n.left >= b.left && n.right <= b.right + 0.5 && n.right <= document.documentElement.clientWidth,
+              nameOneLine: n.height < 1.5 * parseFloat(getComputedStyle(name).lineHeight),
+              // After it on its line, or (too narrow for both) on the next line.
+              folderAfterName: folder ? f.left >= n.right - 0.5 || f.top >= n.bottom - 0.5 : true,
+              // Shown: some of it inside the box that clips it (the rest ends in an ellipsis).
+              folderShown: folder ? Math.min(f.right, d.right) - f.left > 8 : true,
+              folderDimmed: folder ? getComputedStyle(folder).color !== getComputedStyle(name).color || Number(getComputedStyle(folder.parentElement).opacity) < 1 : true,
+              title: button.getAttribute('title'),
+              aria: button.getAttribute('aria-label'),
+              rowFits: li.scrollWidth <= li.clientWidth,
+            };
+          }),
+        );
+      const check = async (label) => {
+        const seen = await rows();
+        const detail = `${label}: ${JSON.stringify(seen, null, 1)}`;
+        for (const r of seen) {
+          const slash = r.path.lastIndexOf('/');
+          assert.equal(r.name, r.path.slice(slash + 1), detail);
+          assert.equal(r.folder, slash < 0 ? '' : r.path.slice(0, slash), detail);
+          assert.ok(r.nameWhole, `${r.path}: the file name is cut. ${detail}`);
+          assert.ok(r.nameOneLine, `${r.path}: the file name wraps. ${detail}`);
+          assert.ok(r.folderAfterName && r.folderDimmed, `${r.path}: the folder is not after the name, dimmed. ${detail}`);
+          assert.ok(r.rowFits, `${r.path}: the row overflows. ${detail}`);
+          assert.ok(r.title.startsWith(r.path), detail);
+          assert.ok(r.aria.includes(` ${r.path}`), detail);
+        }
+        const movedRow = seen.find((r) => r.path === moved);
+        assert.ok(movedRow.title.includes('moved from src/util.ts') && movedRow.aria.includes('(moved from src/util.ts)'), detail);
+        const heading = await frame.$eval('#diff-heading', (h) => ({ name: h.querySelector('.name').textContent, folder: h.querySelector('.folder').textContent, title: h.title, aria: h.getAttribute('aria-label'), fits: h.scrollWidth <= h.clientWidth }));
+        assert.deepEqual(heading, { name: 'registerOperationHandlersForWorkspace.ts', folder: deep, title: created[0], aria: created[0], fits: true }, label);
+        const revs = await frame.$$eval('li.revision', (els) => els.map((e) => ({ summary: e.querySelector('.rev-summary').textContent, fits: e.scrollWidth <= e.clientWidth })));
+        assert.ok(revs.every((r) => r.fits), `${label}: a revision runs out of its column: ${JSON.stringify(revs)}`);
+        return seen;
+      };
+
+      // The default width already cut these paths from the end before names came first.
+      let seen = await check('at the default width');
+      assert.ok(seen.every((r) => r.folderShown), 'at the default width every folder is shown');
+      const summaries = await frame.$$eval('li.revision .rev-summary', (els) => els.map((e) => e.textContent));
+      assert.deepEqual(summaries.slice(-2), [`Edit 2 locations in ${created[0]}`, 'Edit 1 location in src/greet.ts']);
+      assert.ok(summaries.every((t) => !t.includes('(s)')), summaries.join('; '));
+      assert.match(await meta(frame), /· 4 files ·/);
+      assert.equal(await frame.$eval('button[data-action=commit]', (b) => b.getAttribute('aria-label')), 'Commit 4 files staged at revision 5');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-paths-default.png') });
+      await page.setViewportSize({ width: 1000, height: 900 });
+      await sleep(800);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-paths-narrow.png') });
+      seen = await check('narrowed to a 1000 px window');
+      assert.ok(seen.some((r) => r.folderShown), 'narrowed, folders are still shown where there is room');
+      await page.setViewportSize({ width: 760, height: 900 });
+      await sleep(800);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-paths-narrowest.png') });
+      seen = await check('narrowed to a 760 px window');
+      assert.ok(seen.every((r) => r.folderShown), 'narrowest, every folder is still shown (on the next line where the name fills its own)');
+    } finally {
+      // The next tests start from the usual window and nothing staged, whatever failed here.
+      await page.setViewportSize({ width: 1400, height: 900 });
+      if ((await history()).ok) await bridge('/command', { id: 'agentWorkbench.review.rollback' });
+      await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
+    }
+    assert.ok(read('src/util.ts').equals(original.util));
   });
 
   await test('screenshots in a dark and a high-contrast theme', async () => {

@@ -8,6 +8,7 @@ import { checkSeen, parseWebviewMessage } from './panelProtocol';
 import type { Seen, TransactionAction } from './panelProtocol';
 import type { StagedChange, StagedDocument, Transaction } from './transactions';
 import type { Workspace } from './workspaces';
+import { countOf } from './wording';
 
 /** Provenance of the revisions a person makes in the panel and in the staged-text editor. */
 export const PANEL_TOOL = 'review-panel';
@@ -163,7 +164,7 @@ export class PanelController {
       case 'rollback':
         return this.inQueue(ws, seen, async (tx) => {
           t.rollback(ws);
-          return `Rolled back: the transaction (${tx.revisions.length} revision${tx.revisions.length === 1 ? '' : 's'}) is discarded; nothing was written.`;
+          return `Rolled back: the transaction (${countOf(tx.revisions.length, 'revision')}) is discarded; nothing was written.`;
         });
       case 'commit':
         return this.guarded(async () => {
@@ -176,7 +177,7 @@ export class PanelController {
           // The same checks as transaction-commit (editor and disk drift, write, verify), serialized with agents' calls.
           const { transaction, files } = await t.commit(undefined, ws, 'person');
           const n = files.length;
-          return `Committed ${n} file${n === 1 ? '' : 's'} at revision ${transaction.current}: ${files.map((f) => f.path).join(', ')}.`;
+          return `Committed ${countOf(n, 'file')} at revision ${transaction.current}: ${files.map((f) => f.path).join(', ')}.`;
         });
     }
   }

@@ -2,6 +2,7 @@ import { diffTexts, NO_NEWLINE_MARKER } from './diff';
 import type { DiffHunk } from './diff';
 import type { OperationalMode } from './modes';
 import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from './transactions';
+import { countOf, nameAndFolder } from './wording';
 
 /** The hunks of the panel are transaction-preview's hunks: the same context. */
 export const PANEL_CONTEXT_LINES = 3;
@@ -26,12 +27,18 @@ export interface RevisionView {
 
 export interface FileView {
   path: string;
+  /** Shown first: in a narrow panel the name is what tells files of one folder apart. */
+  name: string;
+  /** Shown dimmed after the name, cut first when the row is short of room; '' at the top of the folder. */
+  folder: string;
   previousPath?: string;
   changeKind: ChangeKind;
   added: number;
   removed: number;
   changed: number;
   selected: boolean;
+  /** The whole path, where it moved from and its line counts, in words (the accessible name). */
+  description: string;
 }
 
 export interface RowView {
@@ -68,8 +75,10 @@ export interface PanelModel {
     revisions: RevisionView[];
     files: FileView[];
     totals: { files: number; added: number; removed: number };
+    /** "1 file", "3 files". */
+    filesText: string;
   };
-  selected: null | { path: string; binary: boolean; hunks: HunkView[]; truncated: boolean };
+  selected: null | { path: string; name: string; folder: string; previousPath?: string; binary: boolean; hunks: HunkView[]; truncated: boolean };
   outcome: Outcome | null;
 }
 
@@ -128,12 +137,14 @@ export function buildPanelModel(input: PanelInput): PanelModel {
     const current = tx.state.revision;
     const files: FileView[] = tx.documents.map((d) => ({
       path: d.document.path,
+      ...nameAndFolder(d.document.path),
       ...(d.previousPath ? { previousPath: d.previousPath } : {}),
       changeKind: d.changeKind,
       added: d.preview.addedLines,
       removed: d.preview.removedLines,
       changed: d.preview.changedLines,
       selected: d.document.path === input.selected?.path,
+      description: `${d.changeKind} ${d.document.path}${d.previousPath ? ` (moved from ${d.previousPath})` : ''}: ${countOf(d.preview.addedLines, 'line')} added, ${d.preview.removedLines} removed`,
     }));
     transaction = {
       id: tx.id,
@@ -149,13 +160,15 @@ export function buildPanelModel(input: PanelInput): PanelModel {
       })),
       files,
       totals: { files: files.length, added: files.reduce((n, f) => n + f.added, 0), removed: files.reduce((n, f) => n + f.removed, 0) },
+      filesText: countOf(files.length, 'file'),
     };
   }
   let selected: PanelModel['selected'] = null;
-  if (input.selected && transaction?.files.some((f) => f.path === input.selected?.path)) {
+  const file = input.selected && transaction?.files.find((f) => f.path === input.selected?.path);
+  if (input.selected && file) {
     const s = input.selected;
     const { hunks, truncated } = s.binary ? { hunks: [], truncated: false } : hunkViews(diffTexts(s.original, s.updated, PANEL_CONTEXT_LINES).hunks);
-    selected = { path: s.path, binary: s.binary, hunks, truncated };
+    selected = { path: s.path, name: file.name, folder: file.folder, ...(file.previousPath ? { previousPath: file.previousPath } : {}), binary: s.binary, hunks, truncated };
   }
   return {
     workspaces: input.workspaces,
@@ -175,6 +188,6 @@ export function statusSummary(model: Pick<PanelModel, 'transaction'>): { text: s
   const n = tx.totals.files;
   return {
     text: `$(git-compare) ${n} staged · r${tx.state.revision}`,
-    tooltip: `Agent Workbench: ${n} file${n === 1 ? '' : 's'} staged (+${tx.totals.added} −${tx.totals.removed}) at revision ${tx.state.revision} of ${tx.state.revisionCount}. Click to review.`,
+    tooltip: `Agent Workbench: ${countOf(n, 'file')} staged (+${tx.totals.added} −${tx.totals.removed}) at revision ${tx.state.revision} of ${tx.state.revisionCount}. Click to review.`,
   };
 }

@@ -10,6 +10,7 @@ import { joinFolder } from './paths';
 import { sha256, Transaction } from './transactions';
 import type { DocumentBase, Revision, Segment, StagedDocument, TransactionEvent, TransactionManager } from './transactions';
 import type { Workspace } from './workspaces';
+import { countOf } from './wording';
 
 /** Where kept transactions live: one text per workspace id (a file in the extension's global storage). */
 export interface KeptTransactionFiles {
@@ -221,7 +222,7 @@ export class TransactionStore {
       }
       if (!this.manager.adopt(tx)) continue;
       const changed = await changedBases(this.host, ws.fsPath, tx);
-      const where = `${tx.revisions.length} revision(s), at revision ${tx.current}`;
+      const where = `${countOf(tx.revisions.length, 'revision')}, at revision ${tx.current}`;
       this.manager.notePersistence(
         ws.id,
         changed.length === 0

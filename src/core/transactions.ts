@@ -11,6 +11,7 @@ import { joinFolder } from './paths';
 import type { Workspace } from './workspaces';
 import { ANSWER_LIST_DEFAULT } from './bounding';
 import { mapConcurrently } from './concurrency';
+import { countOf } from './wording';
 
 // ------------------------------------------------------------------ public types
 
@@ -497,7 +498,9 @@ export class TransactionManager {
     if (target < 0 || target > tx.revisions.length) {
       throw new ToolError(
         'InvalidRequest',
-        direction === 'undo' ? `Cannot undo ${steps} revision(s): the transaction is at revision ${tx.current}.` : `Cannot redo ${steps} revision(s): only ${tx.revisions.length - tx.current} undone revision(s) follow revision ${tx.current}.`,
+        direction === 'undo'
+          ? `Cannot undo ${countOf(steps, 'revision')}: the transaction is at revision ${tx.current}.`
+          : `Cannot redo ${countOf(steps, 'revision')}: revision ${tx.current} is followed by ${countOf(tx.revisions.length - tx.current, 'undone revision')}.`,
         revise('Check canUndo/canRedo and revisionCount in transaction-history, then ask for fewer steps.'),
       );
     }

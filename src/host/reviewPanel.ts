@@ -9,6 +9,7 @@ import { TRANSACTION_ACTIONS } from '../core/panelProtocol';
 import { statusSummary } from '../core/panelModel';
 import type { StagedDocument } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
+import { nameAndFolder } from '../core/wording';
 import { baseUri, registerStagedText, stagedUri } from './personEdits';
 import { registerTryTool } from './tryTool';
 
@@ -199,11 +200,15 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
     const ws = workspaceOrSay();
     if (!ws) return undefined;
     const files = await services.transactions.preview(ws);
+    // Name first and folder after it, as the Source Control view lists files: a long path cut at its end loses the name.
     const pick = await vscode.window.showQuickPick(
-      files.map((f) => ({ label: f.document.path, description: `${f.changeKind} +${f.preview.addedLines} −${f.preview.removedLines}` })),
-      { title },
+      files.map((f) => {
+        const { name, folder } = nameAndFolder(f.document.path);
+        return { label: name, description: [folder, `${f.changeKind} +${f.preview.addedLines} −${f.preview.removedLines}`].filter(Boolean).join(' · '), path: f.document.path };
+      }),
+      { title, matchOnDescription: true },
     );
-    return pick ? { ws, path: pick.label } : undefined;
+    return pick ? { ws, path: pick.path } : undefined;
   };
   const actionCommand = (action: TransactionAction): vscode.Disposable =>
     vscode.commands.registerCommand(`agentWorkbench.review.${action}`, async () => {

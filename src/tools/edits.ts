@@ -8,6 +8,7 @@ import type { JsonSchema } from '../core/schemas';
 import { LineIndex } from '../core/text';
 import type { MutationData, OffsetEdit, StagedChange } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
+import { countOf } from '../core/wording';
 import { resolveSymbol } from '../core/symbols';
 import { inputSchema } from './common';
 import type { CommonInput } from './common';
@@ -76,7 +77,7 @@ export const editText = defineTool<EditTextInput, MutationData>({
         computedOn[loc.document.relativePath] = loc.document.host.text;
       }
       const changes: StagedChange[] = [...byPath].map(([p, edits]) => ({ kind: 'edit', path: p, edits }));
-      return { provenance: { tool: 'edit-text', summary: `Edit ${input.edits.length} location(s) in ${[...byPath.keys()].join(', ')}` }, changes, options: { basis: 'staged', computedOn } };
+      return { provenance: { tool: 'edit-text', summary: `Edit ${countOf(input.edits.length, 'location')} in ${[...byPath.keys()].join(', ')}` }, changes, options: { basis: 'staged', computedOn } };
     });
   },
 });
@@ -267,8 +268,8 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
     const notes = [
       ...(data.notes ?? []),
       refs.items.length > 0
-        ? `${refs.items.length} import(s) still name ${doc.relativePath}; VS Code offers import updates only during a real rename, so they are not staged. Replace each span with its suggested specifier using edit-text.`
-        : `No relative import of ${doc.relativePath} was found in ${refs.scanned} script file(s); other references (non-relative paths, other languages) are not searched.`,
+        ? `${doc.relativePath} is still named by ${countOf(refs.items.length, 'import')}; VS Code offers import updates only during a real rename, so they are not staged. Replace each span with its suggested specifier using edit-text.`
+        : `No relative import of ${doc.relativePath} was found in ${countOf(refs.scanned, 'script file')}; other references (non-relative paths, other languages) are not searched.`,
     ];
     return { ...data, notes, referencesToFix: { items: refs.items, hasMore: refs.hasMore, totalCount: refs.items.length } };
   },

@@ -9,6 +9,7 @@ import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH
 import type { JsonSchema } from '../core/schemas';
 import type { ChangedDocument, RevisionInfo, StagedDocument, Transaction, TransactionState } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
+import { countOf } from '../core/wording';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import { ANSWER_LIST_DEFAULT, limitItems } from '../core/bounding';
@@ -382,7 +383,7 @@ export async function commitSummary(ctx: ToolContext, workspace?: CommonInput['w
   const lines = docs.slice(0, 50).map((d) => `- ${d.changeKind} \`${d.previousPath ? `${d.previousPath} → ` : ''}${d.document.path}\` (+${d.preview.addedLines} −${d.preview.removedLines})`);
   if (docs.length > 50) lines.push(`- … and ${docs.length - 50} more`);
   return {
-    title: `Commit ${docs.length} file(s) to disk?`,
+    title: `Commit ${countOf(docs.length, 'file')} to disk?`,
     message: `The agent asks to write the staged transaction in ${ws.alias}:\n\n${lines.join('\n') || '(nothing staged)'}\n\n[Open the review panel](command:agentWorkbench.review.open) to see the diff first.`,
   };
 }

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import Mocha from 'mocha';
+import { countOf } from '../../src/core/wording';
 
 /**
  * Entry point the extension host loads (extensionTestsPath), as with @vscode/test-electron.
@@ -23,6 +24,6 @@ export async function run(): Promise<void> {
   if (process.env.AW_GREP) mocha.grep(process.env.AW_GREP);
   for (const f of files) mocha.addFile(path.join(__dirname, f));
   await new Promise<void>((resolve, reject) => {
-    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} integration test(s) failed in suite ${suite}`)) : resolve()));
+    mocha.run((failures) => (failures > 0 ? reject(new Error(`${countOf(failures, 'integration test')} failed in suite ${suite}`)) : resolve()));
   });
 }

@@ -127,7 +127,7 @@ describe('staged transactions in a real VS Code', function () {
     const after = await edit('src/greeter.ts', 'loud(', 'shoutAt(');
     assert.deepEqual([after.transaction.revision, after.transaction.revisionCount, after.transaction.canRedo], [3, 3, false]);
     const list = expectOk<{ revisions: { items: { tool: string; summary: string }[] } }>(await invoke('transaction-history', {}));
-    assert.deepEqual(list.data.revisions.items.map((r) => r.summary), ['Edit 1 location(s) in src/util.ts', 'Edit 1 location(s) in src/util.ts', 'Edit 1 location(s) in src/greeter.ts']);
+    assert.deepEqual(list.data.revisions.items.map((r) => r.summary), ['Edit 1 location in src/util.ts', 'Edit 1 location in src/util.ts', 'Edit 1 location in src/greeter.ts']);
   });
 
   it('commits exact bytes (CRLF kept, emoji kept), and the editor can undo the commit', async () => {

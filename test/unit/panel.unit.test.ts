@@ -166,9 +166,41 @@ describe('panel model', () => {
     assert.deepEqual(model.transaction?.revisions.map((r) => r.status), ['current', 'undone']);
     assert.deepEqual(model.transaction?.totals, { files: 2, added: 2, removed: 1 });
     assert.deepEqual(model.transaction?.files.map((f) => [f.path, f.selected, f.previousPath ?? null]), [['a.ts', true, null], ['b.ts', false, 'old.ts']]);
+    assert.equal(model.transaction?.filesText, '2 files');
     assert.equal(model.selected?.hunks[0].rows.length, 3);
     assert.equal(statusSummary(model).text, '$(git-compare) 2 staged · r1');
     assert.equal(statusSummary({ transaction: null }).text, '$(git-compare) 0 staged');
+  });
+
+  it('names each file by its name and folder, and says its whole path, its move and its counts in words', () => {
+    const state = { revision: 1, revisionCount: 1, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: false, canCommit: true, canRollback: true };
+    const doc = (path: string): { documentId: string; path: string; projectId: string } => ({ documentId: `x:${path}`, path, projectId: 'p' });
+    const model = buildPanelModel({
+      workspaces: [{ id: WS, alias: 'app' }],
+      workspace: { id: WS, alias: 'app' },
+      mode: 'transactional',
+      transaction: {
+        id: 'tx',
+        state,
+        history: [{ revision: 1, tool: 'edit-text', summary: 'Edit 1 location in src/internal/operations/dispatch.ts', by: 'agent', time: 't', paths: ['src/internal/operations/dispatch.ts'] }],
+        documents: [
+          { document: doc('src/internal/operations/dispatch.ts'), changeKind: 'Modified', preview: { addedLines: 1, removedLines: 1, changedLines: 1 } },
+          { document: doc('src/internal/operations/util.ts'), changeKind: 'Renamed', previousPath: 'util.ts', preview: { addedLines: 0, removedLines: 2, changedLines: 0 } },
+          { document: doc('README.md'), changeKind: 'Added', preview: { addedLines: 3, removedLines: 0, changedLines: 0 } },
+        ],
+      },
+      selected: { path: 'src/internal/operations/util.ts', original: 'a\nb\n', updated: '', binary: false },
+    });
+    const files = model.transaction?.files ?? [];
+    assert.deepEqual(files.map((f) => [f.name, f.folder]), [['dispatch.ts', 'src/internal/operations'], ['util.ts', 'src/internal/operations'], ['README.md', '']]);
+    assert.deepEqual(files.map((f) => f.description), [
+      'Modified src/internal/operations/dispatch.ts: 1 line added, 1 removed',
+      'Renamed src/internal/operations/util.ts (moved from util.ts): 0 lines added, 2 removed',
+      'Added README.md: 3 lines added, 0 removed',
+    ]);
+    assert.equal(model.transaction?.filesText, '3 files');
+    assert.deepEqual(model.selected && [model.selected.name, model.selected.folder, model.selected.previousPath], ['util.ts', 'src/internal/operations', 'util.ts']);
+    assert.match(statusSummary(model).tooltip, /: 3 files staged/);
   });
 });
 

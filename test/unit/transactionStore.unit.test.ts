@@ -108,7 +108,7 @@ describe('transaction store: the open transaction across a window reload', () =>
     assert.equal(before.state?.revision, 4);
     const status = await second.h.ok<{ recovery: { state: string; detail: string } }>('server-status', {});
     assert.equal(status.data.recovery.state, 'recovered');
-    assert.match(status.data.recovery.detail, /Restored the staged transaction of app after a restart \(5 revision\(s\), at revision 4\)\./);
+    assert.match(status.data.recovery.detail, /Restored the staged transaction of app after a restart \(5 revisions, at revision 4\)\./);
 
     // It goes on where it stopped: redo, then commit writes what was staged.
     await second.h.ok('transaction-history', { action: 'redo' });
