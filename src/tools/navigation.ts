@@ -80,7 +80,7 @@ const FEATURE_NAMES: Record<HostLocationFeature, string> = {
   references: 'reference',
 };
 
-export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutput[]; outsideWorkspace: number }>({
+export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutput[]; outsideWorkspace: number } & Partial<PartialAnswer>>({
   name: 'go-to-definition',
   title: 'Go to Definition',
   category: CATEGORY,
@@ -88,7 +88,11 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
   description:
     'Follows a usage (location) to where it is defined, as F12 does: exact across files and imports, unlike a text search. target: definition (default), typeDefinition or declaration. Each target has its location and, when it declares one, its symbol.',
   inputSchema: inputSchema({ location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } }, ['location'], { workspace: false, view: true }),
-  dataSchema: { type: 'object', properties: { targets: { type: 'array', items: targetSchema }, outsideWorkspace: { type: 'integer', description: 'Targets outside the open folders (library files), left out.' } }, required: ['targets', 'outsideWorkspace'] },
+  dataSchema: {
+    type: 'object',
+    properties: { targets: { type: 'array', items: targetSchema }, outsideWorkspace: { type: 'integer', description: 'Targets outside the open folders (library files), left out.' }, ...partialProperties },
+    required: ['targets', 'outsideWorkspace'],
+  },
   annotations: queryAnnotations('Go to Definition'),
   examples: [
     {
@@ -105,10 +109,20 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
   async run(input, ctx) {
     const at = await ctx.location(input.location, input.workspace);
     const feature = input.target ?? 'definition';
-    const found = await ctx.host.locationsAt(feature, at.document.absolutePath, at.start);
-    if (found === undefined) throw unsupportedFeature(at.document, FEATURE_NAMES[feature]);
+    // While loading, TypeScript's syntax server answers definitions without following imports into other files.
+    const { answer: found, partial } = await whenCovered(
+      ctx,
+      at.document,
+      'definition',
+      async () => {
+        const list = await ctx.host.locationsAt(feature, at.document.absolutePath, at.start);
+        if (list === undefined) throw unsupportedFeature(at.document, FEATURE_NAMES[feature]);
+        return list;
+      },
+      (list) => list.length === 0,
+    );
     const { items, outside } = await targetOutputs(ctx, dedupe(found));
-    return { targets: items, outsideWorkspace: outside };
+    return { targets: items, outsideWorkspace: outside, ...partial };
   },
 });
 

@@ -1,0 +1,101 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { Envelope } from '../../src/core/envelope';
+import type { MutationData } from '../../src/core/transactions';
+import { activateExtension, invoke, workspaceRoot } from './helpers';
+
+/*
+ * rxjs 7's sources opened cold, the agent's first calls made at once: every answer equals the
+ * answer once the project has loaded, or says it is partial (complete: false), or refuses with
+ * LanguageServiceStarting. A rename never stages fewer files than the loaded rename.
+ * scripts/integration.mjs runs this suite in several fresh windows (each one cold).
+ */
+
+const DECLARATION = 'src/internal/util/isFunction.ts';
+const sel = (p: string, selectedText: string, contextBefore?: string) => ({ location: { selection: { document: { path: p }, selectedText, ...(contextBefore ? { contextBefore } : {}) } } });
+
+/** The six cross-file questions of an ordinary task, as an agent asks them when the window opens. */
+const QUESTIONS: { tool: string; input: object }[] = [
+  { tool: 'search-symbols', input: { query: 'Subscriber' } },
+  { tool: 'find-implementations', input: { symbol: sel('src/internal/types.ts', 'SchedulerLike', 'export interface ') } },
+  { tool: 'find-derived-types', input: { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') } },
+  { tool: 'find-references', input: { symbol: sel('src/internal/Subscriber.ts', 'Subscriber', 'export class '), referencesLimit: 500 } },
+  { tool: 'find-callers', input: { symbol: sel(DECLARATION, 'isFunction', 'function ') } },
+  { tool: 'get-type-hierarchy', input: { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') } },
+  { tool: 'go-to-definition', input: { location: sel('src/internal/Subscriber.ts', 'isFunction', 'if (') } },
+];
+
+type Verdict = 'equal' | 'partial' | 'refused';
+
+/** The answer without what differs between two calls (the snapshot). */
+const dataOf = (e: Envelope): string => JSON.stringify((e as { data: unknown }).data);
+
+function verdict(tool: string, cold: Envelope, loaded: Envelope): Verdict {
+  assert.ok(loaded.ok, `${tool} once loaded: ${JSON.stringify(loaded).slice(0, 500)}`);
+  if (!cold.ok) {
+    assert.equal(cold.error.code, 'LanguageServiceStarting', `${tool} cold: ${cold.error.message}`);
+    assert.equal(cold.continuation?.kind, 'RetryRequest');
+    return 'refused';
+  }
+  const data = cold.data as { complete?: boolean; note?: string };
+  if (data.complete === false) {
+    assert.match(data.note ?? '', /Ask again/, `${tool}: a partial answer says so`);
+    return 'partial';
+  }
+  assert.equal(dataOf(cold), dataOf(loaded), `${tool}: a cold answer that does not say it is partial equals the loaded answer`);
+  return 'equal';
+}
+
+describe('realcode-cold: rxjs sources, the first calls in a freshly opened window', function () {
+  this.timeout(300_000);
+  const started = Date.now();
+  const figures: Record<string, unknown> = { run: process.env.AW_RUN ?? '1' };
+
+  after(() => console.log(`      [realcode-cold] ${JSON.stringify(figures)}`));
+
+  it('a rename, then six questions at once: each cold answer equals the loaded one, or says it is partial, or refuses', async function () {
+    await activateExtension();
+    // The agent's first action: open the file, rename at once.
+    await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), DECLARATION)));
+    const rename = { symbol: sel(DECLARATION, 'isFunction', 'function '), newName: 'isCallable' };
+    const coldRename = await invoke('rename-symbol', rename);
+    figures.coldRename = { atMs: Date.now() - started, ok: coldRename.ok, ...(coldRename.ok ? { documents: (coldRename.data as MutationData).documents.totalCount } : { code: coldRename.error.code }) };
+    if (coldRename.ok) expectRollback(await invoke('transaction-rollback', {}));
+    const cold = await Promise.all(QUESTIONS.map((q) => invoke(q.tool, q.input)));
+    figures.coldAtMs = Date.now() - started;
+
+    // Loaded: the raw reference provider gives the 29 documents that use isFunction.
+    const uri = vscode.Uri.file(path.join(workspaceRoot(), DECLARATION));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const position = doc.positionAt(doc.getText().indexOf('isFunction'));
+    for (;;) {
+      const refs = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position)) ?? [];
+      if (new Set(refs.map((r) => r.uri.fsPath)).size >= 29) break;
+      assert.ok(Date.now() - started < 200_000, 'the project loaded');
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+    figures.loadedAtMs = Date.now() - started;
+
+    const loaded = await Promise.all(QUESTIONS.map((q) => invoke(q.tool, q.input)));
+    const verdicts: Record<string, Verdict> = {};
+    QUESTIONS.forEach((q, i) => (verdicts[q.tool] = verdict(q.tool, cold[i], loaded[i])));
+    figures.verdicts = verdicts;
+    for (const [i, q] of QUESTIONS.entries()) {
+      const data = loaded[i].ok ? (loaded[i].data as { complete?: boolean }) : undefined;
+      assert.notEqual(data?.complete, false, `${q.tool} is complete once loaded`);
+    }
+
+    const loadedRename = await invoke('rename-symbol', rename);
+    assert.ok(loadedRename.ok, JSON.stringify(loadedRename).slice(0, 500));
+    const files = (loadedRename.data as MutationData).documents.totalCount;
+    assert.equal(files, 29, 'the loaded rename stages the 29 files that use isFunction');
+    if (coldRename.ok) assert.equal((coldRename.data as MutationData).documents.totalCount, files, 'a cold rename that was staged covers every file');
+    else assert.equal(coldRename.error.code, 'LanguageServiceStarting');
+    expectRollback(await invoke('transaction-rollback', {}));
+  });
+});
+
+function expectRollback(e: Envelope): void {
+  assert.ok(e.ok, `rollback: ${JSON.stringify(e).slice(0, 300)}`);
+}
