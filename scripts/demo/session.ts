@@ -253,9 +253,10 @@ function sessionSteps(): Step[] {
       intent: "How is the caller's class configured? The decorators on WelcomeService, with their arguments.",
       tool: 'get-symbol-attributes',
       input: () => {
-        const location = caller?.location as { document: { path: string } } | undefined;
-        if (!caller || !location) throw new Error('no caller was carried over from the find-callers step');
-        return { symbol: { location: { selection: { document: { path: location.document.path }, selectedText: String(caller.containerName) } } } };
+        if (!caller || typeof caller.symbolId !== 'string') throw new Error('no caller was carried over from the find-callers step');
+        // The caller's symbolId names its document: "<folderId>:<path>#...".
+        const documentId = caller.symbolId.slice(0, caller.symbolId.lastIndexOf('#'));
+        return { symbol: { location: { selection: { document: { documentId }, selectedText: String(caller.containerName) } } } };
       },
       expect: 'ok',
       check: (e) => {

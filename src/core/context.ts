@@ -35,20 +35,28 @@ export interface DocumentRef {
   projectId: string;
 }
 
-export interface LocationOutput {
-  document: DocumentRef;
+/** Where a symbol's name is, without its document: the symbolId beside it names the document. */
+export interface Place {
   span: { start: number; length: number };
   line: number;
   column: number;
-  /** Only when it is not the answer's own snapshot (a location in another folder), and always in get-symbol-attributes (seed 000). */
+  /** Only when it is not the answer's own snapshot (a location in another folder). */
   snapshot?: Snapshot;
-  selector: { span: { document: { documentId: string }; range: { start: number; length: number } } };
   /**
    * Only in a staged view: 'edited' when staged edits changed the text of this span (the span
    * covers what replaced it), 'deleted' when the transaction deletes the document, 'unmapped' when
    * the editor buffer changed after the document was staged (the location is the buffer's).
    */
   staged?: 'edited' | 'deleted' | 'unmapped';
+}
+
+/**
+ * A returned location, compact because answers hold many: the documentId ("<folderId>:<path>")
+ * names the folder and the path at once, and a span selector is derived from it
+ * ({span: {document: {documentId}, range: span}}) instead of being repeated.
+ */
+export interface LocationOutput extends Place {
+  documentId: string;
 }
 
 /**
@@ -444,15 +452,13 @@ export class ToolContext {
   private locationIn(ref: DocumentRef, lines: LineIndex, workspace: Workspace, start: number, length: number, withSnapshot: boolean): LocationOutput {
     const pos = lines.positionAt(start);
     const own = !withSnapshot && workspace === (this.used ?? this.registry.all()[0]);
-    return {
-      document: ref,
-      span: { start, length },
-      line: pos.line + 1,
-      column: pos.character + 1,
-      ...(own ? {} : { snapshot: workspace.snapshot() }),
-      selector: { span: { document: { documentId: ref.documentId }, range: { start, length } } },
-    };
+    return { documentId: ref.documentId, span: { start, length }, line: pos.line + 1, column: pos.character + 1, ...(own ? {} : { snapshot: workspace.snapshot() }) };
   }
+}
+
+/** The span selector that resolves a returned location again. */
+export function selectorOf(location: LocationOutput): { span: { document: { documentId: string }; range: { start: number; length: number } } } {
+  return { span: { document: { documentId: location.documentId }, range: location.span } };
 }
 
 /** Longest near-miss text quoted in a LocationNotFound message. */
@@ -467,7 +473,7 @@ function relativeIfInside(folderFsPath: string, input: string): string | undefin
 }
 
 function describeCandidate(location: LocationOutput): string {
-  return `line ${location.line} column ${location.column} ${JSON.stringify({ span: location.selector.span })}`;
+  return `line ${location.line} column ${location.column} ${JSON.stringify(selectorOf(location))}`;
 }
 
 function projectMatches(project: ProjectInfo, selector: ProjectSelector): boolean {

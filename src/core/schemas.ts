@@ -194,7 +194,29 @@ export const selectorOutput: JsonSchema = {
   required: ['span'],
 };
 
+const stagedOutput: JsonSchema = {
+  enum: ['edited', 'deleted', 'unmapped'],
+  description:
+    "Only with view 'staged': staged edits changed this span's text (the span covers what replaced it), the transaction deletes the document, or the editor buffer changed after staging (the location is the buffer's).",
+};
+
+/** A returned location, compact: a span selector is {span: {document: {documentId}, range: span}}, so none is repeated. */
 export const locationOutput: JsonSchema = {
+  description: 'A source location. documentId is "<folderId>:<path>"; as a selector: {span:{document:{documentId},range:span}}.',
+  type: 'object',
+  properties: {
+    documentId: { type: 'string' },
+    span: spanOutput,
+    line: { type: 'integer', minimum: 1, description: 'The one-based line number.' },
+    column: { type: 'integer', minimum: 1, description: 'The one-based column number, in UTF-16 code units.' },
+    snapshot: { ...snapshotSchema, description: "Given when it is not the answer's own snapshot (a location in another folder)." },
+    staged: stagedOutput,
+  },
+  required: ['documentId', 'span', 'line', 'column'],
+};
+
+/** get-symbol-attributes' location, in roslyn-workbench-mcp's shape: the document's documentId, path and projectId, and the snapshot. */
+export const seedLocationOutput: JsonSchema = {
   description: 'A source location.',
   type: 'object',
   properties: {
@@ -202,15 +224,10 @@ export const locationOutput: JsonSchema = {
     span: spanOutput,
     line: { type: 'integer', minimum: 1, description: 'The one-based line number.' },
     column: { type: 'integer', minimum: 1, description: 'The one-based column number, in UTF-16 code units.' },
-    snapshot: { ...snapshotSchema, description: "Given when it is not the answer's own snapshot (a location in another folder; always in get-symbol-attributes, as seed 000 has it)." },
-    selector: selectorOutput,
-    staged: {
-      enum: ['edited', 'deleted', 'unmapped'],
-      description:
-        "Only with view 'staged': staged edits changed this span's text (the span covers what replaced it), the transaction deletes the document, or the editor buffer changed after staging (the location is the buffer's).",
-    },
+    snapshot: snapshotSchema,
+    staged: stagedOutput,
   },
-  required: ['document', 'span', 'line', 'column', 'selector'],
+  required: ['document', 'span', 'line', 'column', 'snapshot'],
 };
 
 export const collectionOutput = (description: string, items: JsonSchema): JsonSchema => ({

@@ -12,7 +12,7 @@
  * with the same kind and name (overloads, merged declarations); it is left out when 0. The
  * documentId may itself contain "#", which is why the path starts at the last "#".
  */
-import type { LocationOutput, LocationSelector, ResolvedDocument, ResolvedLocation, ToolContext } from './context';
+import type { LocationOutput, LocationSelector, Place, ResolvedDocument, ResolvedLocation, ToolContext } from './context';
 import { callTool, resolveExternally, retry, revise, ToolError } from './envelope';
 import type { HostSymbol, WorkbenchHost } from './host';
 import { truncate } from './paths';
@@ -45,8 +45,8 @@ export interface SymbolOutput {
   kind: string;
   /** The enclosing symbol's name, when there is one. */
   containerName?: string;
-  /** The span of the symbol's name. */
-  location: LocationOutput;
+  /** The span of the symbol's name; its document is the one the symbolId names (documentId given only when it differs). */
+  location: Place | LocationOutput;
 }
 
 export const symbolOutputSchema: JsonSchema = {
@@ -56,7 +56,7 @@ export const symbolOutputSchema: JsonSchema = {
     name: { type: 'string' },
     kind: { type: 'string', description: 'VS Code SymbolKind name (Class, Method, Function, ...).' },
     containerName: { type: 'string' },
-    location: { type: 'object', description: 'The span of the symbol name (same shape as every location).' },
+    location: { type: 'object', description: "The span, line and column of the symbol's name, in the document the symbolId names." },
   },
   required: ['symbolId', 'name', 'kind', 'location'],
 };
@@ -244,6 +244,19 @@ export function* walkSymbols(roots: readonly HostSymbol[], containers: HostSymbo
   }
 }
 
+/** A location without its documentId when the symbolId already names that document (a staged move may put it elsewhere). */
+export function placeOf(location: LocationOutput, documentId: string): Place | LocationOutput {
+  if (location.documentId !== documentId) return location;
+  const { documentId: _named, ...place } = location;
+  return place;
+}
+
+/** The documentId a symbolId starts with. */
+export const documentIdOfSymbol = (symbolId: string): string => symbolId.slice(0, symbolId.lastIndexOf('#'));
+
+/** The workspace-relative path of the document a symbolId names. */
+export const pathOfSymbol = (symbolId: string): string => documentIdOfSymbol(symbolId).replace(/^[0-9a-f]{8}:/, '');
+
 /** The compact returned shape of a symbol. `roots` defaults to the tree documentSymbolTree loaded for the document. */
 export function symbolOutput(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol, containers: readonly HostSymbol[], roots?: readonly HostSymbol[]): SymbolOutput {
   const tree = roots ?? trees.get(doc) ?? (containers.length === 0 ? [symbol] : [containers[0]]);
@@ -251,7 +264,7 @@ export function symbolOutput(ctx: ToolContext, doc: ResolvedDocument, symbol: Ho
     symbolId: symbolIdOf(doc.ref.documentId, tree, [...containers, symbol]),
     name: symbol.name,
     kind: symbol.kind,
-    location: ctx.toLocation(doc, symbol.selectionRange.start, symbol.selectionRange.end - symbol.selectionRange.start),
+    location: placeOf(ctx.toLocation(doc, symbol.selectionRange.start, symbol.selectionRange.end - symbol.selectionRange.start), doc.ref.documentId),
   };
   const container = containers[containers.length - 1];
   if (container) out.containerName = container.name;

@@ -1,9 +1,9 @@
 import { attributesOf, attributeSyntax } from '../core/attributes';
 import type { AttributeArgument, ParsedAttribute } from '../core/attributes';
-import type { LocationOutput, ToolContext } from '../core/context';
+import type { DocumentRef, LocationOutput, ToolContext } from '../core/context';
 import { defineTool } from '../core/definition';
 import { resolveExternally, ToolError } from '../core/envelope';
-import { collectionOutput, limitParameter, locationOutput, symbolSelectorInput } from '../core/schemas';
+import { collectionOutput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
 import { resolveSymbol } from '../core/symbols';
 import type { ResolvedSymbol, SymbolSelector } from '../core/symbols';
@@ -11,6 +11,14 @@ import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import { supertypes } from './hierarchy';
 import { isExternal, isTypeKind, symbolForItem } from './symbolAccess';
+
+/** A location as roslyn-workbench-mcp's get-symbol-attributes gives it: the document as documentId, path and projectId, and the snapshot. */
+type SeedLocation = Omit<LocationOutput, 'documentId'> & { document: DocumentRef };
+
+function seedLocation(location: LocationOutput, document: DocumentRef): SeedLocation {
+  const { documentId: _id, ...rest } = location;
+  return { document, ...rest };
+}
 
 interface AttributesInput extends CommonInput {
   symbol: SymbolSelector;
@@ -39,7 +47,7 @@ export interface AttributeItem {
 }
 
 export interface AttributesData {
-  symbol: { displayName: string; kind: string; documentationCommentId: string; location: LocationOutput };
+  symbol: { displayName: string; kind: string; documentationCommentId: string; location: SeedLocation };
   attributes: { items: AttributeItem[]; hasMore: boolean; totalCount: number };
 }
 
@@ -117,7 +125,7 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
     properties: {
       symbol: {
         type: 'object',
-        properties: { displayName: { type: 'string' }, kind: { type: 'string' }, documentationCommentId: { type: 'string', description: 'The symbolId.' }, location: locationOutput },
+        properties: { displayName: { type: 'string' }, kind: { type: 'string' }, documentationCommentId: { type: 'string', description: 'The symbolId.' }, location: seedLocationOutput },
         required: ['displayName', 'kind', 'documentationCommentId', 'location'],
       },
       attributes: collectionOutput('Own attributes first (in source order), then inherited ones, nearest base first.', {
@@ -193,7 +201,7 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
         displayName: target.symbol.name,
         kind: target.symbol.kind,
         documentationCommentId: target.symbolId,
-        location: ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start, true),
+        location: seedLocation(ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start, true), doc.staged?.state === 'mapped' ? doc.staged.ref : doc.ref),
       },
       attributes: { items: items.slice(0, limit), hasMore: items.length > limit, totalCount: items.length },
     };

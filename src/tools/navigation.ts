@@ -23,13 +23,14 @@ const collectionOf = (items: JsonSchema): JsonSchema => ({
   required: ['items', 'hasMore', 'totalCount'],
 });
 
-/** A target location, with the symbol declared there when its document's symbol tree has one. */
-export interface TargetOutput {
-  location: LocationOutput;
-  symbol?: SymbolOutput;
-}
+/** A target: its location, left out when it is exactly the name of the symbol declared there; that symbol when there is one. */
+export type TargetOutput = { symbol: SymbolOutput; location?: LocationOutput } | { location: LocationOutput; symbol?: undefined };
 
-const targetSchema: JsonSchema = { type: 'object', properties: { location: { type: 'object' }, symbol: symbolOutputSchema }, required: ['location'] };
+const targetSchema: JsonSchema = {
+  type: 'object',
+  description: 'symbol: the one declared at the target; location: the target, left out when it is that symbol\'s name.',
+  properties: { location: { type: 'object' }, symbol: symbolOutputSchema },
+};
 
 const byPosition = (a: HostTarget, b: HostTarget) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end);
 
@@ -58,9 +59,10 @@ async function targetOutputs(ctx: ToolContext, targets: readonly HostTarget[]): 
     const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
     const hit = symbolsAt(roots, t.range.start, t.range.end);
     const named = hit.byName ? hit.match[0] : undefined;
-    const out: TargetOutput = { location: ctx.toLocation(doc, t.range.start, t.range.end - t.range.start) };
-    if (named) out.symbol = symbolOutput(ctx, doc, named.symbol, named.containers, roots);
-    items.push(out);
+    const symbol = named ? symbolOutput(ctx, doc, named.symbol, named.containers, roots) : undefined;
+    const onName = symbol !== undefined && symbol.location.span.start === t.range.start && symbol.location.span.length === t.range.end - t.range.start;
+    const location = ctx.toLocation(doc, t.range.start, t.range.end - t.range.start);
+    items.push(symbol ? (onName ? { symbol } : { symbol, location }) : { location });
   }
   return { items, outside };
 }
@@ -226,7 +228,7 @@ export interface ReferenceDocument {
 }
 
 /** The symbol, its location without the snapshot (the answer's own) and the selector (documentId + span). */
-export type ReferencesSymbol = Omit<SymbolOutput, 'location'> & { location: Omit<LocationOutput, 'snapshot' | 'selector'> };
+export type ReferencesSymbol = Omit<SymbolOutput, 'location'> & { location: Omit<SymbolOutput['location'], 'snapshot'> };
 
 export interface ReferencesData {
   symbol: ReferencesSymbol;
@@ -462,8 +464,8 @@ async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number)
 }
 
 function referencesSymbol(symbol: SymbolOutput): ReferencesSymbol {
-  const { document, span, line, column, staged } = symbol.location;
-  return { ...symbol, location: staged ? { document, span, line, column, staged } : { document, span, line, column } };
+  const { snapshot: _own, ...location } = symbol.location;
+  return { ...symbol, location };
 }
 
 /**

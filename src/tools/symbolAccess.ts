@@ -8,7 +8,7 @@ import type { ResolvedDocument, ToolContext } from '../core/context';
 import type { HostHierarchyItem, HostSymbol } from '../core/host';
 import { isInside, toPosix } from '../core/paths';
 import type { JsonSchema } from '../core/schemas';
-import { documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../core/symbols';
+import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../core/symbols';
 import type { SymbolOutput } from '../core/symbols';
 import type { WorkspaceSelector } from '../core/workspaces';
 
@@ -72,7 +72,7 @@ export async function documentFor(ctx: ToolContext, absPath: string, workspace?:
 
 /** Deterministic order for symbols: path, then offset (external ones last, by path and line). */
 export function compareSymbols(a: AnySymbol, b: AnySymbol): number {
-  const key = (s: AnySymbol): [number, string, number] => (isExternal(s) ? [1, s.external.path, s.external.line] : [0, s.location.document.path, s.location.span.start]);
+  const key = (s: AnySymbol): [number, string, number] => (isExternal(s) ? [1, s.external.path, s.external.line] : [0, documentIdOfSymbol(s.symbolId), s.location.span.start]);
   const [ea, pa, oa] = key(a);
   const [eb, pb, ob] = key(b);
   return ea - eb || (pa < pb ? -1 : pa > pb ? 1 : 0) || oa - ob;

@@ -142,7 +142,7 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     const def = expectOk<{ targets: { location: LocationOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
     assert.equal(def.targets.length, 1);
     const target = def.targets[0].location;
-    assert.deepEqual([target.document.path, target.span, target.line, target.column, target.staged], [file('shapes.ts'), { start: staged['shapes.ts'].indexOf('surfaceOf'), length: 9 }, 1, 17, 'edited']);
+    assert.deepEqual([target.documentId.replace(/^[0-9a-f]{8}:/, ''), target.span, target.line, target.column, target.staged], [file('shapes.ts'), { start: staged['shapes.ts'].indexOf('surfaceOf'), length: 9 }, 1, 17, 'edited']);
 
     // The outline of a document with a line staged above its symbols.
     type Outline = { symbols: { items: SymbolOutput[] } };

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/definition';
 import type { SuccessEnvelope } from '../../src/core/envelope';
+import type { LocationOutput } from '../../src/core/context';
+import { pathOfSymbol } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
 import type { ReferencesData } from '../../src/tools/navigation';
@@ -31,8 +33,9 @@ interface Info extends Resolved {
   hover: string[];
   memberCount: number;
 }
+/** A target: its location, or the symbol whose name it is. */
 interface Target {
-  location: SymbolOutput['location'];
+  location?: LocationOutput;
   symbol?: SymbolOutput;
 }
 /** A place as both sides can say it: workspace-relative path and zero-based UTF-16 offset. */
@@ -43,7 +46,8 @@ const uri = (file: string) => vscode.Uri.file(path.join(root(), file));
 const rel = (u: vscode.Uri) => path.relative(root(), u.fsPath).split(path.sep).join('/');
 const sel = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ location: { selection: { document: { path: file }, selectedText, ...extra } } });
 const sym = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ symbol: sel(file, selectedText, extra) });
-const place = (s: { location: SymbolOutput['location'] }): Place => `${s.location.document.path}@${s.location.span.start}`;
+const place = (s: SymbolOutput | Target): Place =>
+  'symbolId' in s ? `${pathOfSymbol(s.symbolId)}@${s.location.span.start}` : s.location ? `${s.location.documentId.replace(/^[0-9a-f]{8}:/, '')}@${s.location.span.start}` : place(s.symbol as SymbolOutput);
 
 async function offsetOf(file: string, text: string, after = ''): Promise<{ doc: vscode.TextDocument; offset: number; position: vscode.Position }> {
   const doc = await vscode.workspace.openTextDocument(uri(file));
@@ -145,12 +149,12 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         assert.equal(ours.data.symbols.totalCount, raw.length, `${query}: same count as the raw provider`);
         assert.equal(ours.data.symbols.hasMore, false);
         // TypeScript's workspace symbols name functions `f()`; the document symbol tree says `f`.
-        assert.deepEqual(ours.data.symbols.items.map((s) => `${s.location.document.path}:${s.name}`).sort(), raw.map((s) => `${rel(s.location.uri)}:${s.name.replace(/\(\)$/, '')}`).sort(), `${query}: the same declarations`);
+        assert.deepEqual(ours.data.symbols.items.map((s) => `${pathOfSymbol(s.symbolId)}:${s.name}`).sort(), raw.map((s) => `${rel(s.location.uri)}:${s.name.replace(/\(\)$/, '')}`).sort(), `${query}: the same declarations`);
         remember(...ours.data.symbols.items);
       }
       const circle = await call<{ symbols: Coll<SymbolOutput> }>('search-symbols', { query: 'Circle' });
       const first = circle.data.symbols.items[0];
-      assert.deepEqual([first.name, first.kind, first.location.document.path, first.location.line, first.location.column], ['Circle', 'Class', 'src/shapes.ts', 21, 14]);
+      assert.deepEqual([first.name, first.kind, pathOfSymbol(first.symbolId), first.location.line, first.location.column], ['Circle', 'Class', 'src/shapes.ts', 21, 14]);
       const limited = await call<{ symbols: Coll<SymbolOutput> }>('search-symbols', { query: 'chain', symbolsLimit: 1 });
       assert.equal(limited.data.symbols.items.length, 1);
       assert.equal(limited.data.symbols.hasMore, true);
@@ -279,7 +283,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const def = await call<{ targets: Target[]; outsideWorkspace: number }>('go-to-definition', sel('src/chain/a.ts', 'chainB(1)'));
       assert.equal(def.data.targets.length, 1);
       const [t] = def.data.targets;
-      assert.deepEqual([t.location.document.path, t.location.line, t.symbol?.name, t.symbol?.kind], ['src/chain/b.ts', 3, 'chainB', 'Function']);
+      assert.deepEqual([t.symbol ? pathOfSymbol(t.symbol.symbolId) : '', (t.location ?? t.symbol?.location)?.line, t.symbol?.name, t.symbol?.kind], ['src/chain/b.ts', 3, 'chainB', 'Function']);
       const { doc, position } = await offsetOf('src/chain/a.ts', 'chainB(1)');
       const raw = await rawPlaces(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', doc.uri, position));
       assert.deepEqual(def.data.targets.map(place).sort(), raw);
@@ -291,7 +295,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const ours = await call<{ targets: Target[] }>('go-to-definition', { ...sel('src/merging.ts', 'defaults'), target: 'typeDefinition' });
       const raw = await rawPlaces(await vscode.commands.executeCommand('vscode.executeTypeDefinitionProvider', doc.uri, position));
       assert.deepEqual(ours.data.targets.map(place).sort(), raw);
-      assert.deepEqual(ours.data.targets.map((t) => [t.symbol?.name, t.location.line]), [
+      assert.deepEqual(ours.data.targets.map((t) => [t.symbol?.name, (t.location ?? t.symbol?.location)?.line]), [
         ['Settings', 2],
         ['Settings', 6],
       ]);
@@ -358,9 +362,9 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         assert.equal(ours.data.totalReferences, expected.length);
         assert.equal(ours.data.documents.hasMore, false);
         assert.equal(ours.data.documents.totalCount, new Set(expected.map((p) => p.split('@')[0])).size);
-        assert.ok(ours.data.documents.items.every((d) => d.folderId === undefined) && ours.data.symbol.location.document.documentId.startsWith(`${ours.data.folderId}:`));
+        assert.ok(ours.data.documents.items.every((d) => d.folderId === undefined) && ours.data.symbol.symbolId.startsWith(`${ours.data.folderId}:`));
         const decls = refRows(ours.data).filter((r) => r[6]).map((r) => `${r[0]}@${r[2]}`);
-        assert.ok(decls.includes(`${ours.data.symbol.location.document.path}@${ours.data.symbol.location.span.start}`), 'the declaration is marked decl');
+        assert.ok(decls.includes(`${pathOfSymbol(ours.data.symbol.symbolId)}@${ours.data.symbol.location.span.start}`), 'the declaration is marked decl');
         remember(ours.data.symbol);
       });
     }

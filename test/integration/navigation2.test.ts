@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { pathOfSymbol } from '../../src/core/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
@@ -10,7 +11,8 @@ interface Sym {
   name: string;
   kind: string;
   containerName?: string;
-  location: { document: { path: string }; line: number; column: number; span: { start: number; length: number } };
+  /** The symbolId names the document. */
+  location: { line: number; column: number; span: { start: number; length: number } };
 }
 interface Coll<T> {
   items: T[];
@@ -38,7 +40,7 @@ async function rawLines(command: string, file: string, text: string): Promise<st
     .sort();
 }
 
-const lines = (items: Sym[]) => items.map((s) => `${s.location.document.path}:${s.location.line}`).sort();
+const lines = (items: Sym[]) => items.map((s) => `${pathOfSymbol(s.symbolId)}:${s.location.line}`).sort();
 
 describe('navigation 2: attributes, calls, type hierarchy, diagnostics', function () {
   before(async function () {
@@ -111,7 +113,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
   describe('find-callers and find-callees', function () {
     it('finds the callers of chainC across files, in the same answer as the raw incoming calls', async function () {
       const answer = expectOk<{ symbol: Sym; calls: Coll<{ symbol: Sym; callSites: { line: number }[] }> }>(await invoke('find-callers', at('src/chain/c.ts', 'chainC')));
-      assert.deepEqual(answer.data.calls.items.map((c) => [c.symbol.name, c.symbol.location.document.path, c.callSites.map((s) => s.line)]), [
+      assert.deepEqual(answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => s.line)]), [
         ['shortcut', 'src/chain/a.ts', [9]],
         ['chainB', 'src/chain/b.ts', [4]],
       ]);
@@ -123,7 +125,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
 
     it('finds the callees of chainC: chainD twice', async function () {
       const answer = expectOk<{ calls: Coll<{ symbol: Sym; callSites: { line: number; column: number }[] }> }>(await invoke('find-callees', at('src/chain/c.ts', 'chainC')));
-      assert.deepEqual(answer.data.calls.items.map((c) => [c.symbol.name, c.symbol.location.document.path, c.callSites.map((s) => `${s.line}:${s.column}`)]), [['chainD', 'src/chain/d.ts', ['4:10', '4:22']]]);
+      assert.deepEqual(answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => `${s.line}:${s.column}`)]), [['chainD', 'src/chain/d.ts', ['4:10', '4:22']]]);
       const [item] = await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri('src/chain/c.ts'), await position('src/chain/c.ts', 'chainC('));
       const raw = await vscode.commands.executeCommand<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', item);
       assert.deepEqual(

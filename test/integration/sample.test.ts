@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { selectorOf } from '../../src/core/context';
 import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { activateExtension, ensureEscapeLink, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
@@ -105,7 +106,7 @@ describe('tools on the sample workspace', function () {
       assert.equal(answer.data.symbolProvider, 'available');
 
       // The canonical selector resolves to the same place again.
-      const again = expectOk<CodeContext>(await invoke('get-code-context', { location: answer.data.location.selector, contextLines: 0 }));
+      const again = expectOk<CodeContext>(await invoke('get-code-context', { location: selectorOf(answer.data.location), contextLines: 0 }));
       assert.deepEqual(again.data.location.span, answer.data.location.span);
       assert.equal(again.data.window.text, text.split('\r\n')[4]);
     });
@@ -153,12 +154,12 @@ describe('tools on the sample workspace', function () {
       // A person types in another file: the agent's chain on greeter.ts is not broken.
       const editor = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'src/util.ts'))));
       await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// elsewhere\n'));
-      const afterOther = expectOk(await invoke('get-code-context', { location: first.data.location.selector, expectedSnapshot: snapshot }));
+      const afterOther = expectOk(await invoke('get-code-context', { location: selectorOf(first.data.location), expectedSnapshot: snapshot }));
       assert.notEqual(afterOther.snapshot.snapshotId, snapshot.snapshotId, 'the snapshot moved on');
       // Now greeter.ts itself changes: the old span must not be reinterpreted.
       const greeter = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'src/greeter.ts'))));
       await greeter.edit((b) => b.insert(new vscode.Position(0, 0), '// shifted\n'));
-      const stale = expectError(await invoke('get-code-context', { location: first.data.location.selector, expectedSnapshot: snapshot }), 'SnapshotMismatch');
+      const stale = expectError(await invoke('get-code-context', { location: selectorOf(first.data.location), expectedSnapshot: snapshot }), 'SnapshotMismatch');
       assert.match(stale.error.message, /src\/greeter\.ts/);
       assert.equal(stale.continuation?.kind, 'ReviseRequest');
     });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { utf8Bytes } from '../../src/core/bounding';
-import type { LocationOutput } from '../../src/core/context';
+import { selectorOf } from '../../src/core/context';
 import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { FAKE_ROOT, FakeHost, symbolsIn } from './fakeHost';
 import { createHarness } from './harness';
@@ -76,8 +76,8 @@ describe('tools: get-code-context', () => {
     assert.equal(d.location.line, 6);
     assert.equal(d.location.column, 24, 'two tabs, 17 characters, a surrogate pair and 2 more: column 24 in UTF-16 units');
     assert.deepEqual({ line: d.location.line, column: d.location.column }, lineColumn(GREETER, start));
-    assert.deepEqual(d.location.document, { documentId: `${shortId}:src/greeter.ts`, path: 'src/greeter.ts', projectId: `${shortId}:tsconfig.json` });
-    assert.deepEqual(d.location.selector, { span: { document: { documentId: `${shortId}:src/greeter.ts` }, range: { start, length: 6 } } });
+    assert.equal(d.location.documentId, `${shortId}:src/greeter.ts`);
+    assert.deepEqual(selectorOf(d.location), { span: { document: { documentId: `${shortId}:src/greeter.ts` }, range: { start, length: 6 } } });
     assert.equal(d.location.snapshot, undefined, "the answer's own snapshot is said once, in the envelope");
     assert.equal(d.eol, 'CRLF');
     assert.equal(d.languageId, 'typescript');
@@ -131,7 +131,7 @@ describe('tools: get-code-context', () => {
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
     assert.match(failure.error.message, /occurs 2 times/);
     const expected = [GREETER.indexOf('message'), GREETER.lastIndexOf('message')];
-    const listed = [...failure.error.message.matchAll(/\{"span":\{"document":\{"documentId":"[^"]+"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)].map((m) => JSON.parse(m[0]) as LocationOutput['selector']);
+    const listed = [...failure.error.message.matchAll(/\{"span":\{"document":\{"documentId":"[^"]+"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)].map((m) => JSON.parse(m[0]) as ReturnType<typeof selectorOf>);
     assert.deepEqual(
       listed.map((s) => s.span.range.start),
       expected,
@@ -191,9 +191,9 @@ describe('tools: get-code-context', () => {
 
   it('round-trips a documentId and the returned selector', async () => {
     const first = (await h.ok<CodeContext>('get-code-context', selection({ path: 'src/greeter.ts' }, 'prefix = '))).data;
-    const byId = (await h.ok<CodeContext>('get-code-context', span({ documentId: first.location.document.documentId }, first.location.span.start, first.location.span.length))).data;
+    const byId = (await h.ok<CodeContext>('get-code-context', span({ documentId: first.location.documentId }, first.location.span.start, first.location.span.length))).data;
     assert.deepEqual(byId.location, first.location);
-    const bySelector = (await h.ok<CodeContext>('get-code-context', { location: first.location.selector })).data;
+    const bySelector = (await h.ok<CodeContext>('get-code-context', { location: selectorOf(first.location) })).data;
     assert.deepEqual(bySelector.location, first.location);
     assert.deepEqual(
       bySelector.enclosingSymbols.map((s) => s.name),
@@ -269,7 +269,7 @@ describe('tools: get-code-context', () => {
 
     it('accepts an absolute path inside the folder', async () => {
       const d = (await h.ok<CodeContext>('get-code-context', selection({ path: greeterPath }, 'greet('))).data;
-      assert.equal(d.location.document.path, 'src/greeter.ts');
+      assert.equal(d.location.documentId.replace(/^[0-9a-f]{8}:/, ''), 'src/greeter.ts');
     });
   });
 
@@ -321,7 +321,7 @@ describe('tools: get-code-context', () => {
 
     it('finds a path that exists in exactly one folder without a workspace selector', async () => {
       const d = (await multi.ok<CodeContext>('get-code-context', selection({ path: 'src/only-lib.ts' }, 'b = 2'))).data;
-      assert.equal(d.location.document.documentId, `${multi.registry.all()[1].shortId}:src/only-lib.ts`);
+      assert.equal(d.location.documentId, `${multi.registry.all()[1].shortId}:src/only-lib.ts`);
       const envelope = await multi.ok<CodeContext>('get-code-context', selection({ path: 'src/only-lib.ts' }, 'b = 2'));
       assert.equal(envelope.snapshot.workspaceId, multi.registry.all()[1].id, 'the answer is the folder of the document');
       assert.equal(d.location.snapshot, undefined);
@@ -344,7 +344,7 @@ describe('tools: get-code-context', () => {
       const failure = await multi.fail('get-code-context', { ...span({ documentId: appId }, 0, 6), workspace: { alias: 'lib' } }, 'InvalidRequest');
       assert.match(failure.error.message, /workspace: unknown field/);
       const d = (await multi.ok<CodeContext>('get-code-context', span({ documentId: appId }, 0, 6))).data;
-      assert.equal(d.location.document.path, 'shared.ts');
+      assert.equal(d.location.documentId.replace(/^[0-9a-f]{8}:/, ''), 'shared.ts');
     });
   });
 });
