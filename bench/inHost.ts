@@ -47,9 +47,11 @@ export interface Row {
   id: string;
   group: string;
   label: string;
-  status: 'measured' | 'refused';
+  status: 'measured' | 'refused' | 'failed';
   /** Why a tool refused (status refused), in its own words. */
   reason?: string;
+  /** Status failed: the failing call's envelope or exception; stats, if any, are of the calls before it. */
+  error?: string;
   stats?: Stats;
   /** The first characters of one answer, to show what was measured. */
   sample?: string;

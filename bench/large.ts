@@ -78,6 +78,16 @@ function referenceCount(data: ReferencesData): number {
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 export async function run(): Promise<void> {
+  try {
+    await measure();
+  } catch (error) {
+    // Said here too: the runner only sees the exit code, and the host may be too busy to report the rejection.
+    console.error(`[bench:large] FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    throw error;
+  }
+}
+
+async function measure(): Promise<void> {
   const out = process.env.AW_BENCH_OUT;
   const synthetic = JSON.parse(process.env.AW_BENCH_SYNTHETIC ?? 'null') as Synthetic | null;
   if (!out || !synthetic) throw new Error('AW_BENCH_OUT and AW_BENCH_SYNTHETIC are set by bench/run.mjs');
@@ -206,11 +216,10 @@ export async function run(): Promise<void> {
   const entityUri = uri(synthetic.entityPath);
   const entityDeclAt = 'export class '.length;
   const entityDeclPos = new vscode.Position(0, entityDeclAt);
-  const names = ['EntityRenamed', 'Entity'];
   const renameSymbol = (from: string) => ({ location: { span: { document: { path: synthetic.entityPath }, range: { start: entityDeclAt, length: from.length } } } });
-  const ok = (text: string): void => {
-    const problem = envelopeProblem(text);
-    if (problem) throw new Error(problem);
+  /** Throws with the whole envelope (code, message, path, continuation) when a call did not succeed, so a failed row says which call and why. */
+  const ok = (call: string, text: string): void => {
+    if (envelopeProblem(text)) throw new Error(`${call} answered ${short(text, 1500)}`);
   };
   const textOf = (r: { text: string }): string => r.text;
   let stagedEdits: number | null = null; // documents the staged rename touches
@@ -220,58 +229,82 @@ export async function run(): Promise<void> {
     return performance.now() - t;
   };
   const samples: Record<string, number[]> = { rawRename: [], rawPrepare: [], stagePreview: [], commit: [], rawApplySave: [], vscodeRename: [] };
-  console.log('[bench:large] rename Entity: raw provider, stage + preview (rolled back)');
-  for (let i = 0; i < renameIterations; i++) {
-    samples.rawRename.push(await timed(() => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed')));
-    samples.rawPrepare.push(await timed(() => vscode.commands.executeCommand('vscode.prepareRename', entityUri, entityDeclPos)));
-    samples.stagePreview.push(
-      await timed(async () => {
-        ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('Entity'), newName: 'EntityRenamed' })));
-        ok(textOf(await runner.invoke('transaction-preview', {})));
-      }),
-    );
-    if (stagedEdits === null) {
-      const preview = dataOf<{ documents?: unknown[]; documentCount?: number }>(textOf(await runner.invoke('transaction-preview', {})));
-      stagedEdits = preview.documentCount ?? preview.documents?.length ?? null;
+  // A row that fails keeps the failing call's envelope or exception and the bench goes on with the other rows.
+  const failures: Record<string, string> = {};
+  const attempt = async (id: string, body: () => Promise<void>): Promise<void> => {
+    try {
+      await body();
+    } catch (error) {
+      failures[id] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`[bench:large] FAILED rename.${id}: ${failures[id]}`);
     }
-    ok(textOf(await runner.invoke('transaction-rollback', {})));
-  }
+  };
+  // The class's name on disk: a failed commit leaves it as it was, so the rows after it rename from here.
+  let current = 'Entity';
+  const other = (name: string): string => (name === 'Entity' ? 'EntityRenamed' : 'Entity');
+  const rollback = async (): Promise<void> => {
+    await runner.invoke('transaction-rollback', {});
+  };
+  console.log('[bench:large] rename Entity: raw provider, stage + preview (rolled back)');
+  await attempt('stagePreview', async () => {
+    for (let i = 0; i < renameIterations; i++) {
+      samples.rawRename.push(await timed(() => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed')));
+      samples.rawPrepare.push(await timed(() => vscode.commands.executeCommand('vscode.prepareRename', entityUri, entityDeclPos)));
+      samples.stagePreview.push(
+        await timed(async () => {
+          ok('rename-symbol', textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('Entity'), newName: 'EntityRenamed' })));
+          ok('transaction-preview', textOf(await runner.invoke('transaction-preview', {})));
+        }),
+      );
+      if (stagedEdits === null) {
+        const preview = dataOf<{ documents?: unknown[]; documentCount?: number }>(textOf(await runner.invoke('transaction-preview', {})));
+        stagedEdits = preview.documentCount ?? preview.documents?.length ?? null;
+      }
+      ok('transaction-rollback', textOf(await runner.invoke('transaction-rollback', {})));
+    }
+  });
+  await rollback();
   console.log('[bench:large] rename Entity: commit (through the chain) against raw applyEdit + save, alternating names');
-  for (let i = 0; i < commitIterations; i++) {
-    const from = names[(i + 1) % 2];
-    const to = names[i % 2];
-    ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol(from), newName: to })));
-    samples.commit.push(await timed(async () => ok(textOf(await runner.invoke('transaction-commit', {})))));
-  }
-  if (commitIterations % 2 === 1) {
-    ok(textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol('EntityRenamed'), newName: 'Entity' })));
-    ok(textOf(await runner.invoke('transaction-commit', {})));
-  }
-  for (let i = 0; i < commitIterations; i++) {
-    const to = names[i % 2];
+  await attempt('commit', async () => {
+    for (let i = 0; i < commitIterations; i++) {
+      const to = other(current);
+      ok(`rename-symbol ${current} -> ${to}`, textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol(current), newName: to })));
+      samples.commit.push(await timed(async () => ok(`transaction-commit of ${current} -> ${to} (commit ${i + 1} of ${commitIterations})`, textOf(await runner.invoke('transaction-commit', {})))));
+      current = to;
+    }
+  });
+  await rollback();
+  const rawRenameTo = async (to: string): Promise<void> => {
     const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, to);
-    samples.rawApplySave.push(
-      await timed(async () => {
-        if (!(await vscode.workspace.applyEdit(edit))) throw new Error('applyEdit refused the rename');
-        if (!(await vscode.workspace.saveAll(false))) throw new Error('saveAll failed');
-      }),
-    );
-  }
-  if (commitIterations % 2 === 1) {
-    const back = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'Entity');
-    await vscode.workspace.applyEdit(back);
-    await vscode.workspace.saveAll(false);
-  }
+    if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`workspace.applyEdit refused the rename ${current} -> ${to}`);
+    current = to;
+    if (!(await vscode.workspace.saveAll(false))) throw new Error(`workspace.saveAll answered false after the rename to ${to}`);
+  };
+  await attempt('rawApplySave', async () => {
+    for (let i = 0; i < commitIterations; i++) {
+      const to = other(current);
+      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, to);
+      samples.rawApplySave.push(
+        await timed(async () => {
+          if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`workspace.applyEdit refused the rename ${current} -> ${to} (call ${i + 1} of ${commitIterations})`);
+          current = to;
+          if (!(await vscode.workspace.saveAll(false))) throw new Error(`workspace.saveAll answered false after the rename to ${to} (call ${i + 1} of ${commitIterations})`);
+        }),
+      );
+    }
+  });
   if (vscode.lm.tools.some((t) => t.name === 'vscode_renameSymbol')) {
     console.log('[bench:large] rename Entity: vscode_renameSymbol (applies edits directly), alternating names');
-    for (let i = 0; i < commitIterations; i++) {
-      const from = names[(i + 1) % 2];
-      const to = names[i % 2];
-      samples.vscodeRename.push(await timed(() => invokeLm('vscode_renameSymbol', { symbol: from, filePath: synthetic.entityPath, lineContent: `export class ${from} {`, newName: to })));
-    }
-    if (commitIterations % 2 === 1) await invokeLm('vscode_renameSymbol', { symbol: 'EntityRenamed', filePath: synthetic.entityPath, lineContent: 'export class EntityRenamed {', newName: 'Entity' });
-    await vscode.workspace.saveAll(false);
+    await attempt('vscodeRename', async () => {
+      for (let i = 0; i < commitIterations; i++) {
+        const to = other(current);
+        samples.vscodeRename.push(await timed(() => invokeLm('vscode_renameSymbol', { symbol: current, filePath: synthetic.entityPath, lineContent: `export class ${current} {`, newName: to })));
+        current = to;
+      }
+      await vscode.workspace.saveAll(false);
+    });
   }
+  if (current !== 'Entity') await attempt('restore', () => rawRenameTo('Entity'));
   const renameLabels: Record<string, string> = {
     rawRename: "vscode.executeDocumentRenameProvider (raw: VS Code's rename, the providers' prepare-rename check, then the WorkspaceEdit)",
     rawPrepare: "vscode.prepareRename alone (raw: the check the rename above runs first; TypeScript's runs its whole rename request)",
@@ -280,9 +313,12 @@ export async function run(): Promise<void> {
     commit: 'transaction-commit through the chain (checks; open files by one applyEdit and save, the others written directly; byte-for-byte verification)',
     vscodeRename: 'vscode_renameSymbol via vscode.lm.invokeTool (computes and applies, does not save)',
   };
+  const renameGroup = `rename Entity (${synthetic.entityReferences} references in ${synthetic.files + 1} files)`;
   for (const [id, list] of Object.entries(samples)) {
-    if (list.length > 0) rows.push({ id: `rename.${id}`, group: `rename Entity (${synthetic.entityReferences} references in ${synthetic.files + 1} files)`, label: renameLabels[id], status: 'measured', stats: stats(list) });
+    if (failures[id] !== undefined) rows.push({ id: `rename.${id}`, group: renameGroup, label: renameLabels[id], status: 'failed', error: failures[id], ...(list.length > 0 ? { stats: stats(list) } : {}) });
+    else if (list.length > 0) rows.push({ id: `rename.${id}`, group: renameGroup, label: renameLabels[id], status: 'measured', stats: stats(list) });
   }
+  if (failures.restore !== undefined) rows.push({ id: 'rename.restore', group: renameGroup, label: 'putting the name Entity back after the rows above', status: 'failed', error: failures.restore });
 
   // ---- 5. memory: 20 staged revisions, each a rename touching 2,000 references
   const gc = gcFunction();
@@ -293,11 +329,11 @@ export async function run(): Promise<void> {
     const name = `Hub${String(k).padStart(2, '0')}`;
     const hubs = (await vscode.workspace.openTextDocument(uri('src/model/hubs.ts'))).getText();
     const start = hubs.indexOf(`class ${name} `) + 'class '.length;
-    ok(textOf(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: 'src/model/hubs.ts' }, range: { start, length: name.length } } } }, newName: `${name}Renamed` })));
+    ok(`rename-symbol ${name}`, textOf(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: 'src/model/hubs.ts' }, range: { start, length: name.length } } } }, newName: `${name}Renamed` })));
   }
-  ok(textOf(await runner.invoke('transaction-preview', {})));
+  ok('transaction-preview', textOf(await runner.invoke('transaction-preview', {})));
   const afterStaging = memoryAfterGc(gc);
-  ok(textOf(await runner.invoke('transaction-rollback', {})));
+  ok('transaction-rollback', textOf(await runner.invoke('transaction-rollback', {})));
   const afterRollback = memoryAfterGc(gc);
   dispose();
 

@@ -122,7 +122,7 @@ try {
     userSettings: HEADLESS_USER_SETTINGS,
   });
   if (code !== 0 || !fs.existsSync(largeFile)) {
-    console.error(`[bench] FAILED: the large-workspace part exited with ${code}`);
+    console.error(`[bench] FAILED: the large-workspace part exited with ${code}${fs.existsSync(largeFile) ? '' : ' and wrote no results'} (its failure is printed above, on lines starting [bench:large] FAILED)`);
     process.exit(1);
   }
   large = JSON.parse(fs.readFileSync(largeFile, 'utf8'));
@@ -252,6 +252,10 @@ for (const r of large.rows.filter((x) => x.group.startsWith('find-references bes
 const renameGroup = large.rows.find((r) => r.id.startsWith('rename.'))?.group ?? 'rename';
 row(`**${renameGroup}**`, '', '', '');
 for (const r of large.rows.filter((x) => x.id.startsWith('rename.'))) {
+  if (r.status === 'failed') {
+    row(r.label, 'FAILED', '', `${r.stats ? `after ${r.stats.n} calls (median ${ms(r.stats.medianMs)}): ` : ''}${r.error.split('\n')[0]}`);
+    continue;
+  }
   let notes = `n=${r.stats.n}`;
   if (r.id === 'rename.stagePreview') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawRename'))} of the raw rename provider**; ${notes}`;
   if (r.id === 'rename.commit') notes = `**${ratio(r.stats.medianMs, largeMedian('rename.rawApplySave'))} of raw applyEdit + save**; ${notes}`;
@@ -316,3 +320,6 @@ fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
 fs.writeFileSync(`${RESULTS}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
 fs.renameSync(`${RESULTS}.tmp`, RESULTS);
 console.log(`[bench] wrote ${path.relative(root, RESULTS)}`);
+const failedRows = [...inHost.rows, ...large.rows].filter((r) => r.status === 'failed');
+for (const r of failedRows) console.error(`[bench] FAILED row ${r.id} (${r.label}):\n${r.error}`);
+if (failedRows.length > 0) process.exit(1);

@@ -17,3 +17,26 @@ export function freshFixture(name) {
   fs.cpSync(path.join(REPO_ROOT, 'test', 'fixtures', name), folder, { recursive: true });
   return { scratch, folder, dispose: () => fs.rmSync(scratch, { recursive: true, force: true }) };
 }
+
+/** rxjs, pinned in devDependencies: the realcode suite's workspace is the TypeScript sources it ships. */
+const RXJS_DIR = path.join(REPO_ROOT, 'node_modules', 'rxjs');
+
+/** The one project TypeScript loads the copied sources as: rxjs's own compiler options (tsconfig.json at its package root), paths dropped since the sources import each other relatively. */
+const RXJS_TSCONFIG = {
+  compilerOptions: { strict: true, noImplicitReturns: true, target: 'esnext', module: 'esnext', moduleResolution: 'node', lib: ['esnext', 'dom'], noEmit: true },
+  include: ['src/**/*.ts'],
+};
+
+/**
+ * A temp copy of the TypeScript sources rxjs ships under src/ (251 files), nothing else but a
+ * tsconfig.json: a real code base of a known version, the same on every machine after `npm ci`.
+ */
+export function rxjsWorkspace() {
+  const source = path.join(RXJS_DIR, 'src');
+  if (!fs.existsSync(source)) throw new Error(`${source} is missing: rxjs (a devDependency) ships its sources there; run npm ci`);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-realcode-'));
+  const folder = path.join(scratch, 'rxjs');
+  fs.cpSync(source, path.join(folder, 'src'), { recursive: true, filter: (from) => fs.statSync(from).isDirectory() || from.endsWith('.ts') });
+  fs.writeFileSync(path.join(folder, 'tsconfig.json'), `${JSON.stringify(RXJS_TSCONFIG, null, 2)}\n`);
+  return { scratch, folder, dispose: () => fs.rmSync(scratch, { recursive: true, force: true }) };
+}

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
+import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT, rxjsWorkspace } from './fixtures.mjs';
 import { generateWorkspace } from './synthetic-workspace.mjs';
 import { runExtensionTests } from './vscode-host.mjs';
 
@@ -18,6 +18,8 @@ const SUITES = [
   // A generated workspace (scripts/synthetic-workspace.mjs) instead of a fixture copy: big enough that the TypeScript server loads for seconds.
   { name: 'coldstart', generate: { files: 4000, uses: 3 }, trusted: true },
   { name: 'transactions-untrusted', fixture: 'transactions', trusted: false },
+  // rxjs's TypeScript sources (a devDependency): navigation and commits on a real code base.
+  { name: 'realcode', workspace: rxjsWorkspace, trusted: true },
 ];
 
 /** A generated workspace in a temp folder, with what the tests need to know about it (exact reference counts). */
@@ -31,7 +33,7 @@ function generated(name, options) {
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 let failed = 0;
 for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.name))) {
-  const fixture = suite.generate ? generated(suite.name, suite.generate) : freshFixture(suite.fixture);
+  const fixture = suite.workspace ? suite.workspace() : suite.generate ? generated(suite.name, suite.generate) : freshFixture(suite.fixture);
   const workspace = suite.workspaceFile ? path.join(fixture.folder, suite.workspaceFile) : fixture.folder;
   console.log(`\n--- integration suite "${suite.name}" on ${workspace}${suite.trusted ? '' : ' (untrusted)'}`);
   const started = Date.now();

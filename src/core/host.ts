@@ -23,6 +23,8 @@ export type CommitOutcome =
       /** Every file was put back byte for byte. */
       restored: boolean;
       restoreProblems: string[];
+      /** What the person can do when the editor refused for a reason they can deal with (a file not writable, changed on disk). */
+      resolution?: string;
     };
 
 export interface HostFolder {

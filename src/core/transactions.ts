@@ -697,7 +697,9 @@ export class TransactionManager {
           'CommitFailed',
           `The commit failed at ${outcome.path}: ${outcome.message}. ${outcome.restored ? 'Every file was put back byte for byte; the transaction is kept.' : `Restoring was incomplete: ${outcome.restoreProblems.join('; ')}. The transaction is kept.`}`,
           outcome.restored
-            ? { kind: 'RetryRequest', instruction: 'Retry transaction-commit once; if it fails again, tell the person which file failed.' }
+            ? outcome.resolution
+              ? resolveExternally(outcome.resolution)
+              : { kind: 'RetryRequest', instruction: 'Retry transaction-commit once; if it fails again, tell the person which file failed.' }
             : resolveExternally('Tell the person the commit failed halfway and which files could not be restored; they must check them (git diff).'),
           outcome,
         );

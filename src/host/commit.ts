@@ -1,3 +1,4 @@
+import { constants as fsConstants } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -39,6 +40,8 @@ class CommitError extends Error {
     readonly code: 'TransactionConflicted' | 'CommitFailed',
     readonly path: string,
     message: string,
+    /** What the person can do, when the failure has a reason they can deal with. */
+    readonly resolution?: string,
   ) {
     super(message);
   }
@@ -57,6 +60,75 @@ function directWritable(f: CommitFile, original: Original): boolean {
   if (f.kind !== 'modify' || !f.base || f.base.binary || original.buffer || original.bytes === undefined || !f.edits?.length) return false;
   const encoding = vscode.workspace.getConfiguration('files', vscode.Uri.file(f.absPath)).get<string>('encoding', 'utf8');
   return encoding === 'utf8' && Buffer.from(f.base.text, 'utf8').equals(Buffer.from(original.bytes));
+}
+
+/**
+ * How long the commit waits, after a refused save, for a save of the same document someone else
+ * (VS Code's auto-save) has under way; seen here landing 0-42 ms after the refusal. A save VS Code
+ * refuses for good (a file it cannot write) costs SAVE_ATTEMPTS times this before the commit says so.
+ */
+const CONCURRENT_SAVE_WAIT_MS = 5_000;
+const SAVE_ATTEMPTS = 3;
+
+/** Resolves when the document is saved (or no longer dirty), or after `ms`; subscribe before asking for the save. */
+function savedOrTimeout(doc: vscode.TextDocument, ms: number): { done: Promise<void>; dispose(): void } {
+  let finish = (): void => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const timer = setTimeout(finish, ms);
+  const onSave = vscode.workspace.onDidSaveTextDocument((d) => d === doc && finish());
+  const onChange = vscode.workspace.onDidChangeTextDocument((e) => e.document === doc && !doc.isDirty && finish());
+  const dispose = (): void => {
+    clearTimeout(timer);
+    onSave.dispose();
+    onChange.dispose();
+  };
+  void done.then(dispose);
+  return { done, dispose };
+}
+
+/**
+ * Saves a document the commit changed. TextDocument.save() answers false, saving nothing, while another
+ * save of the same document is running its save participants: VS Code refuses the second one as a
+ * recursive save. With files.autoSave "afterDelay" (the default of VS Code for the web) the auto-save
+ * of every document the WorkspaceEdit dirtied starts a second after it, so in a commit of many files
+ * some are being auto-saved when their turn comes. That save writes the same buffer: wait for it,
+ * and save again only while the document stays dirty.
+ */
+async function saveDocument(doc: vscode.TextDocument): Promise<boolean> {
+  for (let attempt = 0; attempt < SAVE_ATTEMPTS && doc.isDirty; attempt++) {
+    const saved = savedOrTimeout(doc, CONCURRENT_SAVE_WAIT_MS);
+    if (await doc.save()) {
+      saved.dispose();
+      return true;
+    }
+    await saved.done;
+  }
+  return !doc.isDirty;
+}
+
+/** Why VS Code kept a document unsaved, as far as the file tells, and what the person can do about it. */
+async function unsavedReason(doc: vscode.TextDocument, label: string, original: Original | undefined): Promise<{ message: string; resolution?: string }> {
+  const absPath = doc.uri.fsPath;
+  try {
+    await fs.access(absPath, fsConstants.W_OK);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? String(error);
+    return {
+      message: `VS Code could not save ${label}: the file is not writable (${code})`,
+      resolution: `Tell the person ${label} is not writable (${code}); once they make it writable, retry transaction-commit.`,
+    };
+  }
+  const bytes = await readBytes(absPath);
+  if (original && !sameBytes(bytes, original.bytes) && bytes !== undefined && Buffer.from(bytes).toString('utf8') !== doc.getText()) {
+    return {
+      message: `VS Code did not save ${label}: the file changed on disk during the commit, and VS Code does not overwrite a file that changed under its editor (a save conflict)`,
+      resolution: `Tell the person ${label} was changed on disk by something else while committing; once they have checked it, stage the change again (transaction-preview shows it).`,
+    };
+  }
+  return {
+    message: `VS Code did not save ${label}: TextDocument.save() answered false ${SAVE_ATTEMPTS} times and no other save of it finished within ${CONCURRENT_SAVE_WAIT_MS / 1000} s; the editor shows its reason, if it has one, in a notification`,
+    resolution: `Tell the person VS Code did not save ${label} (its notification says why); once they have dealt with it, retry transaction-commit.`,
+  };
 }
 
 /**
@@ -112,7 +184,10 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
     for (const f of plan.files) {
       if (f.kind !== 'rename' || !f.newAbsPath) continue;
       const doc = documents.get(f.absPath);
-      if (doc?.isDirty && !(await doc.save())) throw new CommitError('CommitFailed', f.path, `saving ${f.path} before moving it failed`);
+      if (doc?.isDirty && !(await saveDocument(doc))) {
+        const why = await unsavedReason(doc, f.path, originals.get(f.absPath));
+        throw new CommitError('CommitFailed', f.path, `${why.message} (before moving it)`, why.resolution);
+      }
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(f.newAbsPath)));
       await vscode.workspace.fs.rename(vscode.Uri.file(f.absPath), vscode.Uri.file(f.newAbsPath), { overwrite: false });
       if (f.edits?.length) {
@@ -148,7 +223,10 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
       const target = f.newAbsPath ?? f.absPath;
       const doc = findOpen(target) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(target)));
       if (fault?.phase === 'save' && fault.absPath === target) throw new CommitError('CommitFailed', f.newPath ?? f.path, `injected failure while saving ${f.newPath ?? f.path}`);
-      if (doc.isDirty && !(await doc.save())) throw new CommitError('CommitFailed', f.newPath ?? f.path, `saving ${f.newPath ?? f.path} failed`);
+      if (doc.isDirty && !(await saveDocument(doc))) {
+        const why = await unsavedReason(doc, f.newPath ?? f.path, originals.get(target));
+        throw new CommitError('CommitFailed', f.newPath ?? f.path, why.message, why.resolution);
+      }
     }
     const files: CommittedFile[] = [];
     for (const f of plan.files) {
@@ -169,7 +247,8 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
     const problems = await restore(plan, originals);
     const code = error instanceof CommitError ? error.code : 'CommitFailed';
     const failedPath = error instanceof CommitError ? error.path : (plan.files[0]?.path ?? '');
-    return { ok: false, code, path: failedPath, message: error instanceof Error ? error.message : String(error), restored: problems.length === 0, restoreProblems: problems };
+    const resolution = error instanceof CommitError ? error.resolution : undefined;
+    return { ok: false, code, path: failedPath, message: error instanceof Error ? error.message : String(error), restored: problems.length === 0, restoreProblems: problems, ...(resolution ? { resolution } : {}) };
   }
 }
 
@@ -213,7 +292,7 @@ async function restore(plan: CommitPlan, originals: Map<string, Original>): Prom
     const back = new vscode.WorkspaceEdit();
     back.replace(doc.uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
     await Promise.resolve(vscode.workspace.applyEdit(back)).catch(() => false);
-    if (!original.buffer?.dirty) await Promise.resolve(doc.save()).catch(() => false);
+    if (!original.buffer?.dirty) await saveDocument(doc).catch(() => false);
   }
   for (const original of originals.values()) {
     try {

@@ -14,6 +14,7 @@ const SUITES: Record<string, string[]> = {
   transactions: ['transactions.test.js', 'mutations.test.js'],
   coldstart: ['coldstart.test.js'],
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
+  realcode: ['realcode.test.js'],
 };
 
 export async function run(): Promise<void> {

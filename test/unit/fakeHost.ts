@@ -151,7 +151,8 @@ export class FakeHost implements WorkbenchHost {
   private readonly listeners = new Set<ChangeListener>();
   private diskVersion = 0;
   /** Makes the next commit fail at a file (absolute path): while applying its edit, or while saving it. */
-  commitFault: { absPath: string; phase: 'apply' | 'save' } | undefined;
+  /** `resolution`: the save fails for a reason the person can deal with, as the real host reports a file that is not writable. */
+  commitFault: { absPath: string; phase: 'apply' | 'save'; resolution?: string } | undefined;
   /** Called just before a commit applies its edit (tests change files here to race it). */
   beforeCommitApply: (() => void) | undefined;
 
@@ -562,6 +563,7 @@ export class FakeHost implements WorkbenchHost {
       this.commitFault = undefined;
       return { ok: true, files };
     } catch (error) {
+      const resolution = this.commitFault?.resolution;
       this.commitFault = undefined;
       for (const [key, file] of diskBefore) {
         if (file) this.writeFile(key, file.text, { binary: file.binary });
@@ -571,7 +573,7 @@ export class FakeHost implements WorkbenchHost {
         if (buffer) this.buffers.set(key, buffer);
         else this.buffers.delete(key);
       }
-      return { ok: false, code: 'CommitFailed', path: failedPath, message: error instanceof Error ? error.message : String(error), restored: true, restoreProblems: [] };
+      return { ok: false, code: 'CommitFailed', path: failedPath, message: error instanceof Error ? error.message : String(error), restored: true, restoreProblems: [], ...(resolution ? { resolution } : {}) };
     }
   }
 

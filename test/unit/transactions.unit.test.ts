@@ -281,6 +281,19 @@ describe('transactions: commit', () => {
     }
   });
 
+  it('a save the editor refused for a reason the person can deal with: the answer names it and tells the agent to hand it to the person', async () => {
+    const { h, abs } = await setup();
+    await edit(h, 'src/util.ts', 'shout', 'yell');
+    const resolution = 'Tell the person src/util.ts is not writable (EACCES); once they make it writable, retry transaction-commit.';
+    h.host.commitFault = { absPath: abs('src/util.ts'), phase: 'save', resolution };
+    const failed = await h.fail('transaction-commit', {}, 'CommitFailed');
+    assert.match(failed.error.message, /src\/util.ts/);
+    assert.deepEqual(failed.continuation, { kind: 'ResolveExternally', instruction: resolution });
+    assert.equal(h.host.diskText(abs('src/util.ts')), UTIL, 'nothing written');
+    await h.ok('transaction-commit', {});
+    assert.match(h.host.diskText(abs('src/util.ts')) ?? '', /yell/);
+  });
+
   it('follows the operational modes', async () => {
     const { h, abs } = await setup({ operationalMode: 'approval-required' });
     await edit(h, 'src/util.ts', 'shout', 'yell');
