@@ -15,6 +15,7 @@ const SUITES: Record<string, string[]> = {
   coldstart: ['coldstart.test.js'],
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
   realcode: ['realcode.test.js'],
+  'realcode-cold': ['realcodeCold.test.js'],
 };
 
 export async function run(): Promise<void> {
