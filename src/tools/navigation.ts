@@ -189,12 +189,14 @@ interface ReferencesInput extends CommonInput {
  * The references on one line of a document, compact because an answer holds hundreds of them:
  * the line's text and container are said once for all its references, and each reference is
  * only its offset (no column: line text and offset say where; the length is the symbol name's),
- * listed once, under its access: `decl`, else `write`, else `at`.
+ * listed once, under its access: `decl`, else `import`, else `write`, else `at`. An import or
+ * re-export line gives no text: it says only that the document imports the symbol, and its text
+ * cost more than the rest of a reference on real code.
  */
 export interface ReferenceLine {
   line: number;
-  /** The trimmed line text (cut at LINE_TEXT_MAX characters). */
-  text: string;
+  /** The trimmed line text; a long line is cut to LINE_TEXT_MAX characters around its first reference, "…" marking each cut. Left out on import lines. */
+  text?: string;
   /** Zero-based UTF-16 document offsets of the references that read the symbol or that the language service did not classify. */
   at?: number[];
   /**
@@ -206,6 +208,8 @@ export interface ReferenceLine {
   write?: number[];
   /** Offsets of declarations. */
   decl?: number[];
+  /** Offsets of references in an import or re-export statement (the line's text is left out). */
+  import?: number[];
   /** Lengths of the line's references in position order (at, write and decl together), when one differs from the symbol name's. */
   len?: number[];
   /** Staged view: offsets of references whose text staged edits changed (the span covers what replaced it). */
@@ -213,10 +217,10 @@ export interface ReferenceLine {
 }
 
 /** Access of a reference, as its line lists it. */
-export type ReferenceAccess = 'at' | 'write' | 'decl';
+export type ReferenceAccess = 'at' | 'write' | 'decl' | 'import';
 
 /** The offsets of every reference on a line, in position order. */
-export const lineReferences = (l: ReferenceLine): number[] => [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? [])].sort((a, b) => a - b);
+export const lineReferences = (l: ReferenceLine): number[] => [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
 
 /** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
 export interface ReferenceDocument {
@@ -251,9 +255,21 @@ export interface ReferencesData {
 
 /** How many references an answer lists. */
 export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
-  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + (l.at?.length ?? 0) + (l.write?.length ?? 0) + (l.decl?.length ?? 0), 0), 0);
+  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + lineReferences(l).length, 0), 0);
 
-const LINE_TEXT_MAX = 200;
+const LINE_TEXT_MAX = 100;
+/** Characters kept before a long line's first reference when it is cut. */
+const LINE_TEXT_BEFORE = 30;
+/** A single-line import or re-export statement (JavaScript/TypeScript, Python). */
+const IMPORT_LINE = /^(?:import\b(?!\s*\()|export\s+(?:type\s+)?(?:\*|\{)[^;]*\bfrom\b|from\s+\S+\s+import\b)/;
+
+/** A trimmed line's text, cut around a column when longer than LINE_TEXT_MAX. */
+export function lineWindow(trimmed: string, column: number): string {
+  if (trimmed.length <= LINE_TEXT_MAX) return trimmed;
+  const start = Math.max(0, Math.min(column - LINE_TEXT_BEFORE, trimmed.length - LINE_TEXT_MAX));
+  const end = start + LINE_TEXT_MAX;
+  return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}`;
+}
 const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as const;
 /**
  * Documents whose symbols and highlights are asked for at once. The round trips overlap: on 41
@@ -292,7 +308,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references from the language service, unlike grep (no comments, strings or namesakes), by document and line: line text, container, offsets by access (decl, write, else at). complete:false: project still loading, ask again. Over the output limit, documents are dropped (hasMore).',
+    'Exact references from the language service, unlike grep (no comments, strings, namesakes), by document and line: line text, container, offsets by access (decl/import/write, else at). complete:false: still loading, ask again. Over the output limit, last documents dropped (hasMore).',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -301,7 +317,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         ...symbolOutputSchema,
         properties: {
           ...(symbolOutputSchema.properties as Record<string, JsonSchema>),
-          location: { type: 'object', description: "The span of the symbol name: document, span, line, column (the answer's snapshot; documentId + span make its selector)." },
+          location: { type: 'object', description: "The span, line and column of the symbol's name, in the document its symbolId names." },
         },
       },
       folderId: { type: 'string', description: 'documentId = "<folderId>:<path>" (a document may name its own folderId); with an offset it makes a span selector.' },
@@ -317,16 +333,17 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
               type: 'object',
               properties: {
                 line: { type: 'integer', minimum: 1 },
-                text: { type: 'string', description: 'The trimmed line text.' },
+                text: { type: 'string', description: 'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines.' },
                 at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
                 in: { type: 'string', description: 'Containing symbol (dotted name path), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
                 write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes)." },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
-                len: { ...OFFSETS, description: "Lengths of the line's references in position order (at, write, decl together), when one differs from the symbol name's." },
+                import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
+                len: { ...OFFSETS, description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's." },
                 edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
               },
-              required: ['line', 'text'],
-              description: 'Each reference is listed once: in decl, else write, else at.',
+              required: ['line'],
+              description: 'Each reference is listed once: in decl, else import, else write, else at.',
             },
           },
         },
@@ -383,6 +400,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       const lines: ReferenceLine[] = [];
       let current: ReferenceLine | undefined;
       let listed = 0; // references on the current line so far
+      let imports = false; // the current line is an import statement
       // In the staged view the buffer's offsets, lines and text are mapped into the staged text.
       const view = doc.staged?.state === 'mapped' ? doc.staged : undefined;
       const text = view?.lines ?? doc.lines;
@@ -392,8 +410,10 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         const enclosing = enclosingPath(roots, t.range.start, t.range.end, doc.lines.offsetAt({ line: doc.lines.positionAt(t.range.start).line, character: 0 }));
         // One entry per line and container: the text and container are said once for all their references.
         if (!current || current.line !== line || current.in !== enclosing) {
-          const lineText = text.lineText(line - 1).trim();
-          current = { line, text: lineText.length > LINE_TEXT_MAX ? `${lineText.slice(0, LINE_TEXT_MAX)}…` : lineText };
+          const full = text.lineText(line - 1);
+          const trimmed = full.trim();
+          imports = IMPORT_LINE.test(trimmed);
+          current = imports ? { line } : { line, text: lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length)) };
           if (enclosing) current.in = enclosing;
           lines.push(current);
           listed = 0;
@@ -401,7 +421,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         const length = mapped.end - mapped.start;
         if (length !== nameLength && !current.len) current.len = Array<number>(listed).fill(nameLength);
         current.len?.push(length);
-        const access: ReferenceAccess = decl(t) ? 'decl' : writes.has(t.range.start) ? 'write' : 'at';
+        const access: ReferenceAccess = decl(t) ? 'decl' : imports ? 'import' : writes.has(t.range.start) ? 'write' : 'at';
         (current[access] ??= []).push(mapped.start);
         listed++;
         if (mapped.edited) (current.edited ??= []).push(mapped.start);
