@@ -114,7 +114,7 @@ const contextText: JsonSchema = { type: ['string', 'null'], maxLength: 20_000 };
  * selectedText; only matches with both count, and they are not part of the span.
  */
 export const LOCATION_HELP =
-  'span: UTF-16 offsets. selection: selectedText must occur once directly between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
+  'span: range {start, length}, UTF-16 offsets. selection: selectedText must occur once directly between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
 
 const locationSchema = (description?: string): JsonSchema => ({
   ...(description === undefined ? {} : { description }),

@@ -29,7 +29,7 @@ export const editText = defineTool<EditTextInput, MutationData>({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages one revision replacing one or more locations with new text. Locations resolve against the staged text (earlier staged edits included); replacements of one call must not overlap. Writes nothing until transaction-commit.',
+    "Stages one revision replacing locations with newText, resolved against the staged text (earlier staged edits included); one call's locations must not overlap. Writes nothing until transaction-commit.",
   inputSchema: inputSchema(
     {
       edits: {
@@ -137,7 +137,8 @@ export const deleteFile = defineTool<DeleteFileInput, MutationData>({
   category: CATEGORY,
   ...MUTATION,
   effect: 'Destructive',
-  description: 'Stages the deletion of a file (as staged: a file the transaction created just disappears from it). Writes nothing until transaction-commit.',
+  description:
+    'Stages deleting the document (one the transaction created just leaves it). Writes nothing until transaction-commit.',
   inputSchema: inputSchema({ document: documentSelectorInput }, ['document'], { workspace: false }),
   dataSchema: mutationDataSchema,
   annotations: mutationAnnotations('Delete File', true),
@@ -216,7 +217,7 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages moving a file. Import updates are not staged (VS Code computes them only during a real rename): the answer lists relative imports of the file (text scan) with the specifier to use; fix them with edit-text.',
+    'Stages moving the document to newPath. Imports are not updated (VS Code computes that only in a real rename): the answer lists relative imports of it (text scan) with the specifier to use; fix them with edit-text.',
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,

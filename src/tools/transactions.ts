@@ -454,7 +454,7 @@ export const transactionCommit = defineTool<CommonInput, unknown>({
   requiredPermission: 'workspace.commit',
   notApprovedCode: 'TransactionCommitNotApproved',
   description:
-    'Writes the staged transaction to disk after the person approves: checks every touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction is kept.',
+    'Writes the staged transaction to disk once the person approves: checks each touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction kept.',
   inputSchema: inputSchema({}),
   dataSchema: {
     type: 'object',
