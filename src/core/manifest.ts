@@ -15,11 +15,32 @@ export function languageModelToolContribution(tool: AnyToolDefinition): JsonSche
     userDescription: firstSentence(tool.description),
     modelDescription: tool.description,
     tags: ['agent-workbench', tool.category.toLowerCase().replace(/\s+/g, '-'), tool.operationKind.toLowerCase()],
-    inputSchema: tool.inputSchema,
+    inputSchema: modelInputSchema(tool.inputSchema),
   };
   const when = whenClause(tool);
   if (when) entry.when = when;
   return entry;
+}
+
+/**
+ * The input schema as the model reads it (package.json's contributes, which VS Code sends with
+ * every request): the validated schema without additionalProperties: false and maxLength, as the
+ * seeds publish theirs. A model writes only the listed fields anyway, and the chain still refuses
+ * an unknown field or an oversized string by name; the 229 closures and 207 bounds cost about
+ * 10 KB of the 60 KB definitions budget, which pays for descriptions a model does need.
+ */
+export function modelInputSchema(schema: JsonSchema): JsonSchema {
+  // `names`: the keys of a properties map are field names, never keywords.
+  const strip = (node: unknown, names = false): unknown => {
+    if (Array.isArray(node)) return node.map((n) => strip(n));
+    if (typeof node !== 'object' || node === null) return node;
+    return Object.fromEntries(
+      Object.entries(node)
+        .filter(([k, v]) => names || !(k === 'maxLength' || (k === 'additionalProperties' && v === false)))
+        .map(([k, v]) => [k, names ? strip(v) : k === 'enum' || k === 'const' || k === 'default' || k === 'examples' ? v : strip(v, k === 'properties' || k === '$defs' || k === 'patternProperties')]),
+    );
+  };
+  return strip(schema) as JsonSchema;
 }
 
 export function languageModelToolsContribution(tools: readonly AnyToolDefinition[]): JsonSchema[] {

@@ -49,6 +49,7 @@ export const snapshotSchema: JsonSchema = {
  * snapshot is simply stale (SnapshotMismatch names the difference), and the list costs bytes.
  */
 export const expectedSnapshotInput: JsonSchema = {
+  description: "An answer's snapshot: refused if a touched document or the transaction changed since.",
   type: ['object', 'null'],
   properties: snapshotSchema.properties,
   additionalProperties: false,
@@ -107,8 +108,13 @@ export const rangeInput: JsonSchema = {
 
 const contextText: JsonSchema = { type: ['string', 'null'], maxLength: 20_000 };
 
-/** Describes the location selector once, where a tool's schema uses it. */
-export const LOCATION_HELP = 'span {document, range} (UTF-16 offsets) or selection {document, selectedText} (must occur once); document: {path} or {documentId}';
+/**
+ * Describes the location selector once, where a tool's schema uses it. The contexts are what
+ * findSelection (src/core/text.ts) checks: text that must end right before / start right after
+ * selectedText; only matches with both count, and they are not part of the span.
+ */
+export const LOCATION_HELP =
+  'span: range {start, length}, UTF-16 offsets. selection: selectedText must occur once directly between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
 
 const locationSchema = (description?: string): JsonSchema => ({
   ...(description === undefined ? {} : { description }),
@@ -136,13 +142,14 @@ const locationSchema = (description?: string): JsonSchema => ({
   additionalProperties: false,
 });
 
-export const locationSelectorInput: JsonSchema = locationSchema(`One of ${LOCATION_HELP}.`);
+export const locationSelectorInput: JsonSchema = locationSchema(LOCATION_HELP);
 
 /** Longest symbolId accepted: a documentId plus a container path. */
 export const MAX_SYMBOL_ID_LENGTH = 8192;
 
-/** A symbol: a location inside its name or declaration, or a symbolId from an earlier answer. */
+/** A symbol: a location inside its name or declaration (resolveSymbol), or a symbolId from an earlier answer. */
 export const symbolSelectorInput: JsonSchema = {
+  description: `{symbolId} from an answer, or {location} on its name. ${LOCATION_HELP}`,
   type: 'object',
   properties: {
     location: locationSchema(),

@@ -153,6 +153,40 @@ export function findNearMisses(text: string, needle: string, contextBefore?: str
   return misses;
 }
 
+/** The leading spaces and tabs of a line. */
+export const indentationOf = (line: string): string => /^[ \t]*/.exec(line)?.[0] ?? '';
+
+/**
+ * The lines of `text` (one final line break, and whitespace after it, dropped), with their
+ * common indentation replaced by `indent`; blank lines become empty. Relative indentation is kept.
+ */
+export function reindentLines(text: string, indent: string): string[] {
+  const lines = text.split(/\r\n|\r|\n/);
+  if (lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
+  let common: string | undefined;
+  for (const line of lines) {
+    if (line.trim() === '') continue;
+    const own = indentationOf(line);
+    if (common === undefined) common = own;
+    let n = 0;
+    while (n < common.length && n < own.length && common[n] === own[n]) n++;
+    common = common.slice(0, n);
+  }
+  return lines.map((line) => (line.trim() === '' ? '' : indent + line.slice(common?.length ?? 0)));
+}
+
+/** One level of indentation as the text uses it: a tab, or the smallest indentation in spaces; undefined when no line is indented. */
+export function indentUnit(text: string): string | undefined {
+  let spaces = Number.POSITIVE_INFINITY;
+  for (const line of text.split(/\r\n|\r|\n/)) {
+    if (line.trim() === '') continue;
+    const own = indentationOf(line);
+    if (own.startsWith('\t')) return '\t';
+    if (own.length > 0) spaces = Math.min(spaces, own.length);
+  }
+  return Number.isFinite(spaces) ? ' '.repeat(spaces) : undefined;
+}
+
 const WORD_CHARACTER = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
 
 /** The identifier around an offset (letters, digits, marks, connectors such as _, and $), as editors pick a word. */

@@ -83,7 +83,7 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Reads the text around a location (span, or selection of exact text) with its enclosing symbols' signatures, outermost first, from the editor buffer, unsaved changes included (view 'staged': the transaction's text). contextLines (default 10) each side.",
+    "Text around a location with its enclosing symbols' signatures, outermost first, from the editor buffer (unsaved changes included; view 'staged': the transaction's text). contextLines (default 10) each side.",
   inputSchema: inputSchema(
     {
       location: locationSelectorInput,

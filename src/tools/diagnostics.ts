@@ -49,10 +49,10 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Errors and warnings the editor's language services report, grouped by document: for the documents named (opened and checked, waiting until their diagnostics settle) or, without documents, for every document the editor has diagnostics for. checked/notChecked say which documents were really checked. Use it after edits instead of running a build. minimumSeverity defaults to Information; diagnosticsLimit (default 50) bounds the diagnostics.",
+    'Errors and warnings from the language services, by document: of the documents named (opened, waiting until their diagnostics settle) or, without documents, of every document the editor has diagnostics for; checked/notChecked say which were really checked. Use it after edits instead of a build.',
   inputSchema: inputSchema({
     documents: { type: ['array', 'null'], items: documentSelectorInput, maxItems: 50, description: 'Documents to check; omit for the workspace.' },
-    minimumSeverity: { enum: [...SEVERITIES, null], default: 'Information' },
+    minimumSeverity: { enum: [...SEVERITIES, null], default: 'Information', description: 'Lowest severity listed; null: Information.' },
     diagnosticsLimit: limitParameter('diagnostics'),
     waitSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 60, default: DEFAULT_WAIT_SECONDS, description: 'Longest wait for named documents to be checked.' },
   }),

@@ -3,13 +3,14 @@ import type { DocumentSelector, LocationSelector, ToolContext } from '../core/co
 import { defineTool } from '../core/definition';
 import { revise, ToolError } from '../core/envelope';
 import { confinePath, joinFolder, toRelativePath } from '../core/paths';
-import { boundedString, documentSelectorInput, locationSelectorInput, MAX_PATH_LENGTH, MAX_TEXT_LENGTH } from '../core/schemas';
+import { boundedString, documentSelectorInput, locationSelectorInput, MAX_PATH_LENGTH, MAX_TEXT_LENGTH, symbolSelectorInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
-import { LineIndex } from '../core/text';
+import { indentationOf, indentUnit, LineIndex, reindentLines } from '../core/text';
 import type { MutationData, OffsetEdit, StagedChange } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
 import { countOf } from '../core/wording';
 import { resolveSymbol } from '../core/symbols';
+import type { SymbolSelector } from '../core/symbols';
 import { inputSchema } from './common';
 import type { CommonInput } from './common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from './transactions';
@@ -28,7 +29,7 @@ export const editText = defineTool<EditTextInput, MutationData>({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages one revision replacing one or more locations with new text. Locations resolve against the staged text (earlier staged edits included); replacements of one call must not overlap. Writes nothing until transaction-commit.',
+    "Stages one revision replacing locations with newText, resolved against the staged text (earlier staged edits included); one call's locations must not overlap. Writes nothing until transaction-commit.",
   inputSchema: inputSchema(
     {
       edits: {
@@ -136,7 +137,8 @@ export const deleteFile = defineTool<DeleteFileInput, MutationData>({
   category: CATEGORY,
   ...MUTATION,
   effect: 'Destructive',
-  description: 'Stages the deletion of a file (as staged: a file the transaction created just disappears from it). Writes nothing until transaction-commit.',
+  description:
+    'Stages deleting the document (one the transaction created just leaves it). Writes nothing until transaction-commit.',
   inputSchema: inputSchema({ document: documentSelectorInput }, ['document'], { workspace: false }),
   dataSchema: mutationDataSchema,
   annotations: mutationAnnotations('Delete File', true),
@@ -215,7 +217,7 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages moving a file. Import updates are not staged (VS Code computes them only during a real rename): the answer lists relative imports of the file (text scan) with the specifier to use; fix them with edit-text.',
+    'Stages moving the document to newPath. Imports are not updated (VS Code computes that only in a real rename): the answer lists relative imports of it (text scan) with the specifier to use; fix them with edit-text.',
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,
@@ -278,14 +280,21 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
 // ------------------------------------------------------------------ symbol-level edits
 
 interface SymbolEditInput extends CommonInput {
-  symbolId: string;
+  symbol: SymbolSelector;
   text: string;
 }
 
 type SymbolEditKind = 'replace-symbol-body' | 'insert-before-symbol' | 'insert-after-symbol';
 
-/** Where a symbol edit goes, as an edit on the buffer text the language service described. */
+/**
+ * Where a symbol edit goes, as an edit on the buffer text the language service described. The
+ * text's line breaks become the document's and its common indentation the symbol's (one level
+ * deeper inside a body), so a model need not know the file's indentation or line endings.
+ */
 function symbolEdit(kind: SymbolEditKind, text: string, source: string, range: { start: number; end: number }, selectionEnd: number, eol: string): OffsetEdit {
+  const lines = new LineIndex(source);
+  const startLine = lines.positionAt(range.start).line;
+  const indent = indentationOf(lines.lineText(startLine));
   if (kind === 'replace-symbol-body') {
     const open = source.indexOf('{', selectionEnd);
     let close = range.end;
@@ -293,16 +302,25 @@ function symbolEdit(kind: SymbolEditKind, text: string, source: string, range: {
     if (open < 0 || open >= close || source[close - 1] !== '}') {
       throw new ToolError('InvalidRequest', 'The symbol has no braced body to replace.', revise('Use edit-text on the exact text instead.'));
     }
-    return { start: open + 1, end: close - 1, newText: text };
+    // The body's own indentation when it has a line of its own, else one level (as the file indents) deeper than the symbol.
+    const firstInner = lines.positionAt(open).line + 1;
+    const inner = firstInner < lines.positionAt(close - 1).line ? indentationOf(lines.lineText(firstInner)) : '';
+    const bodyIndent = inner.length > indent.length && inner.startsWith(indent) ? inner : indent + (indentUnit(source) ?? '    ');
+    const body = reindentLines(text, bodyIndent);
+    while (body.length > 0 && body[0] === '') body.shift();
+    while (body.length > 0 && body[body.length - 1] === '') body.pop();
+    return { start: open + 1, end: close - 1, newText: body.length === 0 ? '' : eol + body.join(eol) + eol + indent };
   }
+  const block = reindentLines(text, indent).join(eol);
   if (kind === 'insert-before-symbol') {
-    const lineStart = source.lastIndexOf('\n', range.start - 1) + 1;
-    return { start: lineStart, end: lineStart, newText: text.endsWith('\n') ? text : text + eol };
+    const lineStart = lines.starts[startLine];
+    return { start: lineStart, end: lineStart, newText: block + eol };
   }
-  const nl = source.indexOf('\n', range.end);
-  const lineEnd = nl < 0 ? source.length : source[nl - 1] === '\r' ? nl - 1 : nl;
-  return { start: lineEnd, end: lineEnd, newText: eol + (text.endsWith('\n') ? text.slice(0, text.endsWith('\r\n') ? -2 : -1) : text) };
+  const lineEnd = lines.lineEnd(lines.positionAt(range.end).line);
+  return { start: lineEnd, end: lineEnd, newText: eol + block };
 }
+
+const TEXT_HELP = "text's line breaks become the document's and its common indentation";
 
 function symbolEditTool(name: SymbolEditKind, title: string, description: string, example: Record<string, unknown>) {
   return defineTool<SymbolEditInput, MutationData>({
@@ -311,22 +329,15 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
     category: CATEGORY,
     ...MUTATION,
     description,
-    inputSchema: inputSchema(
-      {
-        symbolId: boundedString('From resolve-symbol, get-document-outline or search-symbols.', MAX_PATH_LENGTH, { minLength: 1 }),
-        text: { type: 'string', maxLength: MAX_TEXT_LENGTH },
-      },
-      ['symbolId', 'text'],
-      { workspace: false },
-    ),
+    inputSchema: inputSchema({ symbol: symbolSelectorInput, text: { type: 'string', maxLength: MAX_TEXT_LENGTH } }, ['symbol', 'text'], { workspace: false }),
     dataSchema: mutationDataSchema,
     annotations: mutationAnnotations(title),
     examples: [{ workflowId: 'symbol-edits', workflowTitle: 'Edit code by symbol', step: name === 'replace-symbol-body' ? 1 : name === 'insert-before-symbol' ? 2 : 3, id: name, title, purpose: description.split('.')[0], expectedOutcome: 'One revision staged.', request: example }],
     async run(input, ctx) {
-      const resolved = await resolveSymbol(ctx, { symbolId: input.symbolId });
+      // Resolved in the editor buffer, where the language service found the symbol: staged on that basis, so staged edits elsewhere merge and overlapping ones conflict.
+      const resolved = await resolveSymbol(ctx, input.symbol);
       const doc = resolved.document;
       const e = symbolEdit(name, input.text, doc.host.text, resolved.symbol.range, resolved.symbol.selectionRange.end, doc.host.eol === 'CRLF' ? '\r\n' : '\n');
-      // The language service located the symbol in the editor buffer: stage on that basis, so staged edits elsewhere merge and overlapping ones conflict.
       return ctx.services.transactions.stage(
         ctx,
         doc.workspace,
@@ -341,20 +352,20 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
 export const replaceSymbolBody = symbolEditTool(
   'replace-symbol-body',
   'Replace Symbol Body',
-  'Stages replacing the text between the braces of a symbol\'s body (function, method, class) with text. The symbol is found by the language service in the editor buffer; an overlap with staged edits is a TransactionConflicted.',
-  { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet', text: '\n    return `Hi, ${name}`;\n  ' },
+  `Stages replacing the body between a symbol's braces (function, method, class) with text, the new body without braces, on lines of its own; ${TEXT_HELP} the body's. The symbol resolves in the editor buffer; overlapping staged edits give TransactionConflicted.`,
+  { symbol: { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet' }, text: "return { text: `Hi, ${name}`, language: 'en' };" },
 );
 
 export const insertBeforeSymbol = symbolEditTool(
   'insert-before-symbol',
   'Insert Before Symbol',
-  'Stages inserting text (whole lines) before the line where a symbol starts, e.g. a new function or a comment. The symbol is found by the language service in the editor buffer.',
-  { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter', text: '/** Greets people. */\n' },
+  `Stages text as whole lines before the line where a symbol starts, e.g. a comment or a new function; ${TEXT_HELP} the symbol's. The symbol resolves in the editor buffer.`,
+  { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } }, text: '/** Greets people. */' },
 );
 
 export const insertAfterSymbol = symbolEditTool(
   'insert-after-symbol',
   'Insert After Symbol',
-  'Stages inserting text (whole lines) after the line where a symbol ends, e.g. a new method after another. The symbol is found by the language service in the editor buffer.',
-  { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet', text: '\n  bye(): string {\n    return "bye";\n  }' },
+  `Stages text as whole lines after the line where a symbol ends, e.g. a new method after another (start text with a blank line to separate them); ${TEXT_HELP} the symbol's. The symbol resolves in the editor buffer.`,
+  { symbol: { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet' }, text: '\nbye(): string {\n  return "bye";\n}' },
 );

@@ -168,7 +168,7 @@ export const findCallers = defineTool<SymbolInput & { callersLimit?: number | nu
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods that call a symbol (incoming calls of the language's call hierarchy), each with its call sites. More precise than text search: it follows imports and aliases. callersLimit defaults to 50.",
+    "Functions and methods that call a symbol (incoming calls of the language's call hierarchy), each with its call sites; follows imports and aliases, unlike a text search.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: callData('Callers, by path and position.'),
   annotations: queryAnnotations('Find Callers'),
@@ -181,7 +181,8 @@ export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | nu
   title: 'Find Callees',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body. calleesLimit defaults to 50.",
+  description:
+    "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: callData('Callees, by path and position (library symbols last).'),
   annotations: queryAnnotations('Find Callees'),
@@ -247,7 +248,8 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
   title: 'Get Type Hierarchy',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: 'Direct supertypes (base classes, implemented interfaces) and direct subtypes of a type. Use find-derived-types for all descendants. typesLimit (default 50) bounds each list.',
+  description:
+    'Direct supertypes (base classes, implemented interfaces) and direct subtypes of a type; find-derived-types gives all descendants. typesLimit bounds each list.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -313,7 +315,8 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
   title: 'Find Derived Types',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: 'Every type that derives from or implements a type, directly or indirectly, with its depth (1 = direct), breadth first. typesLimit defaults to 50.',
+  description:
+    'Every type that derives from or implements a type, directly or not, with its depth (1 = direct), breadth first.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -360,7 +363,7 @@ export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number 
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    'Members that override or implement a member (method, property) in derived types, found through the derived types of its container and the implementation provider. overridesLimit defaults to 50.',
+    "Members that override or implement a member (method, property) in derived types, found through its container's derived types and the implementation provider.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -389,7 +392,8 @@ export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number 
   title: 'Find Overloads',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: 'Every overload of a function or method: the declarations with its name and kind in the same container (overload signatures and the implementation each count; the symbol itself included), each with its signature. overloadsLimit defaults to 50.',
+  description:
+    'Every overload of a function or method: the declarations of its name and kind in the same container (overload signatures and the implementation each count; itself included), with signatures.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -422,7 +426,7 @@ export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLim
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    'All declarations of a symbol declared in several parts: merged TypeScript interfaces and namespaces, C# partial classes, and the like, from the declaration and definition providers. One item means it is declared once. declarationsLimit defaults to 50.',
+    'All declarations of a symbol declared in parts (merged TypeScript interfaces and namespaces, C# partial classes...), from the declaration and definition providers; one item: declared once.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, declarationsLimit: limitParameter('declarations') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',

@@ -88,7 +88,7 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
   category: CATEGORY,
   ...QUERY,
   description:
-    'Follows a usage (location) to where it is defined, as F12 does: exact across files and imports, unlike a text search. target: definition (default), typeDefinition or declaration. Each target has its location and, when it declares one, its symbol.',
+    'Follows a usage (location) to its definition, as F12 does: exact across files and imports, unlike a text search. target: definition (default), typeDefinition or declaration. Each target has its location and, when it declares one, its symbol.',
   inputSchema: inputSchema({ location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } }, ['location'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -141,7 +141,7 @@ export const findImplementations = defineTool<ImplementationsInput, { symbol: Sy
   category: CATEGORY,
   ...QUERY,
   description:
-    'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides) with the language service, following inheritance as a text search cannot. Each has its location and symbol.',
+    'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides), following inheritance as a text search cannot; each with location and symbol.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: { type: 'object', properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema), ...partialProperties }, required: ['symbol', 'implementations'] },
   annotations: queryAnnotations('Find Implementations'),
@@ -308,8 +308,8 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references from the language service, unlike grep (no comments, strings, namesakes), by document and line: line text, container, offsets by access (decl/import/write, else at). complete:false: still loading, ask again. Over the output limit, last documents dropped (hasMore).',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean' }, referencesLimit: limitParameter('references') }, ['symbol'], { workspace: false, view: true }),
+    'Exact references (no comments, strings, namesakes, unlike grep) by document and line: line text, container, offsets by access (decl/import/write, else at). complete:false: project loading, ask again. Documents over the output limit are dropped (hasMore).',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean', default: true }, referencesLimit: { ...limitParameter('references'), description: 'Counts references across documents.' } }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: {

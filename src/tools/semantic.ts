@@ -153,7 +153,7 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
   category: 'Mutations',
   ...MUTATION,
   description:
-    'Stages renaming a symbol and its references in all files as one revision (written only by transaction-commit). symbol: a location on a name (a usage works) or a symbolId. A refused rename returns the reason; edits overlapping staged edits give TransactionConflicted.',
+    'Stages renaming a symbol to newName with its references in all files as one revision (written by transaction-commit); a location on a usage works. A refused rename returns the reason; edits overlapping staged edits give TransactionConflicted.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, newName: { type: 'string', minLength: 1, maxLength: 512 } }, ['symbol', 'newName'], { workspace: false }),
   dataSchema: semanticMutationSchema,
   annotations: mutationAnnotations('Rename Symbol'),
@@ -215,8 +215,8 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
   category: 'Mutations',
   ...MUTATION,
   description:
-    "Stages the formatter's edits for a document or a range as one revision (written only by transaction-commit), with the editor's tab size and spaces/tabs for that file. Edits overlapping staged edits give TransactionConflicted; an already formatted document, InvalidRequest.",
-  inputSchema: inputSchema({ document: documentSelectorInput, range: { ...rangeInput, type: ['object', 'null'], description: 'Only this range; omit for the whole document.' } }, ['document'], { workspace: false }),
+    "Stages the formatter's edits for a document or range as one revision, with the editor's tab size and spaces/tabs for that file. Edits overlapping staged edits give TransactionConflicted; an already formatted document, InvalidRequest.",
+  inputSchema: inputSchema({ document: documentSelectorInput, range: { ...rangeInput, type: ['object', 'null'], description: 'Only this range {start, length} (UTF-16 offsets); omit for the whole document.' } }, ['document'], { workspace: false }),
   dataSchema: semanticMutationSchema,
   annotations: mutationAnnotations('Format Document'),
   examples: [

@@ -12,7 +12,7 @@ export const serverStatus = defineTool<CommonInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Reports Agent Workbench itself: version, editor version, operational mode (configured and effective), workspace trust, installation defaults (timeout, output limit, revisions, permissions), how many tools the current mode allows, uptime, recovery state and the number of recorded failures. Call it when a tool is refused or behaves unexpectedly.',
+    'Reports Agent Workbench itself: version, editor version, operational mode (configured, effective), trust, defaults (timeout, output limit, revisions, permissions), tools the mode allows, uptime, recovery state and failures recorded. Call it when a tool is refused or behaves unexpectedly.',
   inputSchema: inputSchema({}),
   dataSchema: {
     type: 'object',
@@ -93,7 +93,7 @@ export const getErrorDetails = defineTool<ErrorDetailsInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Returns the locally stored details of a failed call by the correlationId its error envelope carried: tool, code, message, time, the request as received and, for UnhandledException, the stack. Details stay on this machine; the latest 500 failures of this session are kept.',
+    'Details of a failed call by the correlationId of its error: tool, code, message, time, the request and, for UnhandledException, the stack. Kept on this machine; the latest 500 failures of the session.',
   inputSchema: inputSchema({ correlationId: { type: 'string', format: 'uuid', maxLength: 36, description: 'error.correlationId of a failure envelope.' } }, ['correlationId']),
   dataSchema: {
     type: 'object',

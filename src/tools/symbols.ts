@@ -57,7 +57,7 @@ export const searchSymbols = defineTool<SearchInput, { symbols: Collection<Symbo
   category: CATEGORY,
   ...QUERY,
   description:
-    "Finds declarations by name across the workspace with the language services' symbol search (fuzzy, case-insensitive). Use it rather than a text search to locate a class, function or member: declarations only, exact names first, each with symbolId, kind, container and location. Languages without symbol search are not covered.",
+    "Finds declarations whose name matches query across the workspace with the language services' symbol search (fuzzy, case-insensitive; exact names first), each with symbolId, kind, container and location. Better than text search for a class, function or member; languages without symbol search are not covered.",
   inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols') }, ['query'], { view: true }),
   dataSchema: { type: 'object', properties: { symbols: collectionOf(symbolOutputSchema), ...partialProperties }, required: ['symbols'] },
   annotations: queryAnnotations('Search Symbols'),
@@ -118,7 +118,7 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each with symbolId, kind, depth and location. Use it rather than reading or grepping a whole file. A language without a symbol provider answers UnsupportedLanguageFeature.',
+    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, with symbolId, kind, depth and location: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
   inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -174,7 +174,7 @@ export const resolveSymbolTool = defineTool<SymbolInput, ResolvedSymbolData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Turns a location (a span, or a selection inside a name) into the symbol declared there: its symbolId for the other symbol tools, kind, containers and name location. Also tells whether a symbolId still resolves after edits.',
+    'The symbol declared at a location (a span, or a selection in a name): its symbolId for the other symbol tools, kind, containers and name location. Also tells whether a symbolId still resolves after edits.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false, view: true }),
   dataSchema: resolvedSymbolSchema,
   annotations: queryAnnotations('Resolve Symbol'),
@@ -227,7 +227,7 @@ export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput;
   category: CATEGORY,
   ...QUERY,
   description:
-    "Lists the members a symbol declares (a class's methods, properties...) in document order, each with symbolId, kind, signature and location. Inherited members are not included (see get-type-hierarchy).",
+    "Lists the members a symbol declares (a class's methods, properties...) in document order, with symbolId, kind, signature and location; inherited ones are not included (get-type-hierarchy).",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',

@@ -188,7 +188,7 @@ interface PreviewInput extends CommonInput {
 }
 
 const previewDocumentInput: JsonSchema = {
-  description: 'Document to diff (with includeDiff).',
+  description: 'The one document to diff; omit for all.',
   type: ['object', 'null'],
   properties: {
     project: projectSelectorInput,
@@ -209,7 +209,44 @@ const hunkSchema: JsonSchema = {
   },
 };
 
+const documentDiffSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    document: { ...documentRefOutput, type: ['object', 'null'], description: 'Document for which the detailed diff was produced.' },
+    hunks: { description: 'Changed regions in unified-diff form.', type: 'array', items: hunkSchema },
+    truncated: bool('Whether one or more diff hunks were omitted from the response.'),
+  },
+};
+
 const DIFF_RESERVE_BYTES = 1024;
+/** Room kept for the note that says what was left out of diffs. */
+const NOTE_RESERVE_BYTES = 512;
+
+interface DocumentDiff {
+  document: ChangedDocument['document'] | null;
+  hunks: DiffHunk[];
+  truncated: boolean;
+}
+
+/** The unified hunks from a document's content before the transaction to its staged content. */
+function stagedHunks(staged: StagedDocument, contextLines: number): DiffHunk[] {
+  const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
+  const updated = staged.path === null ? '' : staged.text;
+  return diffTexts(original, updated, contextLines).hunks;
+}
+
+/** The hunks that fit in `budget` bytes, in order, and the bytes they take. */
+function hunksWithin(all: DiffHunk[], budget: number): { hunks: DiffHunk[]; used: number } {
+  const hunks: DiffHunk[] = [];
+  let used = 0;
+  for (const h of all) {
+    const size = utf8Bytes(JSON.stringify(h)) + 1;
+    if (used + size > budget) break;
+    hunks.push(h);
+    used += size;
+  }
+  return { hunks, used };
+}
 
 export const transactionPreview = defineTool<PreviewInput, unknown>({
   name: 'transaction-preview',
@@ -217,10 +254,10 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Previews the staged transaction: changed documents with changeKind and added/removed/changed line counts; with includeDiff and document, that document\'s unified diff hunks (contextLines of context; truncated when hunks were left out).',
+    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document of every changed document in one answer (diffs, cut from the end to fit: hasMore, truncated, note).',
   inputSchema: inputSchema({
     document: previewDocumentInput,
-    includeDiff: bool('Whether to include a detailed diff.'),
+    includeDiff: bool('Include unified diff hunks.'),
     contextLines: { description: 'Context lines around each hunk.', type: 'integer', minimum: 0, maximum: INT32_MAX, default: 3 },
   }),
   dataSchema: {
@@ -230,22 +267,21 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
       documents: { description: 'The changed documents in the preview.', type: 'array', items: changedDocumentSchema },
       documentCount: int('How many documents the transaction changes; documents may list fewer (documentsTruncated).'),
       documentsTruncated: bool('Whether documents were left out to fit the output limit.'),
-      diff: {
-        description: 'The optional detailed diff.',
-        type: ['object', 'null'],
-        properties: {
-          document: { ...documentRefOutput, type: ['object', 'null'], description: 'Document for which the detailed diff was produced.' },
-          hunks: { description: 'Changed regions in unified-diff form.', type: 'array', items: hunkSchema },
-          truncated: bool('Whether one or more diff hunks were omitted from the response.'),
-        },
-      },
+      diff: { ...documentDiffSchema, description: 'The optional detailed diff.', type: ['object', 'null'] },
+      diffs: collectionOutput(
+        'With includeDiff and no document: the diff of every changed document, in the order of documents; cut from the end to fit the output limit (hasMore; the last one may be truncated). totalCount: changed documents.',
+        documentDiffSchema,
+      ),
+      note: { type: 'string', description: 'What was left out of diffs and how to get it.' },
     },
   },
   annotations: queryAnnotations('Transaction Preview'),
   seedDifferences:
     'Data: changeKind may also be Renamed, with previousPath (the path before the move). documents is a plain array as in the seed, so it cannot carry hasMore: ' +
     'documentCount (how many documents the transaction changes) and documentsTruncated (true when documents were left out to fit the output limit) are added next to it; ' +
-    'the selected diff is kept whole first, documents give way.',
+    'the selected diff is kept whole first, documents give way. ' +
+    'includeDiff without document (refused in this extension before, and not described by the seed) answers diffs: the diff of every changed document in the order of documents, ' +
+    'a collection cut from the end to fit the output limit (hasMore; the last one may be truncated), with a note naming the documents to ask for one at a time.',
   examples: [
     {
       workflowId: 'transaction-change',
@@ -265,30 +301,51 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     const changed = tm.changedDocuments(ws);
     // Only the listed documents are described (their line counts cost a diff each).
     const documents = await Promise.all(changed.slice(0, PREVIEW_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
-    let diff: { document: ChangedDocument['document'] | null; hunks: DiffHunk[]; truncated: boolean } | null = null;
+    let diff: DocumentDiff | null = null;
+    let diffs: { items: DocumentDiff[]; hasMore: boolean; totalCount: number } | undefined;
+    let note: string | undefined;
+    let shownDocuments = documents;
     if (input.includeDiff) {
-      if (!input.document || (input.document.path === undefined && input.document.documentId === undefined)) {
-        throw new ToolError('InvalidRequest', 'includeDiff needs document (path or documentId) naming one changed document.', revise(`Add document with one of: ${documents.map((d) => d.document.path).slice(0, 20).join(', ') || '(nothing is staged)'}.`));
-      }
-      const staged = findChanged(ws, input.document, changed);
-      const target = await tm.describe(ws, staged);
-      const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
-      const updated = staged.path === null ? '' : staged.text;
-      const full = diffTexts(original, updated, input.contextLines ?? 3);
-      // The asked-for diff keeps at least half of the limit; a long documents list gives way to it (output bounding cuts it).
+      const contextLines = input.contextLines ?? 3;
+      // The asked-for diffs keep at least half of the limit; a long documents list gives way to them (output bounding cuts it).
       const listBytes = Math.min(utf8Bytes(JSON.stringify(documents)), Math.floor(ctx.maxOutputBytes / 2));
       const budget = ctx.maxOutputBytes - listBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
-      const hunks: DiffHunk[] = [];
-      let used = 0;
-      for (const h of full.hunks) {
-        const size = utf8Bytes(JSON.stringify(h)) + 1;
-        if (used + size > budget) break;
-        hunks.push(h);
-        used += size;
+      const selected = input.document && (input.document.path !== undefined || input.document.documentId !== undefined) ? input.document : undefined;
+      if (selected) {
+        const staged = findChanged(ws, selected, changed);
+        const all = stagedHunks(staged, contextLines);
+        const { hunks } = hunksWithin(all, budget);
+        diff = { document: (await tm.describe(ws, staged)).document, hunks, truncated: hunks.length < all.length };
+      } else {
+        // The list keeps its share here: the output bounding would cut the later diffs first.
+        let listed = documents.length;
+        while (listed > 0 && utf8Bytes(JSON.stringify(documents.slice(0, listed))) > listBytes) listed = Math.floor(listed * 0.9);
+        shownDocuments = documents.slice(0, listed);
+        // Every changed document in order, until the budget is spent: the document it runs out in keeps the hunks that fit.
+        const items: DocumentDiff[] = [];
+        let left = budget - NOTE_RESERVE_BYTES;
+        for (const [i, staged] of changed.entries()) {
+          const ref = (documents[i] ?? (await tm.describe(ws, staged))).document;
+          const head = utf8Bytes(JSON.stringify({ document: ref, hunks: [], truncated: false })) + 1;
+          if (head > left) break;
+          const all = stagedHunks(staged, contextLines);
+          const { hunks, used } = hunksWithin(all, left - head);
+          items.push({ document: ref, hunks, truncated: hunks.length < all.length });
+          left -= head + used;
+          if (hunks.length < all.length) break;
+        }
+        diffs = { items, hasMore: items.length < changed.length, totalCount: changed.length };
+        const cut = items.filter((d) => d.truncated).map((d) => d.document?.path);
+        if (diffs.hasMore || cut.length > 0) {
+          const rest = changed.slice(items.length).map((d) => d.path ?? d.origin?.path ?? d.removedPath ?? '');
+          note =
+            `Whole diffs of ${items.length - cut.length} of ${countOf(changed.length, 'changed document')} fit the output limit` +
+            (cut.length > 0 ? `; ${cut.join(', ')} lost hunks from its end` : '') +
+            `. Ask with document for ${[...cut, ...rest].slice(0, 5).join(', ')}${rest.length + cut.length > 5 ? ', …' : ''} (one call each), or with fewer contextLines.`;
+        }
       }
-      diff = { document: target.document, hunks, truncated: hunks.length < full.hunks.length };
     }
-    return { transaction: tm.state(tx), documents, documentCount: changed.length, documentsTruncated: changed.length > documents.length, diff };
+    return { transaction: tm.state(tx), documents: shownDocuments, documentCount: changed.length, documentsTruncated: changed.length > shownDocuments.length, diff, ...(diffs ? { diffs } : {}), ...(note ? { note } : {}) };
   },
 });
 
@@ -397,7 +454,7 @@ export const transactionCommit = defineTool<CommonInput, unknown>({
   requiredPermission: 'workspace.commit',
   notApprovedCode: 'TransactionCommitNotApproved',
   description:
-    'Writes the staged transaction to disk after the person approves: checks every touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction is kept.',
+    'Writes the staged transaction to disk once the person approves: checks each touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction kept.',
   inputSchema: inputSchema({}),
   dataSchema: {
     type: 'object',

@@ -50,7 +50,7 @@ export const workspaceList = defineTool<WorkspaceListInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists the workspace folders open in the editor with their workspaceId, alias, absolute path and current snapshot. Call it first in a multi-root window to learn the alias or workspaceId that other tools take as "workspace". Returns a bounded workspaces collection (workspacesLimit, default 50).',
+    "Lists the open folders with workspaceId, alias, absolute path and snapshot, to choose the workspace other tools take. One folder's projects, languages, unsaved documents and transaction: workspace-status; which language features answer: get-solution-structure.",
   inputSchema: inputSchema({ workspacesLimit: limitParameter('workspace folders') }),
   dataSchema: {
     type: 'object',
@@ -94,7 +94,7 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Reports one workspace folder: its projects (found from tsconfig/jsconfig/package.json, pyproject.toml, Cargo.toml, go.mod, *.csproj, pom.xml), the languages of its files with the extensions that serve them, documents open with unsaved changes, the operational mode and trust, and the active transaction. Use it to check what the editor knows before asking semantic questions.',
+    'Reports one folder: projects (from tsconfig/jsconfig/package.json, pyproject.toml, Cargo.toml, go.mod, *.csproj, pom.xml), languages and the extensions serving them, unsaved documents, operational mode, trust and active transaction. Whether language features answer yet: get-solution-structure.',
   inputSchema: inputSchema({
     projectsLimit: limitParameter('projects'),
     languagesLimit: limitParameter('languages'),
@@ -214,7 +214,7 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
   ...QUERY,
   timeoutSeconds: 60,
   description:
-    'Describes the structure of every open folder (or the one selected): its projects found from their files, the languages present, and, for each language, which language features answer right now (document symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document. "available": the feature answered; "starting": its extension is activating or its server is still loading the project (answers would be partial), ask again after retryAfterSeconds; "noResult": it answered nothing on the sample; "unavailable": no answer. Use it to learn which semantic tools will work for a language.',
+    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (document symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document: available; starting (extension activating or project loading: ask again after retryAfterSeconds); noResult; unavailable. Tells which semantic tools work; a folder's details: workspace-status.",
   inputSchema: inputSchema({
     probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
     projectsLimit: limitParameter('projects per folder'),
@@ -325,7 +325,7 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Details one project found by get-solution-structure or workspace-status: its kind, its manifest (package.json or tsconfig.json as JSON, other manifests as their first lines), its documents (files under its directory that belong to no nested project, with their language) and language counts. Select it by projectId, name or path; omit project when the folder has one project. Returns a bounded documents collection (documentsLimit, default 50).',
+    'Details one project (projectId, name or path from get-solution-structure or workspace-status; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others as their first lines), documents (files under its directory in no nested project, with language) and language counts.',
   inputSchema: inputSchema(
     {
       project: { ...projectSelectorInput, minProperties: 1, description: 'Optional when the folder has one project (a tsconfig.json beside its package.json counts as one).' },

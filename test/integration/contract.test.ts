@@ -31,7 +31,8 @@ function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; inp
     cases.push({ label: 'a workspace selector it does not take', input: { workspace: { alias: 'sample' } }, field: 'workspace' });
   }
   const firstString = Object.entries(properties).find(([, p]) => p.type === 'string' && typeof p.maxLength === 'number');
-  if (firstString) cases.push({ label: `a huge string in ${firstString[0]}`, input: { [firstString[0]]: 'x'.repeat(200_000) }, field: firstString[0] });
+  // One character over its own bound (the symbol edits' text allows 200,000).
+  if (firstString) cases.push({ label: `a huge string in ${firstString[0]}`, input: { [firstString[0]]: 'x'.repeat(Math.max(200_000, (firstString[1].maxLength as number) + 1)) }, field: firstString[0] });
   if (required.length > 0) cases.push({ label: 'missing required fields', input: {}, field: required[0] });
   if (properties.location) {
     cases.push({

@@ -307,15 +307,18 @@ describe('staged transactions in a real VS Code', function () {
     fs.rmSync(abs('src/lib'), { recursive: true, force: true });
   });
 
-  it('insert-after-symbol stages text after a symbol found by the language service, merged with staged edits', async () => {
+  it('insert-after-symbol stages text after a symbol the language service finds at a location (no lookup first), re-indented, merged with staged edits', async () => {
     await waitForSymbols('src/greeter.ts');
     await edit('src/greeter.ts', "import { shout } from './util';", "import { shout } from './util';\n// staged first");
-    const resolved = expectOk<{ symbol: { symbolId: string } } & { symbolId?: string }>(await invoke('resolve-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') } }));
-    const symbolId = resolved.data.symbolId ?? resolved.data.symbol.symbolId;
-    const staged = expectOk<MutationData>(await invoke('insert-after-symbol', { symbolId, text: '\n  quiet(name: string): string {\n    return name;\n  }' }));
+    const staged = expectOk<MutationData>(await invoke('insert-after-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') }, text: '\nquiet(name: string): string {\n  return name;\n}' }));
     assert.equal(staged.data.transaction.revision, 2);
     const text = await stagedText('src/greeter.ts');
     assert.match(text, /\/\/ staged first/);
     assert.ok(text.includes('return shout(this.greet(name));\n  }\n\n  quiet(name: string): string {\n    return name;\n  }\n}'), text);
+    // The same symbol by symbolId, as the other symbol tools take it: its body replaced, one level inside.
+    const resolved = expectOk<{ symbolId?: string; symbol?: { symbolId: string } }>(await invoke('resolve-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') } }));
+    const symbolId = resolved.data.symbolId ?? resolved.data.symbol?.symbolId;
+    expectOk(await invoke('replace-symbol-body', { symbol: { symbolId }, text: 'return shout(name);' }));
+    assert.ok((await stagedText('src/greeter.ts')).includes('loud(name: string): string {\n    return shout(name);\n  }\n\n  quiet('), await stagedText('src/greeter.ts'));
   });
 });

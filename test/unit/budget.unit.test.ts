@@ -1,11 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { utf8Bytes } from '../../src/core/bounding';
-import { registeredToolName } from '../../src/core/definition';
+import { languageModelToolContribution } from '../../src/core/manifest';
 import { ALL_TOOLS } from '../../src/tools';
 
-/** What every agent request carries for a tool: its registered name, model description and input schema, minified. */
+/** What every agent request carries for a tool: its registered name, model description and input schema (package.json's, as VS Code sends it), minified. */
 export function definitionBytes(tool: (typeof ALL_TOOLS)[number]): number {
-  return utf8Bytes(JSON.stringify({ name: registeredToolName(tool.name), description: tool.description, parameters: tool.inputSchema }));
+  const entry = languageModelToolContribution(tool);
+  return utf8Bytes(JSON.stringify({ name: entry.name, description: entry.modelDescription, parameters: entry.inputSchema }));
 }
 
 export const MAX_TOOL_DEFINITION_BYTES = 2000;

@@ -112,6 +112,26 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     }
   });
 
+  it('transaction-preview with includeDiff and no document: the diffs of the first documents, cut from the end, and a note saying what is missing', async () => {
+    expectOk(await rename());
+    const result = await h.call('transaction-preview', { includeDiff: true });
+    assert.ok(utf8Bytes(result.text) <= LIMIT, `${utf8Bytes(result.text)} bytes`);
+    type Diff = { document: { path: string }; hunks: { lines: string[] }[]; truncated: boolean };
+    const d = expectOk<{ documents: { document: { path: string } }[]; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note: string }>(result).data;
+    assert.deepEqual([d.diffs.totalCount, d.diffs.hasMore], [FILES, true]);
+    const shown = d.diffs.items.map((x) => x.document.path);
+    assert.ok(shown.length > 1 && shown.length < FILES, `${shown.length} diffs`);
+    assert.deepEqual(shown, [...paths].sort().slice(0, shown.length), 'the first documents, in order');
+    for (const x of d.diffs.items.filter((i) => !i.truncated)) {
+      assert.ok(x.hunks.flatMap((hunk) => hunk.lines).some((l) => l.startsWith('+') && l.includes('Thing')), x.document.path);
+    }
+    const next = [...paths].sort()[shown.length];
+    assert.match(d.note, new RegExp(`of ${FILES} changed documents fit the output limit.*Ask with document for .*${next.replace('.', '\\.')}`));
+    // The one named next has its diff on its own.
+    const alone = expectOk<{ diff: Diff }>(await h.call('transaction-preview', { document: { path: next }, includeDiff: true })).data;
+    assert.deepEqual([alone.diff.document.path, alone.diff.truncated, alone.diff.hunks.length > 0], [next, false, true]);
+  });
+
   it('transaction-commit writes 2,000 files and answers a shortened files list; with a tiny budget a minimal success', async () => {
     expectOk(await rename());
     const committed = await h.call('transaction-commit', {});

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generatedFiles } from '../../scripts/generated';
 import { registeredToolName } from '../../src/core/definition';
-import { languageModelToolContribution, toolReference } from '../../src/core/manifest';
+import { languageModelToolContribution, modelInputSchema, toolReference } from '../../src/core/manifest';
 import { envelopeOutputSchema } from '../../src/core/schemas';
 import type { JsonSchema } from '../../src/core/schemas';
 import { compileInputValidator, compileSchema } from '../../src/core/validation';
@@ -98,11 +98,37 @@ describe('manifest: generated files do not drift from the definitions', () => {
       const entry = contributed[i];
       assert.equal(entry.name, registeredToolName(tool.name));
       assert.equal(entry.modelDescription, tool.description);
-      assert.deepEqual(entry.inputSchema, tool.inputSchema);
+      assert.deepEqual(entry.inputSchema, modelInputSchema(tool.inputSchema));
       assert.deepEqual(entry, JSON.parse(JSON.stringify(languageModelToolContribution(tool))));
       // Query tools are visible in every mode; anything else is hidden when it would be refused.
       assert.equal(entry.when === undefined, tool.effect === 'Read' && tool.operationKind === 'Query', tool.name);
     });
+  });
+
+  it("the model's input schema is the validated one without closures and string bounds, nothing else", () => {
+    /** Keys of `validated` missing from `model`, as pointers; throws when anything else differs. */
+    const dropped = (validated: unknown, model: unknown, pointer: string, names = false): string[] => {
+      if (typeof validated !== 'object' || validated === null) {
+        assert.deepEqual(model, validated, pointer);
+        return [];
+      }
+      assert.equal(typeof model, 'object', pointer);
+      const v = validated as Record<string, unknown>;
+      const m = model as Record<string, unknown>;
+      const out: string[] = [];
+      for (const key of Object.keys(v)) {
+        if (!(key in m)) out.push(`${key}=${JSON.stringify(v[key])}`);
+        else out.push(...dropped(v[key], m[key], `${pointer}/${key}`, !names && key === 'properties'));
+      }
+      assert.deepEqual(Object.keys(m).filter((k) => !(k in v)), [], pointer);
+      return out;
+    };
+    for (const tool of ALL_TOOLS) {
+      const removed = new Set(dropped(tool.inputSchema, modelInputSchema(tool.inputSchema), tool.name).map((k) => k.replace(/=\d+$/, '=n')));
+      for (const k of removed) assert.ok(k === 'additionalProperties=false' || k === 'maxLength=n', `${tool.name} loses ${k}`);
+    }
+    // A field named like a keyword is a field, and is kept.
+    assert.deepEqual(modelInputSchema({ type: 'object', properties: { maxLength: { type: 'integer' } }, additionalProperties: false }), { type: 'object', properties: { maxLength: { type: 'integer' } } });
   });
 
   it('hides a mutation tool in untrusted workspaces and in inspection-only mode', () => {

@@ -209,8 +209,36 @@ describe('transactions: files, preview and history', () => {
     const small = await h.ok<{ diff: { hunks: unknown[]; truncated: boolean } }>('transaction-preview', { document: { path: 'src/big.txt' }, includeDiff: true });
     assert.equal(small.data.diff.truncated, true);
     assert.ok(small.data.diff.hunks.length > 0 && small.data.diff.hunks.length < 40, `${small.data.diff.hunks.length} hunks`);
-    await h.fail('transaction-preview', { includeDiff: true }, 'InvalidRequest');
     await h.fail('transaction-preview', { includeDiff: true, document: { path: 'src/util.ts' } }, 'DocumentNotFound');
+    // Every document's diff under the same limit: cut inside src/big.txt, src/windows.ts left out, and the note says so.
+    const all = await h.ok<{ diffs: { items: { document: { path: string }; hunks: unknown[]; truncated: boolean }[]; hasMore: boolean; totalCount: number }; note: string }>('transaction-preview', { includeDiff: true });
+    assert.deepEqual(all.data.diffs.items.map((d) => [d.document.path, d.truncated]), [['src/big.txt', true]]);
+    assert.ok(all.data.diffs.items[0].hunks.length > 0 && all.data.diffs.items[0].hunks.length < 40);
+    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount], [true, 2]);
+    assert.match(all.data.note, /^Whole diffs of 0 of 2 changed documents fit the output limit; src\/big\.txt lost hunks from its end\. Ask with document for src\/big\.txt, src\/windows\.ts /);
+  });
+
+  it('previews the hunks of every changed document in one call when includeDiff names no document', async () => {
+    const { h } = await setup();
+    await edit(h, 'src/windows.ts', 'two', '2');
+    await edit(h, 'src/util.ts', 'toUpperCase', 'toLocaleUpperCase');
+    await h.ok('create-file', { path: 'src/new.ts', text: 'export const n = 1;\n' });
+    await h.ok('delete-file', { document: { path: 'src/main.ts' } });
+    type Diff = { document: { path: string }; hunks: { lines: string[] }[]; truncated: boolean };
+    const all = await h.ok<{ documents: { document: { path: string } }[]; diff: unknown; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note?: string }>('transaction-preview', { includeDiff: true, contextLines: 0 });
+    const paths = all.data.documents.map((d) => d.document.path);
+    assert.equal(paths.length, 4);
+    assert.deepEqual(all.data.diffs.items.map((d) => d.document.path), paths, 'one diff per changed document, in the order of documents');
+    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount, all.data.note, all.data.diff], [false, 4, undefined, null]);
+    // Each is the diff the one-document preview gives.
+    for (const d of all.data.diffs.items) {
+      const one = await h.ok<{ diff: Diff }>('transaction-preview', { document: { path: d.document.path }, includeDiff: true, contextLines: 0 });
+      assert.deepEqual(d, one.data.diff, d.document.path);
+    }
+    const byPath = new Map(all.data.diffs.items.map((d) => [d.document.path, d.hunks.flatMap((x) => x.lines)]));
+    assert.deepEqual(byPath.get('src/new.ts'), ['+export const n = 1;']);
+    assert.deepEqual(byPath.get('src/main.ts')?.filter((l) => !l.startsWith('-')), [], 'a deleted document: every line removed');
+    assert.deepEqual(byPath.get('src/util.ts'), ['-  return text.toUpperCase();', '+  return text.toLocaleUpperCase();']);
   });
 
   it('previews nothing without a transaction, and rollback discards everything', async () => {
@@ -451,9 +479,9 @@ describe('transactions: symbol-level edits', () => {
   it('replaces a body, inserts before and after a symbol, mapped through staged edits', async () => {
     const { h, id } = await withSymbols();
     await edit(h, 'src/greeter.ts', 'class Greeter', 'class Welcomer');
-    await h.ok('replace-symbol-body', { symbolId: id('Class:Greeter/Method:greet'), text: '\n    return name;\n  ' });
-    await h.ok('insert-before-symbol', { symbolId: id('Class:Greeter'), text: '/** Greets. */' });
-    const last = await h.ok<MutationData>('insert-after-symbol', { symbolId: id('Class:Greeter/Method:greet'), text: '\n  bye(): string {\n    return "bye";\n  }' });
+    await h.ok('replace-symbol-body', { symbol: { symbolId: id('Class:Greeter/Method:greet') }, text: '\n    return name;\n  ' });
+    await h.ok('insert-before-symbol', { symbol: { symbolId: id('Class:Greeter') }, text: '/** Greets. */' });
+    const last = await h.ok<MutationData>('insert-after-symbol', { symbol: { symbolId: id('Class:Greeter/Method:greet') }, text: '\n  bye(): string {\n    return "bye";\n  }' });
     assert.equal(last.data.revision.summary, 'Insert After Symbol greet in src/greeter.ts');
     assert.equal(
       h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'),
@@ -461,10 +489,44 @@ describe('transactions: symbol-level edits', () => {
     );
   });
 
+  it('take a symbol by location too, resolved in the editor buffer like the other symbol tools', async () => {
+    const { h } = await withSymbols();
+    await h.ok('replace-symbol-body', { symbol: { location: sel('src/greeter.ts', 'greet') }, text: 'return name;' });
+    assert.equal(h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'), 'export class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n}\n');
+    // Staged text the buffer does not have is not found: the symbol resolves in the buffer.
+    await h.fail('insert-after-symbol', { symbol: { location: sel('src/greeter.ts', 'return name;') }, text: '// x' }, 'LocationNotFound');
+    // Nothing else is accepted: the old symbolId field, or both forms at once.
+    await h.fail('insert-before-symbol', { symbolId: 'x', text: '// x' }, 'InvalidRequest');
+    await h.fail('insert-before-symbol', { symbol: { symbolId: 'x', location: sel('src/greeter.ts', 'greet') }, text: '// x' }, 'InvalidRequest');
+  });
+
+  it("re-indent text to the symbol's indentation (one level deeper in a body) and use the document's line breaks", async () => {
+    const { h, abs } = await setup();
+    const text = 'export class Tabbed {\r\n\tfirst(): number {\r\n\t\treturn 1;\r\n\t}\r\n\tsecond(): void {}\r\n}\r\n';
+    h.host.writeFile(abs('src/tabbed.ts'), text);
+    h.host.setSymbols(abs('src/tabbed.ts'), symbolsIn(text, [{ name: 'Tabbed', kind: 'Class', from: 'export class', children: [{ name: 'first', kind: 'Method', from: 'first(', to: '\t}' }, { name: 'second', kind: 'Method', from: 'second(', to: '{}' }] }]));
+    const ws = h.registry.all()[0];
+    const id = (path: string) => ({ symbolId: `${ws.documentId('src/tabbed.ts')}#${path}` });
+    // Written at column 0 with \n, or indented by two spaces: both land at the symbol's indentation, relative indentation kept.
+    await h.ok('replace-symbol-body', { symbol: id('Class:Tabbed/Method:first'), text: 'const a = 1;\nif (a) {\n  return a;\n}\nreturn 0;' });
+    await h.ok('replace-symbol-body', { symbol: id('Class:Tabbed/Method:second'), text: '\n  console.log(1);\n' });
+    await h.ok('insert-before-symbol', { symbol: id('Class:Tabbed/Method:second'), text: '  /** Second. */\n' });
+    await h.ok('insert-after-symbol', { symbol: id('Class:Tabbed/Method:second'), text: '\nthird(): void {\n  second();\n}\n' });
+    assert.equal(
+      h.transactions.stagedText(ws, 'src/tabbed.ts'),
+      'export class Tabbed {\r\n' +
+        '\tfirst(): number {\r\n\t\tconst a = 1;\r\n\t\tif (a) {\r\n\t\t  return a;\r\n\t\t}\r\n\t\treturn 0;\r\n\t}\r\n' +
+        '\t/** Second. */\r\n' +
+        '\tsecond(): void {\r\n\t\tconsole.log(1);\r\n\t}\r\n' +
+        '\r\n\tthird(): void {\r\n\t  second();\r\n\t}\r\n' +
+        '}\r\n',
+    );
+  });
+
   it('conflicts when the symbol region was already changed by a staged edit', async () => {
     const { h, id } = await withSymbols();
     await edit(h, 'src/greeter.ts', 'Hello', 'Hi');
-    const refused = await h.fail('replace-symbol-body', { symbolId: id('Class:Greeter/Method:greet'), text: 'x' }, 'TransactionConflicted');
+    const refused = await h.fail('replace-symbol-body', { symbol: { symbolId: id('Class:Greeter/Method:greet') }, text: 'x' }, 'TransactionConflicted');
     assert.equal(refused.continuation?.kind, 'CallTool');
   });
 });
