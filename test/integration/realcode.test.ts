@@ -112,6 +112,33 @@ describe('a real code base: rxjs 7 sources', function () {
     assert.deepEqual(refs.documents.items.map((d) => d.path).sort(), [...original.keys()].sort());
   });
 
+  it('an overloaded function (innerFrom): callers, references, definition and rename answer the same from the overload signature and from the implementation, as the raw providers do', async () => {
+    const file = 'src/internal/observable/innerFrom.ts';
+    const uri = vscode.Uri.file(abs(file));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const implementationAt = doc.getText().indexOf('innerFrom<T>');
+    const raw = (await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', uri, doc.positionAt(implementationAt))) ?? [];
+    assert.equal(raw.length, 1, 'the raw call hierarchy prepares the implementation');
+    const rawCalls = (await vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', raw[0])) ?? [];
+    const rawRefs = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, doc.positionAt(implementationAt))) ?? [];
+    const answers: { callers: string[]; references: number; renamed: number }[] = [];
+    for (const contextAfter of ['<O extends', '<T>(input']) {
+      const symbol = { location: { selection: { document: { path: file }, selectedText: 'innerFrom', contextAfter } } };
+      const callers = expectOk<{ calls: { items: { symbol: { symbolId: string }; callSites: unknown[] }[]; totalCount: number } }>(await invoke('find-callers', { symbol, callersLimit: 500 })).data;
+      assert.equal(callers.calls.totalCount, rawCalls.length, `find-callers from ${contextAfter}: as many callers as the raw incoming calls`);
+      const refs = expectOk<ReferencesData>(await invoke('find-references', { symbol, referencesLimit: 500 })).data;
+      assert.equal(refs.totalReferences, rawRefs.length, `find-references from ${contextAfter}: every raw reference`);
+      const rename = expectOk<MutationData>(await invoke('rename-symbol', { symbol, newName: 'innerFromInput' }));
+      answers.push({ callers: callers.calls.items.map((c) => c.symbol.symbolId).sort(), references: refs.totalReferences, renamed: rename.data.documents.totalCount });
+      expectOk(await invoke('transaction-rollback', {}));
+    }
+    assert.ok(rawCalls.length > 20, `innerFrom has ${rawCalls.length} callers`);
+    assert.deepEqual(answers[0], answers[1], 'the overload signature and the implementation give the same answers');
+    const call = { location: { selection: { document: { path: 'src/internal/operators/mergeInternals.ts' }, selectedText: 'innerFrom', contextAfter: '(project(value' } } };
+    const definition = expectOk<{ targets: { symbol?: { symbolId: string } }[] }>(await invoke('go-to-definition', call)).data;
+    assert.ok(definition.targets.length >= 1 && definition.targets.every((t) => t.symbol?.symbolId.includes('innerFrom.ts#Function:innerFrom')), 'a call of innerFrom leads to its declarations');
+  });
+
   it(`${ROUNDS} rounds of navigation, rename isFunction -> isCallable, commit, rename back, commit: every commit lands byte for byte`, async () => {
     const renamedFiles = new Map([...original].map(([p, b]) => [p, renamed(b, OLD, NEW)]));
     for (let round = 1; round <= ROUNDS; round++) {
