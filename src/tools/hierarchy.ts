@@ -4,7 +4,7 @@ import { retry, revise, ToolError } from '../core/envelope';
 import { inHeritage, heritageNames } from '../core/heritage';
 import type { HostHierarchyItem, HostRange, HostSymbol } from '../core/host';
 import { partialProperties, READINESS, whenCovered } from '../core/readiness';
-import { collectionOutput, limitParameter, spanOutput, symbolSelectorInput } from '../core/schemas';
+import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
 import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols';
@@ -23,14 +23,23 @@ const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
 
 const siteSchema: JsonSchema = {
   type: 'object',
-  properties: { line: { type: 'integer' }, column: { type: 'integer' }, span: spanOutput, staged: { enum: ['edited', 'deleted', 'unmapped'], description: "Staged view only, as on a location." } },
-  required: ['line', 'column', 'span'],
+  description: "A call, in the caller's document: at is its offset, the call's span {start: at, length: len, else the called function's name length}.",
+  properties: {
+    line: { type: 'integer' },
+    column: { type: 'integer' },
+    at: { type: 'integer', minimum: 0 },
+    len: { type: 'integer', minimum: 0 },
+    staged: { enum: ['edited', 'deleted', 'unmapped'], description: 'Staged view only, as on a location.' },
+  },
+  required: ['line', 'column', 'at'],
 };
 
+/** A call site: line, column and offset; its length only when it is not the called function's name's. */
 export interface Site {
   line: number;
   column: number;
-  span: { start: number; length: number };
+  at: number;
+  len?: number;
   /** Staged view only, as on a location. */
   staged?: LocationOutput['staged'];
 }
@@ -47,14 +56,21 @@ function limited<T>(all: T[], limit: number | null | undefined): { items: T[]; h
   return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
 }
 
-async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[]): Promise<Site[]> {
+async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], nameLength: number): Promise<Site[]> {
+  const site = (line: number, column: number, start: number, length: number, staged?: Site['staged']): Site => ({
+    line,
+    column,
+    at: start,
+    ...(length !== nameLength ? { len: length } : {}),
+    ...(staged ? { staged } : {}),
+  });
   const doc = ctx.view === 'staged' ? await ctx.document({ path: absPath }, undefined, 'site').catch(() => undefined) : undefined;
   if (doc) {
     return [...ranges]
       .sort((a, b) => a.start - b.start)
       .map((r) => {
         const { line, column, span, staged } = ctx.toLocation(doc, r.start, r.end - r.start);
-        return staged ? { line, column, span, staged } : { line, column, span };
+        return site(line, column, span.start, span.length, staged);
       });
   }
   const text = (await ctx.host.readDocument(absPath))?.text ?? '';
@@ -63,7 +79,7 @@ async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[]): 
     .sort((a, b) => a.start - b.start)
     .map((r) => {
       const pos = lines.positionAt(r.start);
-      return { line: pos.line + 1, column: pos.character + 1, span: { start: r.start, length: r.end - r.start } };
+      return site(pos.line + 1, pos.character + 1, r.start, r.end - r.start);
     });
 }
 
@@ -99,7 +115,9 @@ async function calls(ctx: ToolContext, input: SymbolInput, direction: 'incoming'
   if (h.roots.length === 0) await nothingPrepared(ctx, target);
   const items: { symbol: AnySymbol; callSites: Site[] }[] = [];
   for (const edge of h.edges) {
-    items.push({ symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges) });
+    // The call's span is the called function's name: the target's for callers, the edge's for callees.
+    const called = direction === 'incoming' ? target.symbol.name : edge.item.name;
+    items.push({ symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length) });
   }
   items.sort((a, b) => compareSymbols(a.symbol, b.symbol));
   return { symbol: single(target, ctx), calls: limited(items, limit), ...partial };

@@ -282,7 +282,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   // ------------------------------------------------------------ find-callers / find-callees
 
   it('find-callers: every caller with its call sites, by path and position whatever order the provider gives', async () => {
-    const d = (await h.ok<{ symbol: SymbolOutput; calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number; span: { start: number; length: number } }[] }[]; hasMore: boolean; totalCount: number } }>('find-callers', at('src/chain.ts', 'middle', 'function '))).data;
+    const d = (await h.ok<{ symbol: SymbolOutput; calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number; at: number; len?: number }[] }[]; hasMore: boolean; totalCount: number } }>('find-callers', at('src/chain.ts', 'middle', 'function '))).data;
     assert.equal(d.symbol.name, 'middle');
     assert.deepEqual(
       d.calls.items.map((c) => [c.symbol.name, c.symbol.kind, c.symbol.location.line, c.callSites.map((s) => `${s.line}:${s.column}`)]),
@@ -291,7 +291,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
         ['other', 'Function', 13, ['14:10']],
       ],
     );
-    assert.deepEqual(d.calls.items[0].callSites[0].span, { start: CHAIN.indexOf('middle() +'), length: 6 });
+    assert.deepEqual(d.calls.items[0].callSites[0], { line: d.calls.items[0].callSites[0].line, column: d.calls.items[0].callSites[0].column, at: CHAIN.indexOf('middle() +') }, 'the span is at and the called name\'s length');
     assert.match(d.calls.items[0].symbol.symbolId, /src\/chain\.ts#Function:top$/);
     assert.deepEqual(page(d.calls), [2, false, 2]);
   });
