@@ -48,6 +48,7 @@ interface Proof {
 const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
 const NAMES_PER_FILE = 3;
 const MAX_PROBES = 8;
+const MAX_FILES_READ = 24;
 const MAX_LISTED_FILES = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -211,7 +212,8 @@ async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promis
     .filter((c) => !open.has(c.absPath))
     .sort((a, b) => shared(b.rel) - shared(a.rel) || (a.rel < b.rel ? -1 : a.rel > b.rel ? 1 : 0));
   const probes: Probe[] = [];
-  for (const c of candidates) {
+  // Bounded: in a language whose declarations the pattern does not know (Markdown, JSON) nothing is found.
+  for (const c of candidates.slice(0, MAX_FILES_READ)) {
     if (probes.length >= MAX_PROBES) break;
     const text = await ctx.host.readFileText(c.absPath, 64 * 1024);
     for (const m of [...(text ?? '').matchAll(DECLARATION)].slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name: m[1] });

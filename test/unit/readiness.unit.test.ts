@@ -148,6 +148,25 @@ describe('readiness: project-wide answers from a service still loading its proje
   });
 });
 
+describe('readiness: languages it cannot test', () => {
+  it('reads a bounded number of closed files looking for a declaration, then takes the service at its word (unverifiable)', async () => {
+    const host = new FakeHost();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`docs/page${i}.md`] = `# Page ${i}\n\nText.\n`;
+    const folder = host.addFolder('notes', files);
+    const page = host.abs(folder, 'docs/page0.md');
+    host.openDocument(page);
+    host.setSymbols(page, symbolsIn(files['docs/page0.md'], [{ name: 'Page 0', kind: 'String', from: '# Page 0' }]));
+    host.symbolProviders.workspaceSymbols = () => [];
+    host.navigation.locations = () => [{ absPath: page, range: { start: 2, end: 8 } }];
+    const h = await createHarness({ host });
+    const before = host.callCount('readFileText');
+    const d = (await h.ok<{ complete: boolean }>('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } })).data;
+    assert.ok(host.callCount('readFileText') - before <= 24, `${host.callCount('readFileText') - before} files read`);
+    assert.equal(d.complete, false, 'references only from open files, and nothing to show the service covers the others');
+  });
+});
+
 describe('overloads: questions are asked at the name, from any overload or the implementation', () => {
   const TEXT = [
     'export function innerFrom(input: string): number;',
