@@ -9,6 +9,9 @@
 //     staged, previewed and committed against the raw rename provider + applyEdit + save, and the
 //     memory of 20 staged revisions;
 //   - in plain Node: unified hunks of a 50,000-line file against GNU diff -U3 (bench/diff.mjs);
+//   - in a real, headless VS Code on each real code base of scripts/fixtures.mjs CODE_BASES
+//     (bench/realcode.mjs, bench/realcode.ts): agent questions answered by the tools and the
+//     grep-and-read way, in bytes, with each side's correctness (also alone: --only realcode);
 // then prints a Markdown table and writes bench/results/latest.json.
 //
 // Options: --iterations <n> (default 300, or $AW_BENCH_ITERATIONS), --warmup <n> (default 30, or
@@ -16,6 +19,7 @@
 // The generated workspace: $AW_BENCH_LARGE_ITERATIONS / $AW_BENCH_LARGE_WARMUP (navigation rows, default 50 / 5),
 // $AW_BENCH_RENAME_ITERATIONS (stage + preview against the raw provider, default 6) and
 // $AW_BENCH_COMMIT_ITERATIONS (commits against raw applyEdit + save, default the rename iterations).
+// Real code: --only realcode runs that part alone; $AW_REALCODE_BASES (comma-separated names) picks code bases.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -27,6 +31,7 @@ import { ensureHost, runExtensionTests } from '../scripts/vscode-host.mjs';
 import { freshFixture, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
 import { generateWorkspace } from '../scripts/synthetic-workspace.mjs';
 import { benchDiff } from './diff.mjs';
+import { benchRealcode } from './realcode.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(root, 'dist', 'extension.js');
@@ -38,17 +43,29 @@ const { values: options } = parseArgs({
   options: {
     iterations: { type: 'string', default: process.env.AW_BENCH_ITERATIONS ?? '300' },
     warmup: { type: 'string', default: process.env.AW_BENCH_WARMUP ?? '30' },
+    only: { type: 'string' },
   },
 });
+const codeBases = process.env.AW_REALCODE_BASES ? process.env.AW_REALCODE_BASES.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 const iterations = Number(options.iterations);
 const warmup = Number(options.warmup);
-if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(warmup) || warmup < 0) {
-  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>]');
+if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(warmup) || warmup < 0 || (options.only !== undefined && options.only !== 'realcode')) {
+  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>] [--only realcode]');
   process.exit(2);
 }
 const command = process.env.npm_lifecycle_event
   ? `npm run ${process.env.npm_lifecycle_event}${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}`
   : `node bench/run.mjs ${process.argv.slice(2).join(' ')}`.trim();
+
+if (options.only === 'realcode') {
+  console.log('[bench] bundle: node esbuild.mjs (the dev bundle VS Code loads)');
+  esbuild(false);
+  await ensureHost();
+  const realcode = await benchRealcode({ root, codeBases });
+  console.log(`\n## Agent Workbench real-code bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}\n\nCommand: \`${command}\`\n\n${realcode.markdown}\n`);
+  for (const f of realcode.failures) console.error(`[bench] FAILED ${f}`);
+  process.exit(realcode.failures.length > 0 ? 1 : 0);
+}
 
 if (!fs.existsSync(IN_HOST)) {
   console.error(`${path.relative(root, IN_HOST)} is missing: compile first (npx tsc -p . --noEmit false --outDir out), or use npm run bench.`);
@@ -134,6 +151,10 @@ try {
 
 console.log('[bench] unified hunks of a 50,000-line file with 500 changes: src/core/diff.ts against diff -U3');
 const diff = benchDiff({ root });
+
+// --- 4b. real code bases: tool bytes against grep-and-read bytes -----------------------------------
+
+const realcode = await benchRealcode({ root, codeBases });
 
 // --- 5. report ---------------------------------------------------------------------------------
 
@@ -289,7 +310,7 @@ const header = [
     'c = vscode.lm.invokeTool into the activated extension (dist bundle).',
   '',
 ];
-const markdown = [...header, ...lines].join('\n');
+const markdown = [...header, ...lines, '', '### Real code: answer bytes against grep-and-read bytes', '', realcode.markdown].join('\n');
 console.log(`\n${markdown}\n`);
 
 const report = {
@@ -314,6 +335,7 @@ const report = {
   vscodeTools: inHost.lmTools,
   large,
   diff,
+  realcode: { totals: realcode.totals, failures: realcode.failures, file: 'bench/results/realcode.json' },
   markdown,
 };
 fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -322,4 +344,5 @@ fs.renameSync(`${RESULTS}.tmp`, RESULTS);
 console.log(`[bench] wrote ${path.relative(root, RESULTS)}`);
 const failedRows = [...inHost.rows, ...large.rows].filter((r) => r.status === 'failed');
 for (const r of failedRows) console.error(`[bench] FAILED row ${r.id} (${r.label}):\n${r.error}`);
-if (failedRows.length > 0) process.exit(1);
+for (const f of realcode.failures) console.error(`[bench] FAILED real code ${f}`);
+if (failedRows.length > 0 || realcode.failures.length > 0) process.exit(1);
