@@ -73,7 +73,7 @@ const TOOL_WAYS: Record<Kind, string> = {
   callers2: 'find-callers on f, then find-callers on each caller by symbolId',
   attributes: 'get-symbol-attributes (includeInherited)',
   info: 'get-symbol-info',
-  rename: 'rename-symbol + transaction-preview + transaction-preview includeDiff of each staged document',
+  rename: 'rename-symbol + transaction-preview includeDiff (every document\'s hunks in one answer; one more call per document it left out)',
   search: 'search-symbols (default limit)',
 };
 
@@ -464,9 +464,14 @@ async function measure(): Promise<void> {
           rawDocs.set(r, next);
         }
         const staged = dataOf<{ documents: { items: { path: string }[]; totalCount: number } }>(await tool('rename-symbol', { symbol: sel(q), newName }));
-        const preview = dataOf<{ documents: { document: { path: string } }[]; documentsTruncated?: boolean }>(await tool('transaction-preview', {}));
+        // One preview gives every document's hunks (diffs), cut from the end to fit; what it left out is asked for one document at a time.
+        const preview = dataOf<{ documents: { document: { path: string } }[]; documentsTruncated?: boolean; diffs?: { items: { document: { path: string } | null; truncated: boolean }[] } }>(
+          await tool('transaction-preview', { includeDiff: true }),
+        );
+        const whole = new Set((preview.diffs?.items ?? []).filter((d) => d.document && !d.truncated).map((d) => d.document?.path));
         let truncatedDiffs = 0;
         for (const d of preview.documents) {
+          if (whole.has(d.document.path)) continue;
           const diff = dataOf<{ diff?: { truncated?: boolean } }>(await tool('transaction-preview', { document: { path: d.document.path }, includeDiff: true }));
           if (diff.diff?.truncated) truncatedDiffs++;
         }

@@ -335,7 +335,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
                 line: { type: 'integer', minimum: 1 },
                 text: { type: 'string', description: 'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines.' },
                 at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
-                in: { type: 'string', description: 'Containing symbol (dotted name path), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
+                in: { type: 'string', description: 'Containing symbol (dotted name path, innermost names kept past 60 characters, … marking the cut), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
                 write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes)." },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
                 import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
@@ -503,5 +503,19 @@ function enclosingPath(roots: readonly HostSymbol[], start: number, end: number,
     level = next.children;
   }
   while (path.length > 0 && path[path.length - 1].selectionRange.start >= lineStart) path.pop();
-  return path.length > 0 ? path.map((s) => s.name).join('.') : undefined;
+  return path.length > 0 ? containerLabel(path.map((s) => s.name)) : undefined;
+}
+
+/** Longest container label: test callbacks are named by their whole description ("describe('…') callback.it('…') callback"). */
+const CONTAINER_MAX = 60;
+
+/** The dotted container path, innermost names kept when it is too long, "…" marking what was cut. */
+export function containerLabel(names: readonly string[]): string {
+  const whole = names.join('.');
+  if (whole.length <= CONTAINER_MAX) return whole;
+  let kept = names[names.length - 1];
+  // "…." goes before what is kept.
+  if (kept.length > CONTAINER_MAX - 2) return `${kept.slice(0, CONTAINER_MAX - 2)}…`;
+  for (let i = names.length - 2; i >= 0 && 2 + names[i].length + 1 + kept.length <= CONTAINER_MAX; i--) kept = `${names[i]}.${kept}`;
+  return `….${kept}`;
 }

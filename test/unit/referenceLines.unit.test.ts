@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { lineWindow, referencesListed } from '../../src/tools/navigation';
+import { containerLabel, lineWindow, referencesListed } from '../../src/tools/navigation';
 import type { ReferencesData } from '../../src/tools/navigation';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness } from './harness';
@@ -15,6 +15,15 @@ describe('find-references: what a reference line costs', () => {
     assert.ok(cut.includes('target(1)'), 'the reference is inside the window');
     assert.equal(lineWindow(long, 0), `${long.slice(0, 100)}…`, 'a reference at the start: cut at the end only');
     assert.equal(lineWindow(long, long.length - 2), `…${long.slice(long.length - 100)}`, 'at the end: cut at the start only');
+  });
+
+  it('containerLabel keeps a short path whole and the innermost names of a long one, marking the cut', () => {
+    assert.equal(containerLabel(['Editor', 'commands']), 'Editor.commands');
+    const test = ["describe('can') callback", "it('returns false for marks') callback", 'check'];
+    assert.equal(containerLabel(test), "….it('returns false for marks') callback.check");
+    const long = `it('${'x'.repeat(80)}') callback`;
+    assert.equal(containerLabel(['suite', long]), `${long.slice(0, 58)}…`);
+    for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 60, label);
   });
 
   it('an import or re-export line gives its offsets under import, without its text; other lines keep theirs', async () => {
