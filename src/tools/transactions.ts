@@ -222,6 +222,13 @@ const DIFF_RESERVE_BYTES = 1024;
 /** Room kept for the note that says what was left out of diffs. */
 const NOTE_RESERVE_BYTES = 512;
 
+/** A document's hunks in diffs: its path says which (the documents list has its documentId and project). */
+interface PathDiff {
+  path: string;
+  hunks: DiffHunk[];
+  truncated: boolean;
+}
+
 interface DocumentDiff {
   document: ChangedDocument['document'] | null;
   hunks: DiffHunk[];
@@ -264,13 +271,13 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     type: ['object', 'null'],
     properties: {
       transaction: transactionStateSchema,
-      documents: { description: 'The changed documents in the preview.', type: 'array', items: changedDocumentSchema },
+      documents: { description: 'The changed documents in the preview; with document, that one only (documentCount counts them all).', type: 'array', items: changedDocumentSchema },
       documentCount: int('How many documents the transaction changes; documents may list fewer (documentsTruncated).'),
       documentsTruncated: bool('Whether documents were left out to fit the output limit.'),
       diff: { ...documentDiffSchema, description: 'The optional detailed diff.', type: ['object', 'null'] },
       diffs: collectionOutput(
         'With includeDiff and no document: the diff of every changed document, in the order of documents; cut from the end to fit the output limit (hasMore; the last one may be truncated). totalCount: changed documents.',
-        documentDiffSchema,
+        { type: 'object', properties: { path: { type: 'string' }, hunks: (documentDiffSchema.properties as Record<string, JsonSchema>).hunks, truncated: { type: 'boolean' } }, required: ['path', 'hunks', 'truncated'] },
       ),
       note: { type: 'string', description: 'What was left out of diffs and how to get it.' },
     },
@@ -281,7 +288,8 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     'documentCount (how many documents the transaction changes) and documentsTruncated (true when documents were left out to fit the output limit) are added next to it; ' +
     'the selected diff is kept whole first, documents give way. ' +
     'includeDiff without document (refused in this extension before, and not described by the seed) answers diffs: the diff of every changed document in the order of documents, ' +
-    'a collection cut from the end to fit the output limit (hasMore; the last one may be truncated), with a note naming the documents to ask for one at a time.',
+    'a collection cut from the end to fit the output limit (hasMore; the last one may be truncated), each named by its path, with a note naming the documents to ask for one at a time. ' +
+    'With document, documents lists that document only (documentCount still counts every changed document).',
   examples: [
     {
       workflowId: 'transaction-change',
@@ -302,7 +310,7 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     // Only the listed documents are described (their line counts cost a diff each).
     const documents = await Promise.all(changed.slice(0, PREVIEW_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
     let diff: DocumentDiff | null = null;
-    let diffs: { items: DocumentDiff[]; hasMore: boolean; totalCount: number } | undefined;
+    let diffs: { items: PathDiff[]; hasMore: boolean; totalCount: number } | undefined;
     let note: string | undefined;
     let shownDocuments = documents;
     if (input.includeDiff) {
@@ -315,27 +323,31 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
         const staged = findChanged(ws, selected, changed);
         const all = stagedHunks(staged, contextLines);
         const { hunks } = hunksWithin(all, budget);
-        diff = { document: (await tm.describe(ws, staged)).document, hunks, truncated: hunks.length < all.length };
+        const entry = await tm.describe(ws, staged);
+        diff = { document: entry.document, hunks, truncated: hunks.length < all.length };
+        // The list is the asked document's entry: the others are what a call without document lists.
+        shownDocuments = [entry];
       } else {
         // The list keeps its share here: the output bounding would cut the later diffs first.
         let listed = documents.length;
         while (listed > 0 && utf8Bytes(JSON.stringify(documents.slice(0, listed))) > listBytes) listed = Math.floor(listed * 0.9);
         shownDocuments = documents.slice(0, listed);
         // Every changed document in order, until the budget is spent: the document it runs out in keeps the hunks that fit.
-        const items: DocumentDiff[] = [];
+        const items: PathDiff[] = [];
         let left = budget - NOTE_RESERVE_BYTES;
         for (const [i, staged] of changed.entries()) {
           const ref = (documents[i] ?? (await tm.describe(ws, staged))).document;
-          const head = utf8Bytes(JSON.stringify({ document: ref, hunks: [], truncated: false })) + 1;
+          const path = ref?.path ?? staged.path ?? staged.origin?.path ?? '';
+          const head = utf8Bytes(JSON.stringify({ path, hunks: [], truncated: false })) + 1;
           if (head > left) break;
           const all = stagedHunks(staged, contextLines);
           const { hunks, used } = hunksWithin(all, left - head);
-          items.push({ document: ref, hunks, truncated: hunks.length < all.length });
+          items.push({ path, hunks, truncated: hunks.length < all.length });
           left -= head + used;
           if (hunks.length < all.length) break;
         }
         diffs = { items, hasMore: items.length < changed.length, totalCount: changed.length };
-        const cut = items.filter((d) => d.truncated).map((d) => d.document?.path);
+        const cut = items.filter((d) => d.truncated).map((d) => d.path);
         if (diffs.hasMore || cut.length > 0) {
           const rest = changed.slice(items.length).map((d) => d.path ?? d.origin?.path ?? d.removedPath ?? '');
           note =
@@ -345,7 +357,8 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
         }
       }
     }
-    return { transaction: tm.state(tx), documents: shownDocuments, documentCount: changed.length, documentsTruncated: changed.length > shownDocuments.length, diff, ...(diffs ? { diffs } : {}), ...(note ? { note } : {}) };
+    const truncated = diff ? false : changed.length > shownDocuments.length;
+    return { transaction: tm.state(tx), documents: shownDocuments, documentCount: changed.length, documentsTruncated: truncated, diff, ...(diffs ? { diffs } : {}), ...(note ? { note } : {}) };
   },
 });
 

@@ -211,8 +211,8 @@ describe('transactions: files, preview and history', () => {
     assert.ok(small.data.diff.hunks.length > 0 && small.data.diff.hunks.length < 40, `${small.data.diff.hunks.length} hunks`);
     await h.fail('transaction-preview', { includeDiff: true, document: { path: 'src/util.ts' } }, 'DocumentNotFound');
     // Every document's diff under the same limit: cut inside src/big.txt, src/windows.ts left out, and the note says so.
-    const all = await h.ok<{ diffs: { items: { document: { path: string }; hunks: unknown[]; truncated: boolean }[]; hasMore: boolean; totalCount: number }; note: string }>('transaction-preview', { includeDiff: true });
-    assert.deepEqual(all.data.diffs.items.map((d) => [d.document.path, d.truncated]), [['src/big.txt', true]]);
+    const all = await h.ok<{ diffs: { items: { path: string; hunks: unknown[]; truncated: boolean }[]; hasMore: boolean; totalCount: number }; note: string }>('transaction-preview', { includeDiff: true });
+    assert.deepEqual(all.data.diffs.items.map((d) => [d.path, d.truncated]), [['src/big.txt', true]]);
     assert.ok(all.data.diffs.items[0].hunks.length > 0 && all.data.diffs.items[0].hunks.length < 40);
     assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount], [true, 2]);
     assert.match(all.data.note, /^Whole diffs of 0 of 2 changed documents fit the output limit; src\/big\.txt lost hunks from its end\. Ask with document for src\/big\.txt, src\/windows\.ts /);
@@ -224,18 +224,19 @@ describe('transactions: files, preview and history', () => {
     await edit(h, 'src/util.ts', 'toUpperCase', 'toLocaleUpperCase');
     await h.ok('create-file', { path: 'src/new.ts', text: 'export const n = 1;\n' });
     await h.ok('delete-file', { document: { path: 'src/main.ts' } });
-    type Diff = { document: { path: string }; hunks: { lines: string[] }[]; truncated: boolean };
+    type Diff = { path: string; hunks: { lines: string[] }[]; truncated: boolean };
     const all = await h.ok<{ documents: { document: { path: string } }[]; diff: unknown; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note?: string }>('transaction-preview', { includeDiff: true, contextLines: 0 });
     const paths = all.data.documents.map((d) => d.document.path);
     assert.equal(paths.length, 4);
-    assert.deepEqual(all.data.diffs.items.map((d) => d.document.path), paths, 'one diff per changed document, in the order of documents');
+    assert.deepEqual(all.data.diffs.items.map((d) => d.path), paths, 'one diff per changed document, in the order of documents');
     assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount, all.data.note, all.data.diff], [false, 4, undefined, null]);
     // Each is the diff the one-document preview gives.
     for (const d of all.data.diffs.items) {
-      const one = await h.ok<{ diff: Diff }>('transaction-preview', { document: { path: d.document.path }, includeDiff: true, contextLines: 0 });
-      assert.deepEqual(d, one.data.diff, d.document.path);
+      const one = await h.ok<{ documents: { document: { path: string } }[]; documentCount: number; diff: { document: { path: string }; hunks: unknown[]; truncated: boolean } }>('transaction-preview', { document: { path: d.path }, includeDiff: true, contextLines: 0 });
+      assert.deepEqual({ path: d.path, hunks: d.hunks, truncated: d.truncated }, { path: one.data.diff.document.path, hunks: one.data.diff.hunks, truncated: one.data.diff.truncated }, d.path);
+      assert.deepEqual([one.data.documents.map((x) => x.document.path), one.data.documentCount], [[d.path], 4], 'a one-document preview lists that document, and counts them all');
     }
-    const byPath = new Map(all.data.diffs.items.map((d) => [d.document.path, d.hunks.flatMap((x) => x.lines)]));
+    const byPath = new Map(all.data.diffs.items.map((d) => [d.path, d.hunks.flatMap((x) => x.lines)]));
     assert.deepEqual(byPath.get('src/new.ts'), ['+export const n = 1;']);
     assert.deepEqual(byPath.get('src/main.ts')?.filter((l) => !l.startsWith('-')), [], 'a deleted document: every line removed');
     assert.deepEqual(byPath.get('src/util.ts'), ['-  return text.toUpperCase();', '+  return text.toLocaleUpperCase();']);
