@@ -465,10 +465,10 @@ async function measure(): Promise<void> {
         }
         const staged = dataOf<{ documents: { items: { path: string }[]; totalCount: number } }>(await tool('rename-symbol', { symbol: sel(q), newName }));
         // One preview gives every document's hunks (diffs), cut from the end to fit; what it left out is asked for one document at a time.
-        const preview = dataOf<{ documents: { document: { path: string } }[]; documentsTruncated?: boolean; diffs?: { items: { document: { path: string } | null; truncated: boolean }[] } }>(
+        const preview = dataOf<{ documents: { document: { path: string } }[]; documentsTruncated?: boolean; diffs?: { items: { path: string; truncated: boolean }[] } }>(
           await tool('transaction-preview', { includeDiff: true }),
         );
-        const whole = new Set((preview.diffs?.items ?? []).filter((d) => d.document && !d.truncated).map((d) => d.document?.path));
+        const whole = new Set((preview.diffs?.items ?? []).filter((d) => !d.truncated).map((d) => d.path));
         let truncatedDiffs = 0;
         for (const d of preview.documents) {
           if (whole.has(d.document.path)) continue;
