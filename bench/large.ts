@@ -12,6 +12,8 @@ import type { AnyToolDefinition } from '../src/core/definition';
 import type { Envelope } from '../src/core/envelope';
 import type { AgentWorkbenchApi } from '../src/extension';
 import { ALL_TOOLS } from '../src/tools';
+import { referencesListed } from '../src/tools/navigation';
+import type { ReferencesData } from '../src/tools/navigation';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { benchRuntime, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, overheadVariants, short, stats } from './inHost';
 import type { Memory, Row, Variant } from './inHost';
@@ -64,15 +66,9 @@ function dataOf<T>(text: string): T {
   return e.data as T;
 }
 
-interface ReferencesData {
-  documents: { items?: { lines: { at?: unknown[]; write?: unknown[]; decl?: unknown[] }[] }[] };
-  complete?: boolean;
-  totalCount?: number;
-}
-
-/** References listed: each is one offset in documents.items[].lines[].at, .write or .decl. */
+/** References listed: each is one offset in a line's at, write, decl or import list. */
 function referenceCount(data: ReferencesData): number {
-  return (data.documents.items ?? []).reduce((n, d) => n + d.lines.reduce((m, l) => m + (l.at?.length ?? 0) + (l.write?.length ?? 0) + (l.decl?.length ?? 0), 0), 0);
+  return referencesListed(data);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
