@@ -44,6 +44,12 @@ interface Proof {
   open: Set<string>;
 }
 
+/** A language the check cannot test, remembered like a proof: until a document of the language opens. */
+interface Untestable {
+  verdict: Extract<Coverage, { state: 'unverifiable' }>;
+  open: Set<string>;
+}
+
 /** A declaration at the start of a line (so not in a comment), in most languages' syntax. */
 const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
 const NAMES_PER_FILE = 3;
@@ -56,10 +62,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Per editor session: which languages have shown they answer for the whole project. */
 export class ProjectReadiness {
   private readonly proofs = new Map<string, Proof>();
+  private readonly untestable = new Map<string, Untestable>();
 
   /** Forgets every proof (benchmarks measure first calls this way). */
   clear(): void {
     this.proofs.clear();
+    this.untestable.clear();
   }
 
   /**
@@ -79,9 +87,19 @@ export class ProjectReadiness {
       }
       this.proofs.delete(language);
     }
+    const known = this.untestable.get(language);
+    if (known) {
+      if ([...openOfLanguage()].every((p) => known.open.has(p))) return known.verdict;
+      this.untestable.delete(language);
+    }
+    const untestable = (verdict: Extract<Coverage, { state: 'unverifiable' }>): Coverage => {
+      // Reading the folder's files again on every call would find the same: kept until a document of the language opens.
+      this.untestable.set(language, { verdict, open: openOfLanguage() });
+      return verdict;
+    };
     const { closed, probes } = await closedFileProbes(ctx, doc);
-    if (closed === 0) return { state: 'unverifiable', why: 'all-open', reason: `every ${language} file of the folder is open` };
-    if (probes.length === 0) return { state: 'unverifiable', why: 'no-probe', reason: `no declaration found in the closed ${language} files to test the service with` };
+    if (closed === 0) return untestable({ state: 'unverifiable', why: 'all-open', reason: `every ${language} file of the folder is open` });
+    if (probes.length === 0) return untestable({ state: 'unverifiable', why: 'no-probe', reason: `no declaration found in the closed ${language} files to test the service with` });
     const budget = maxWaitMs ?? Math.min(READINESS.maxWaitMs, Math.max(0, ctx.remainingMs() - READINESS.marginMs));
     const started = Date.now();
     for (let round = 0; ; round++) {
@@ -94,6 +112,7 @@ export class ProjectReadiness {
         }
       }
       // Nothing found: a service that searches no workspace symbols at all can never pass the test.
+      // Not remembered: a service still starting may not search yet either.
       if (round === 0 && !(await searchesSymbols(ctx, doc))) return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
       const waited = Date.now() - started;
       if (waited >= budget) return { state: 'loading', languageId: language, waitedMs: waited };

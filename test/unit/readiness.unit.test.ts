@@ -164,6 +164,12 @@ describe('readiness: languages it cannot test', () => {
     const d = (await h.ok<{ complete: boolean }>('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } })).data;
     assert.ok(host.callCount('readFileText') - before <= 24, `${host.callCount('readFileText') - before} files read`);
     assert.equal(d.complete, false, 'references only from open files, and nothing to show the service covers the others');
+    const again = host.callCount('readFileText');
+    await h.ok('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } });
+    assert.equal(host.callCount('readFileText'), again, 'the verdict is kept while no Markdown document opens');
+    host.openDocument(host.abs(folder, 'docs/page1.md'));
+    await h.ok('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } });
+    assert.ok(host.callCount('readFileText') > again, 'and tested again once one opens');
   });
 });
 
