@@ -55,7 +55,6 @@ const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|publ
 const NAMES_PER_FILE = 3;
 const MAX_PROBES = 8;
 const MAX_FILES_READ = 24;
-const MAX_LISTED_FILES = 5000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,7 +130,7 @@ export class ProjectReadiness {
     for (const d of ctx.host.openDocuments()) if (inFolder(d.absPath) && !samples.has(d.languageId)) samples.set(d.languageId, d.absPath);
     if (samples.size === 0) {
       const served = ctx.host.languages().filter((l) => l.providedBy.length > 0);
-      const { paths } = await ctx.host.listFiles(w.folder, MAX_LISTED_FILES);
+      const { paths } = await w.files();
       const byLanguage = new Map<string, string[]>();
       for (const p of paths) {
         const ext = /\.[^./]+$/.exec(p)?.[0]?.toLowerCase();
@@ -217,7 +216,8 @@ async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promis
   const ext = /\.[^./]+$/.exec(doc.relativePath)?.[0];
   if (!ext) return { closed: 0, probes: [] };
   const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
-  const { paths } = await ctx.host.listFiles(doc.workspace.folder, MAX_LISTED_FILES);
+  // The folder's file list as the workspace keeps it (listed again when files are created or deleted).
+  const { paths } = await doc.workspace.files();
   const dir = doc.relativePath.split('/').slice(0, -1);
   const shared = (p: string) => {
     const parts = p.split('/');
