@@ -22,6 +22,8 @@ export const READINESS = {
   stepMs: 250,
   /** Time kept back from the call's timeout for the answer itself. */
   marginMs: 3_000,
+  /** What one probe of the first round may take even when no wait is left (a loaded service answers in milliseconds). */
+  firstProbeMs: 2_000,
   retryAfterSeconds: 5,
 };
 
@@ -101,21 +103,26 @@ export class ProjectReadiness {
     if (probes.length === 0) return untestable({ state: 'unverifiable', why: 'no-probe', reason: `no declaration found in the closed ${language} files to test the service with` });
     const budget = maxWaitMs ?? Math.min(READINESS.maxWaitMs, Math.max(0, ctx.remainingMs() - READINESS.marginMs));
     const started = Date.now();
+    // A busy service can take seconds per search: each one is cut at what is left of the wait.
+    const left = () => Math.max(0, budget - (Date.now() - started));
+    const loading = (): Coverage => ({ state: 'loading', languageId: language, waitedMs: Date.now() - started });
     for (let round = 0; ; round++) {
       const open = openOfLanguage();
       for (const p of probes) {
         if (open.has(p.absPath)) continue;
-        if (await found(ctx, p)) {
+        if (await within(found(ctx, p), round === 0 ? Math.max(left(), READINESS.firstProbeMs) : left())) {
           this.proofs.set(language, { probe: p, open });
           return { state: 'loaded', justNow: true };
         }
+        if (round > 0 && left() === 0) return loading();
       }
       // Nothing found: a service that searches no workspace symbols at all can never pass the test.
       // Not remembered: a service still starting may not search yet either.
-      if (round === 0 && !(await searchesSymbols(ctx, doc))) return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
-      const waited = Date.now() - started;
-      if (waited >= budget) return { state: 'loading', languageId: language, waitedMs: waited };
-      await sleep(Math.min(READINESS.stepMs, budget - waited));
+      if (round === 0 && (await within(searchesSymbols(ctx, doc), Math.max(left(), READINESS.firstProbeMs))) === false) {
+        return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
+      }
+      if (left() === 0) return loading();
+      await sleep(Math.min(READINESS.stepMs, left()));
     }
   }
 
@@ -192,10 +199,32 @@ export function partialNote(c: Extract<Coverage, { state: 'loading' }>): Partial
  */
 export async function whenCovered<T>(ctx: ToolContext, doc: ResolvedDocument, what: string, ask: () => Promise<T>, isEmpty: (answer: T) => boolean): Promise<{ answer: T; partial?: PartialAnswer }> {
   const c = await ctx.services.readiness.coverage(ctx, doc);
-  const answer = await ask();
-  if (c.state !== 'loading') return { answer };
+  if (c.state !== 'loading') return { answer: await ask() };
+  const answer = await inTime(ctx, c, what, ask);
   if (isEmpty(answer)) throw starting(c, `no ${what} found in the open files, and the files nobody has open are not searched yet`);
   return { answer, partial: partialNote(c) };
+}
+
+/**
+ * A loading service can be slow to answer even from the open files (a busy machine, a project
+ * being read): the call refuses with LanguageServiceStarting in time rather than run into its timeout.
+ */
+export async function inTime<T>(ctx: ToolContext, c: Extract<Coverage, { state: 'loading' }>, what: string, ask: () => Promise<T>): Promise<T> {
+  const late = Symbol('late');
+  const answer = await within(ask(), Math.max(0, ctx.remainingMs() - READINESS.marginMs / 3), late);
+  if (answer === late) throw starting(c, `the ${what} did not come back before the call's timeout`);
+  return answer as T;
+}
+
+/** The promise's value, or `fallback` (default undefined) when it takes longer than ms. */
+async function within<T, F = undefined>(p: Promise<T>, ms: number, fallback?: F): Promise<T | F> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback as F), ms)));
+  try {
+    return await Promise.race([p, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 async function found(ctx: ToolContext, p: Probe): Promise<boolean> {

@@ -40,6 +40,7 @@ interface KeptRevision {
   paths: string[];
   /** Indexes into documents. */
   state: number[];
+  coverage?: Revision['coverage'];
 }
 
 export interface KeptTransaction {
@@ -72,7 +73,7 @@ export function serializeTransaction(tx: Transaction, folder: string): KeptTrans
     }
     return i;
   };
-  const revisions = tx.revisions.map((r) => ({ number: r.number, provenance: r.provenance, time: r.time, paths: r.paths, state: [...r.state.values()].map(docIndex) }));
+  const revisions = tx.revisions.map((r) => ({ number: r.number, provenance: r.provenance, time: r.time, paths: r.paths, state: [...r.state.values()].map(docIndex), ...(r.coverage ? { coverage: r.coverage } : {}) }));
   return { format: FORMAT, workspaceId: tx.workspaceId, folder, id: tx.id, startedAt: tx.startedAt, current: tx.current, bases: [...bases.keys()], documents: keptDocuments, revisions };
 }
 
@@ -111,7 +112,7 @@ export function deserializeTransaction(kept: KeptTransaction): Transaction {
       if (!d) throw new Error('revision names a missing document');
       state.set(d.key, d);
     }
-    tx.revisions.push({ number: r.number, provenance: r.provenance, time: r.time, paths: r.paths, state });
+    tx.revisions.push({ number: r.number, provenance: r.provenance, time: r.time, paths: r.paths, state, ...(r.coverage ? { coverage: r.coverage } : {}) });
   }
   if (kept.current < 0 || kept.current > tx.revisions.length) throw new Error('current revision out of range');
   tx.current = kept.current;

@@ -50,6 +50,18 @@ export interface StageOptions {
   basis: 'buffer' | 'staged';
   /** The text each edited path had when the edits were computed (buffer or staged, per basis); a mismatch is a conflict. */
   computedOn?: Record<string, string>;
+  /** For edits a language service computed across files: whether it covered the project then. */
+  coverage?: StagedCoverage;
+}
+
+/**
+ * How far the language service that computed a revision's edits saw the project. A revision
+ * staged while it knew only the open files (state 'loading') is never committed: the commit
+ * refuses until it is staged again.
+ */
+export interface StagedCoverage {
+  languageId: string;
+  state: 'loaded' | 'unverifiable' | 'loading';
 }
 
 /** The seed's transaction state. */
@@ -145,6 +157,7 @@ export interface Revision {
   time: string;
   paths: string[];
   state: StagedState;
+  coverage?: StagedCoverage;
 }
 
 export const sha256 = (data: string | Uint8Array): string => createHash('sha256').update(data).digest('hex');
@@ -618,6 +631,7 @@ export class TransactionManager {
         time: new Date().toISOString(),
         paths: touched.map((d) => d.path ?? d.origin?.path ?? '').sort(),
         state: builder.state,
+        ...(options.coverage ? { coverage: { ...options.coverage } } : {}),
       };
       tx.revisions.push(revision);
       tx.current = revision.number;
@@ -682,6 +696,8 @@ export class TransactionManager {
   commit(ctx: ToolContext | undefined, workspace: Workspace, by: Author): Promise<{ transaction: Transaction; files: CommittedFile[] }> {
     return this.exclusive(workspace.id, async () => {
       const { tx, plan } = this.commitPlan(workspace);
+      const partial = tx.revisions.slice(0, tx.current).find((r) => r.coverage?.state === 'loading');
+      if (partial) throw stagedWhileLoading(partial, by);
       for (const f of plan.files) {
         const problem = await this.drift(f);
         if (problem) throw conflictError(problem, f.path, by);
@@ -737,6 +753,19 @@ export class TransactionManager {
     files.sort((a, b) => order[a.kind] - order[b.kind] || a.path.localeCompare(b.path));
     return { tx, plan: { transactionId: tx.id, workspaceId: workspace.id, folder: workspace.fsPath, files } };
   }
+}
+
+/** A revision a language service computed from the open files only: staging it again is the only way to a complete edit. */
+function stagedWhileLoading(r: Revision, by: Author): ToolError {
+  const languageId = r.coverage?.languageId ?? 'the';
+  return new ToolError(
+    'LanguageServiceStarting',
+    `Revision ${r.number} (${r.provenance.summary}) was staged while the ${languageId} language service was still loading the project, so its edits may miss files nobody had open. Nothing was written; the transaction is kept.`,
+    by === 'person'
+      ? resolveExternally(`Undo revision ${r.number} and ask the agent to stage it again, or roll the transaction back.`)
+      : callTool('transaction-history', `Undo back to revision ${r.number - 1} with transaction-history (action "undo"), stage the same change again (${r.provenance.tool}), then commit.`),
+    { revision: r.number, languageId },
+  );
 }
 
 function conflictError(problem: string, path: string, by: Author): ToolError {

@@ -18,7 +18,7 @@ import { boundedString, collectionOutput, documentSelectorInput, limitParameter,
 import type { JsonSchema } from '../core/schemas';
 import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols';
 import type { SymbolSelector } from '../core/symbols';
-import type { BoundedList, MutationData, OffsetEdit, StagedChange } from '../core/transactions';
+import type { BoundedList, MutationData, OffsetEdit, StagedChange, StagedCoverage } from '../core/transactions';
 import type { Workspace } from '../core/workspaces';
 import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/context';
 import { starting } from '../core/readiness';
@@ -131,13 +131,25 @@ const semanticMutationSchema: JsonSchema = {
   required: [...((mutationDataSchema.required as string[] | undefined) ?? []), 'staged'],
 };
 
-async function stage(ctx: ToolContext, workspace: Workspace, provenance: { tool: string; summary: string; codeActionKind?: string }, converted: ConvertedEdit): Promise<SemanticMutationData> {
+async function stage(ctx: ToolContext, workspace: Workspace, provenance: { tool: string; summary: string; codeActionKind?: string }, converted: ConvertedEdit, coverage?: StagedCoverage): Promise<SemanticMutationData> {
   const result = await ctx.services.transactions.stage(ctx, workspace, { ...provenance, summary: truncate(provenance.summary.replace(/\s+/g, ' '), 200) }, converted.changes, {
     basis: 'buffer',
     computedOn: converted.computedOn,
+    ...(coverage ? { coverage } : {}),
   });
   const files = converted.documents.map((d) => ({ path: d.path, edits: d.edits }));
   return { ...result, staged: { files: limitItems(files, null, ANSWER_LIST_DEFAULT), edits: files.reduce((n, f) => n + f.edits, 0), fileOperations: converted.fileOperations } };
+}
+
+/**
+ * Coverage once a service's cross-file edit came back: one that began loading another project
+ * meanwhile may have computed it from the open files only. Refused now; recorded on the revision
+ * so the commit checks it again.
+ */
+async function coverageAfter(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<StagedCoverage> {
+  const after = await ctx.services.readiness.coverage(ctx, doc, 0);
+  if (after.state === 'loading') throw starting(after, `${what} may have been computed from the open files only, so nothing was staged`);
+  return { languageId: doc.host.languageId, state: after.state };
 }
 
 // ---------------------------------------------------------------- rename-symbol
@@ -182,15 +194,12 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
       offset = resolved.symbol.selectionRange.start;
     }
     const { absolutePath: absPath, workspace } = resolvedDoc;
-    const readiness = ctx.services.readiness;
-    await readiness.require(ctx, resolvedDoc, 'the rename');
+    await ctx.services.readiness.require(ctx, resolvedDoc, 'the rename');
     const doc = await ctx.host.readDocument(absPath);
     const languageId = doc?.languageId ?? 'these';
     // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
     const result = await ctx.host.renameEdits(absPath, offset, input.newName);
-    // A service that began loading another project meanwhile may have answered from the open files only.
-    const after = await readiness.coverage(ctx, resolvedDoc, 0);
-    if (after.state === 'loading') throw starting(after, 'the rename may have been computed from the open files only, so nothing was staged');
+    const coverage = await coverageAfter(ctx, resolvedDoc, 'the rename');
     if (!result.ok) {
       throw refused(result, 'rename provider', languageId, 'Point symbol at the name of a symbol declared in the workspace (not a keyword, literal or library symbol) and give a newName valid in the language.');
     }
@@ -198,7 +207,7 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
     if (oldName === input.newName) throw nothingChanged(`The symbol is already named ${input.newName}`, 'Give a different newName.');
     const converted = toChanges(workspace, result.edit, 'rename');
     if (converted.changes.length === 0) throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
-    return stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted);
+    return stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
   },
 });
 
@@ -259,6 +268,8 @@ interface CachedAction {
   createdAt: number;
   /** Why it cannot be staged, when it cannot. */
   unstageable?: string;
+  /** How far the language service saw the project when it computed the action's edit. */
+  coverage: StagedCoverage;
 }
 
 /** Code actions listed recently, by actionRef; bounded, oldest dropped first. */
@@ -325,9 +336,9 @@ interface ActionItem {
   files?: { path: string; edits: number }[];
 }
 
-function describeAction(ctx: ToolContext, workspace: Workspace, action: HostCodeAction, lineOf: (offset: number) => number): ActionItem {
+function describeAction(ctx: ToolContext, workspace: Workspace, action: HostCodeAction, lineOf: (offset: number) => number, coverage: StagedCoverage): ActionItem {
   const reason = unstageableReason(workspace, action);
-  const actionRef = actionCache(ctx.services).add({ workspaceId: workspace.id, workspaceEpoch: workspace.snapshot().workspaceEpoch, action, unstageable: reason });
+  const actionRef = actionCache(ctx.services).add({ workspaceId: workspace.id, workspaceEpoch: workspace.snapshot().workspaceEpoch, action, unstageable: reason, coverage });
   const item: ActionItem = { actionRef, title: action.title, stageable: reason === undefined };
   if (action.kind) item.kind = action.kind;
   if (action.isPreferred) item.isPreferred = true;
@@ -410,10 +421,11 @@ export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
     // Actions such as adding an import or moving a symbol reach other files: not from a service that knows only the open ones.
     await ctx.services.readiness.require(ctx, doc, 'the code actions');
     const result = await ctx.host.codeActions(doc.absolutePath, { start: target.start, end: target.start + target.length }, input.kind ?? undefined);
+    const coverage = await coverageAfter(ctx, doc, 'the code actions');
     if (!result.ok) throw refused(result, 'code action provider', doc.host.languageId, 'Try another location or kind.');
     const limit = input.actionsLimit ?? 50;
     const lineOf = (offset: number): number => doc.lines.positionAt(offset).line + 1;
-    const items = result.actions.slice(0, limit).map((a) => describeAction(ctx, doc.workspace, a, lineOf));
+    const items = result.actions.slice(0, limit).map((a) => describeAction(ctx, doc.workspace, a, lineOf, coverage));
     return { actions: { items, hasMore: result.actions.length > limit, totalCount: result.actions.length }, expiresInSeconds: ACTION_REF_TTL_MS / 1000 };
   },
 });
@@ -479,7 +491,7 @@ export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData
     const converted = toChanges(workspace, entry.action.edit as HostWorkspaceEdit, 'code action');
     const provenance: { tool: string; summary: string; codeActionKind?: string } = { tool: 'stage-code-action', summary: entry.action.title };
     if (entry.action.kind) provenance.codeActionKind = entry.action.kind;
-    const data = await stage(ctx, workspace, provenance, converted);
+    const data = await stage(ctx, workspace, provenance, converted, entry.coverage);
     actionCache(ctx.services).delete(input.actionRef);
     return data;
   },
@@ -571,6 +583,7 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     await ctx.services.readiness.require(ctx, doc, `the ${kind} action`);
     const result = await ctx.host.codeActions(doc.absolutePath, { start: 0, end: doc.host.text.length }, kind);
     if (!result.ok) throw refused(result, `${kind} provider`, doc.host.languageId, 'Try the other kind, or use list-code-actions.');
+    const coverage = await coverageAfter(ctx, doc, `the ${kind} action`);
     const matching = result.actions.filter((a) => a.kind === kind || a.kind?.startsWith(`${kind}.`));
     const candidates = matching.map((a) => ({ a, reason: unstageableReason(doc.workspace, a) }));
     const chosen = candidates.find((c) => c.reason === undefined);
@@ -578,7 +591,7 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     if (!chosen) return data;
     const action = chosen.a;
     const converted = toChanges(doc.workspace, action.edit as HostWorkspaceEdit, kind);
-    const actionRef = actionCache(ctx.services).add({ workspaceId: doc.workspace.id, workspaceEpoch: doc.workspace.snapshot().workspaceEpoch, action });
+    const actionRef = actionCache(ctx.services).add({ workspaceId: doc.workspace.id, workspaceEpoch: doc.workspace.snapshot().workspaceEpoch, action, coverage });
     data.action = { actionRef, title: action.title, ...(action.kind ? { kind: action.kind } : {}) };
     const contextLines = input.contextLines ?? 3;
     data.documents.items = converted.documents.map((d) => {

@@ -2,12 +2,13 @@ import { defineTool } from '../core/definition';
 import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/context';
 import { ToolError, resolveExternally } from '../core/envelope';
 import type { HostSymbol } from '../core/host';
-import { partialNote, partialProperties, starting } from '../core/readiness';
+import { inTime, partialNote, partialProperties, starting } from '../core/readiness';
 import type { Coverage, PartialAnswer } from '../core/readiness';
 import { documentSelectorInput, limitParameter } from '../core/schemas';
 import type { JsonSchema } from '../core/schemas';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols';
 import type { SymbolOutput, SymbolSelector } from '../core/symbols';
+import type { Workspace } from '../core/workspaces';
 import { signatureOf } from './codeContext';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
@@ -51,7 +52,9 @@ interface SearchInput extends CommonInput {
 
 const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
 
-export const searchSymbols = defineTool<SearchInput, { symbols: Collection<SymbolOutput> } & Partial<PartialAnswer>>({
+type SearchData = { symbols: Collection<SymbolOutput> } & Partial<PartialAnswer>;
+
+export const searchSymbols = defineTool<SearchInput, SearchData>({
   name: 'search-symbols',
   title: 'Search Symbols',
   category: CATEGORY,
@@ -67,37 +70,42 @@ export const searchSymbols = defineTool<SearchInput, { symbols: Collection<Symbo
     const coverage: Coverage[] = [];
     for (const w of scope ? [scope] : ctx.registry.all()) coverage.push(...(await ctx.services.readiness.folderCoverage(ctx, w)));
     const loading = coverage.find((c): c is Extract<Coverage, { state: 'loading' }> => c.state === 'loading');
-    const found = await ctx.host.workspaceSymbols(input.query);
-    if (found === undefined) {
-      throw new ToolError('UnsupportedLanguageFeature', 'No workspace symbol provider answered: no installed language extension offers workspace symbol search.', resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'));
-    }
-    const q = input.query.toLowerCase();
-    const rank = (name: string) => (name === input.query ? 0 : name.toLowerCase() === q ? 1 : name.toLowerCase().startsWith(q) ? 2 : name.toLowerCase().includes(q) ? 3 : 4);
-    const folders = scope ? [scope] : ctx.registry.all();
-    const inside = found
-      .map((s) => ({ s, folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')) }))
-      .filter((x) => x.folder !== undefined && !EXCLUDED.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
-    // Deterministic: rank, then path, then position.
-    inside.sort((a, b) => rank(a.s.name) - rank(b.s.name) || (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) || a.s.start.line - b.s.start.line || a.s.start.character - b.s.start.character);
-    if (loading && inside.length === 0) throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
-    const page = limited(inside, input.symbolsLimit);
-    const items: SymbolOutput[] = [];
-    for (const { s } of page.items) {
-      const doc = await ctx.document({ path: s.absPath }, input.workspace, 'symbols');
-      const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
-      const start = doc.lines.offsetAt(s.start);
-      const hit = symbolsAt(roots, start, start).match.find((m) => m.symbol.name === s.name) ?? symbolsAt(roots, start, start).match[0];
-      if (hit) items.push(symbolOutput(ctx, doc, hit.symbol, hit.containers, roots));
-      else {
-        // The document's symbol tree does not have it: still a declaration the provider found, named by its own span.
-        const end = doc.lines.offsetAt(s.end);
-        const synthetic: HostSymbol = { name: s.name, kind: s.kind, detail: '', range: { start, end }, selectionRange: { start, end }, children: [] };
-        items.push(symbolOutput(ctx, doc, synthetic, [], [synthetic]));
-      }
-    }
-    return { symbols: { ...page, items }, ...(loading ? partialNote(loading) : {}) };
+    const answer = () => searchAnswer(input, ctx, scope, loading);
+    return loading ? inTime(ctx, loading, `declarations matching "${input.query}"`, answer) : answer();
   },
 });
+
+async function searchAnswer(input: SearchInput, ctx: ToolContext, scope: Workspace | undefined, loading: Extract<Coverage, { state: 'loading' }> | undefined): Promise<SearchData> {
+  const found = await ctx.host.workspaceSymbols(input.query);
+  if (found === undefined) {
+    throw new ToolError('UnsupportedLanguageFeature', 'No workspace symbol provider answered: no installed language extension offers workspace symbol search.', resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'));
+  }
+  const q = input.query.toLowerCase();
+  const rank = (name: string) => (name === input.query ? 0 : name.toLowerCase() === q ? 1 : name.toLowerCase().startsWith(q) ? 2 : name.toLowerCase().includes(q) ? 3 : 4);
+  const folders = scope ? [scope] : ctx.registry.all();
+  const inside = found
+    .map((s) => ({ s, folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')) }))
+    .filter((x) => x.folder !== undefined && !EXCLUDED.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
+  // Deterministic: rank, then path, then position.
+  inside.sort((a, b) => rank(a.s.name) - rank(b.s.name) || (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) || a.s.start.line - b.s.start.line || a.s.start.character - b.s.start.character);
+  if (loading && inside.length === 0) throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
+  const page = limited(inside, input.symbolsLimit);
+  const items: SymbolOutput[] = [];
+  for (const { s } of page.items) {
+    const doc = await ctx.document({ path: s.absPath }, input.workspace, 'symbols');
+    const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
+    const start = doc.lines.offsetAt(s.start);
+    const hit = symbolsAt(roots, start, start).match.find((m) => m.symbol.name === s.name) ?? symbolsAt(roots, start, start).match[0];
+    if (hit) items.push(symbolOutput(ctx, doc, hit.symbol, hit.containers, roots));
+    else {
+      // The document's symbol tree does not have it: still a declaration the provider found, named by its own span.
+      const end = doc.lines.offsetAt(s.end);
+      const synthetic: HostSymbol = { name: s.name, kind: s.kind, detail: '', range: { start, end }, selectionRange: { start, end }, children: [] };
+      items.push(symbolOutput(ctx, doc, synthetic, [], [synthetic]));
+    }
+  }
+  return { symbols: { ...page, items }, ...(loading ? partialNote(loading) : {}) };
+}
 
 // ---------------------------------------------------------------- get-document-outline
 

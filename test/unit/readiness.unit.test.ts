@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { READINESS } from '../../src/core/readiness';
+import type { Transaction } from '../../src/core/transactions';
+import { deserializeTransaction, serializeTransaction } from '../../src/core/transactionStore';
 import type { HostSymbol, HostWorkspaceSymbol } from '../../src/core/host';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness } from './harness';
@@ -119,6 +121,65 @@ describe('readiness: project-wide answers from a service still loading its proje
     loaded = true;
     const staged = (await h.ok<{ revision: { revision: number } }>('rename-symbol', { ...circle, newName: 'Round' })).data;
     assert.equal(staged.revision.revision, 1);
+  });
+
+  it('a rename whose service began loading another project while it computed the edit is refused after it, and stages nothing', async () => {
+    loaded = true;
+    const circleAt = BASE.indexOf('Circle');
+    host.semantics.rename = () => {
+      // A document of the language opens meanwhile and its project starts loading.
+      host.openDocument(otherPath);
+      loaded = false;
+      return { [basePath]: [{ start: circleAt, length: 6, newText: 'Round' }] };
+    };
+    const refused = await h.fail('rename-symbol', { ...circle, newName: 'Round' }, 'LanguageServiceStarting');
+    assert.match(refused.error.message, /may have been computed from the open files only, so nothing was staged/);
+    assert.equal(host.callCount('renameEdits'), 1);
+    assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'no transaction');
+  });
+
+  it('each revision records what the service covered; one staged while it was loading is not committed until staged again', async () => {
+    loaded = true;
+    const circleAt = BASE.indexOf('Circle');
+    host.semantics.rename = () => ({ [basePath]: [{ start: circleAt, length: 6, newText: 'Round' }] });
+    await h.ok('rename-symbol', { ...circle, newName: 'Round' });
+    const w = h.registry.all()[0];
+    const tx = h.transactions.active(w.id);
+    assert.deepEqual(tx?.revisions[0].coverage, { languageId: 'typescript', state: 'loaded' });
+    // Defence in depth: every tool refuses to stage from a loading service, so such a revision is made here directly.
+    await h.transactions.stage(undefined, w, { tool: 'rename-symbol', summary: 'Rename Big to Large' }, [{ kind: 'edit', path: 'src/other.ts', edits: [{ start: OTHER.indexOf('Big'), end: OTHER.indexOf('Big') + 3, newText: 'Large' }] }], {
+      basis: 'staged',
+      coverage: { languageId: 'typescript', state: 'loading' },
+    });
+    const kept = deserializeTransaction(serializeTransaction(tx as Transaction, w.fsPath));
+    assert.deepEqual(kept.revisions.map((r) => r.coverage?.state), ['loaded', 'loading'], 'kept across a window reload');
+    const failed = await h.fail('transaction-commit', {}, 'LanguageServiceStarting');
+    assert.match(failed.error.message, /Revision 2 \(Rename Big to Large\) was staged while the typescript language service was still loading the project.*Nothing was written/);
+    assert.equal(failed.continuation?.kind, 'CallTool');
+    assert.equal(host.diskText(basePath), BASE, 'nothing written');
+    assert.equal(host.diskText(otherPath), OTHER, 'nothing written');
+    await assert.rejects(h.transactions.commit(undefined, w, 'person'), /Revision 2/, 'the person cannot commit it either');
+    await h.ok('transaction-history', { action: 'undo' });
+    await h.ok('transaction-commit', {});
+    assert.equal(host.diskText(basePath), BASE.replace('Circle', 'Round'), 'the revision staged from a loaded service is written');
+    assert.equal(host.diskText(otherPath), OTHER);
+  });
+
+  it('a loading service too slow to answer even from the open files: LanguageServiceStarting within the timeout, not Timeout', async () => {
+    Object.assign(READINESS, { marginMs: 300 });
+    h.settings.defaultTimeoutSeconds = 1;
+    const search = host.workspaceSymbols.bind(host);
+    host.workspaceSymbols = async (q: string) => {
+      if (q === 'Bi') await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return search(q);
+    };
+    host.locationsAt = () => new Promise(() => undefined);
+    const started = Date.now();
+    const refused = await h.fail('search-symbols', { query: 'Bi' }, 'LanguageServiceStarting');
+    assert.match(refused.error.message, /did not come back before the call's timeout/);
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+    await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    assert.ok(Date.now() - started < 2_500, 'both answered within their 1 s timeouts');
   });
 
   it('the proof is kept until a document of the language opens, then asked once more', async () => {

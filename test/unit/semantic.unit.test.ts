@@ -430,7 +430,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
     it('expires refs after the TTL and drops the oldest beyond capacity', () => {
       let now = 0;
       const cache = new ActionCache(() => now, 2, 1000);
-      const entry = { workspaceId: 'w', workspaceEpoch: 1, action: { title: 't', isPreferred: false, diagnostics: [] } };
+      const entry = { workspaceId: 'w', workspaceEpoch: 1, action: { title: 't', isPreferred: false, diagnostics: [] }, coverage: { languageId: 'typescript', state: 'loaded' as const } };
       const a = cache.add(entry);
       const b = cache.add(entry);
       now = 500;
