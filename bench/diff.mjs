@@ -1,5 +1,5 @@
 // Part of `npm run bench`, in plain Node: unified hunks of a 50,000-line file with 500 scattered
-// changes, from src/core/diff.ts (what transaction-preview uses) against GNU `diff -U3` on the same
+// changes, from src/core/transactions/diff.ts (what transaction-preview uses) against GNU `diff -U3` on the same
 // two files (its process start included, as an agent's shell would pay it). Both must agree on the
 // added and removed line counts.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -45,7 +45,7 @@ function gnuCounts(unified) {
 }
 
 export function benchDiff({ root, iterations = 15, lines = 50_000, changes = 500 }) {
-  const { diffTexts: ours } = require(path.join(root, 'out', 'src', 'core', 'diff.js'));
+  const { diffTexts: ours } = require(path.join(root, 'out', 'src', 'core', 'transactions', 'diff.js'));
   const { original, updated } = diffTexts(lines, changes);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-diff-'));
   try {

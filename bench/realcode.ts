@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Envelope } from '../src/core/envelope';
+import type { Envelope } from '../src/core/chain/envelope';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { invokeLm, short } from './inHost';
 

@@ -149,7 +149,7 @@ try {
 
 // --- 4. unified hunks against GNU diff ------------------------------------------------------------
 
-console.log('[bench] unified hunks of a 50,000-line file with 500 changes: src/core/diff.ts against diff -U3');
+console.log('[bench] unified hunks of a 50,000-line file with 500 changes: src/core/transactions/diff.ts against diff -U3');
 const diff = benchDiff({ root });
 
 // --- 4b. real code bases: tool bytes against grep-and-read bytes -----------------------------------
@@ -295,7 +295,7 @@ row(
   '',
   `+${diff.ours.added} −${diff.ours.removed} lines, ${diff.countsAgree ? 'the same counts as' : 'DIFFERENT counts from'} GNU diff; ${diff.iterations} runs each`,
 );
-row('src/core/diff.ts diffTexts (contextLines 3)', ms(diff.ours.medianMs), '', `**${ratio(diff.ours.medianMs, diff.gnu.medianMs)} of diff -U3**; ${diff.ours.hunks} hunks`);
+row('src/core/transactions/diff.ts diffTexts (contextLines 3)', ms(diff.ours.medianMs), '', `**${ratio(diff.ours.medianMs, diff.gnu.medianMs)} of diff -U3**; ${diff.ours.hunks} hunks`);
 row(`${diff.gnu.version}: diff -U3, process start included`, ms(diff.gnu.medianMs), '', `+${diff.gnu.added} −${diff.gnu.removed}`);
 
 const header = [

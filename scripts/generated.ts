@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { languageModelToolsContribution, referenceIndex, TOOL_DETAIL_SCHEMA, toolReference } from '../src/core/manifest';
+import { languageModelToolsContribution, referenceIndex, TOOL_DETAIL_SCHEMA, toolReference } from '../src/core/chain/manifest';
 import { ALL_TOOLS } from '../src/tools';
 
 /** Every generated file (workspace-relative path to content) as the definitions say it should be. */

@@ -1,11 +1,11 @@
 import * as vscode from 'vscode';
-import { ToolRunner } from './core/chain';
-import type { Services } from './core/context';
-import { ErrorStore } from './core/errorStore';
-import { CommitJournal } from './core/journal';
-import { TransactionManager } from './core/transactions';
-import { TransactionStore } from './core/transactionStore';
-import { WorkspaceRegistry } from './core/workspaces';
+import { ToolRunner } from './core/chain/chain';
+import type { Services } from './core/documents/context';
+import { ErrorStore } from './core/chain/errorStore';
+import { CommitJournal } from './core/transactions/journal';
+import { TransactionManager } from './core/transactions/manager';
+import { TransactionStore } from './core/transactions/store';
+import { WorkspaceRegistry } from './core/documents/workspaces';
 import { trackChanges } from './host/changeTracking';
 import { registerCommands } from './host/commands';
 import { injectCommitFault } from './host/commit';
@@ -16,7 +16,7 @@ import { keptTransactionFiles } from './host/transactionFiles';
 import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
 import { ALL_TOOLS } from './tools';
-import { ProjectReadiness } from './core/readiness';
+import { ProjectReadiness } from './core/symbols/readiness';
 
 /** What activate() returns: enough for tests and other extensions to see what is offered. */
 export interface AgentWorkbenchApi {

@@ -5,8 +5,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registeredToolName } from '../../src/core/definition';
-import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
+import { registeredToolName } from '../../src/core/chain/definition';
+import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/chain/envelope';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../in-host/languageService';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { WorkspaceRegistry } from '../core/workspaces';
+import type { WorkspaceRegistry } from '../core/documents/workspaces';
 
 /** Feeds every document change (buffer or disk) of the open folders into their snapshot trackers. */
 export function trackChanges(registry: WorkspaceRegistry): vscode.Disposable[] {

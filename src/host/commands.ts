@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { OPERATIONAL_MODES } from '../core/modes';
-import type { OperationalMode } from '../core/modes';
+import { OPERATIONAL_MODES } from '../core/chain/modes';
+import type { OperationalMode } from '../core/chain/modes';
 import { readSettings, SECTION } from './settings';
 
 const MODE_DESCRIPTIONS: Record<OperationalMode, string> = {

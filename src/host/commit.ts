@@ -3,9 +3,9 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
-import type { CommitOutcome, CommittedFile } from '../core/host';
-import { sha256 } from '../core/transactions';
-import type { CommitFile, CommitPlan } from '../core/transactions';
+import type { CommitOutcome, CommittedFile } from '../core/documents/editorPort';
+import { sha256 } from '../core/transactions/manager';
+import type { CommitFile, CommitPlan } from '../core/transactions/manager';
 
 /** Test hook: makes the next commit fail at one file (absolute path), after applying or while saving. */
 export interface CommitFault {

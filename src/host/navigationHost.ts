@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import type { SourceReader, TextSource } from './textSource';
-import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostRange, HostTarget } from '../core/host';
+import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostRange, HostTarget } from '../core/documents/editorPort';
 
 /** Reads a file as the editor shows it, without necessarily opening it (src/host/textSource.ts). */
 export type Opener = SourceReader;

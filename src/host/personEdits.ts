@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
-import type { Services } from '../core/context';
-import { joinFolder } from '../core/paths';
-import type { PanelController } from '../core/panelController';
-import type { StagedDocument } from '../core/transactions';
-import type { Workspace } from '../core/workspaces';
+import type { Services } from '../core/documents/context';
+import { joinFolder } from '../core/documents/paths';
+import type { PanelController } from '../core/panel/controller';
+import type { StagedDocument } from '../core/transactions/manager';
+import type { Workspace } from '../core/documents/workspaces';
 
 /** The staged text, writable: saving a document of this scheme stages the person's text as a revision. */
 export const STAGED_SCHEME = 'agent-workbench-staged';

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
-import type { ToolRunner } from '../core/chain';
-import type { AnyToolDefinition } from '../core/definition';
-import { registeredToolName } from '../core/definition';
+import type { ToolRunner } from '../core/chain/chain';
+import type { AnyToolDefinition } from '../core/chain/definition';
+import { registeredToolName } from '../core/chain/definition';
 
 const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 

@@ -1,15 +1,15 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ToolRunner } from '../core/chain';
-import type { Services } from '../core/context';
-import { PanelController } from '../core/panelController';
-import type { Outcome, PanelModel } from '../core/panelModel';
-import type { ExtensionMessage, TransactionAction } from '../core/panelProtocol';
-import { TRANSACTION_ACTIONS } from '../core/panelProtocol';
-import { statusSummary } from '../core/panelModel';
-import type { StagedDocument } from '../core/transactions';
-import type { Workspace } from '../core/workspaces';
-import { nameAndFolder } from '../core/wording';
+import type { ToolRunner } from '../core/chain/chain';
+import type { Services } from '../core/documents/context';
+import { PanelController } from '../core/panel/controller';
+import type { Outcome, PanelModel } from '../core/panel/model';
+import type { ExtensionMessage, TransactionAction } from '../core/panel/protocol';
+import { TRANSACTION_ACTIONS } from '../core/panel/protocol';
+import { statusSummary } from '../core/panel/model';
+import type { StagedDocument } from '../core/transactions/manager';
+import type { Workspace } from '../core/documents/workspaces';
+import { nameAndFolder } from '../core/util/wording';
 import { baseUri, registerStagedText, stagedUri } from './personEdits';
 import { registerTryTool } from './tryTool';
 

@@ -1,6 +1,6 @@
 /**
  * Rename, formatting and code actions through VS Code's execute* commands, converted to the
- * plain types of WorkbenchHost (src/core/host.ts): offsets into the buffer text each edit was
+ * plain types of WorkbenchHost (src/core/documents/editorPort.ts): offsets into the buffer text each edit was
  * computed on, plus that text and its version so the core can check and merge them.
  */
 import * as fs from 'node:fs/promises';
@@ -16,9 +16,9 @@ import type {
   HostRange,
   HostTextEdit,
   HostWorkspaceEdit,
-} from '../core/host';
-import { LineIndex } from '../core/text';
-import { mapConcurrently } from '../core/concurrency';
+} from '../core/documents/editorPort';
+import { LineIndex } from '../core/documents/text';
+import { mapConcurrently } from '../core/util/concurrency';
 
 /** Files read at once: a rename over 1,000 files otherwise waits on each read in turn. */
 const READ_CONCURRENCY = 16;

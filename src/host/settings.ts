@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
-import { DEFAULT_SETTINGS, effectiveSettings, OPERATIONAL_MODES } from '../core/modes';
-import type { EffectiveSettings, OperationalMode } from '../core/modes';
+import { DEFAULT_SETTINGS, effectiveSettings, OPERATIONAL_MODES } from '../core/chain/modes';
+import type { EffectiveSettings, OperationalMode } from '../core/chain/modes';
 
 export const SECTION = 'agentWorkbench';
 

@@ -3,7 +3,7 @@
  * the plain types of WorkbenchHost (offsets into each file's current text).
  */
 import * as vscode from 'vscode';
-import type { HostHighlight, HostWorkspaceSymbol } from '../core/host';
+import type { HostHighlight, HostWorkspaceSymbol } from '../core/documents/editorPort';
 
 async function run<T>(command: string, ...args: unknown[]): Promise<T | undefined> {
   try {

@@ -1,8 +1,8 @@
 import { TextDecoder } from 'node:util';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { LanguageIndex } from '../core/languages';
-import { LineIndex } from '../core/text';
+import { LanguageIndex } from '../core/documents/languages';
+import { LineIndex } from '../core/documents/text';
 import { readFileStamped, stampNow } from './files';
 import type { FileStamp } from './files';
 

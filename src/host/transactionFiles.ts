@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { KeptTransactionFiles } from '../core/transactionStore';
+import type { KeptTransactionFiles } from '../core/transactions/store';
 
 /**
  * Kept transactions as files in the extension's global storage (never in the workspace):

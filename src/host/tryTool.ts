@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import type { ToolRunner } from '../core/chain';
-import type { Services } from '../core/context';
-import { registeredToolName } from '../core/definition';
-import type { AnyToolDefinition } from '../core/definition';
+import type { ToolRunner } from '../core/chain/chain';
+import type { Services } from '../core/documents/context';
+import { registeredToolName } from '../core/chain/definition';
+import type { AnyToolDefinition } from '../core/chain/definition';
 
 interface TryDeps {
   services: Services;

@@ -1,8 +1,8 @@
-import { defineTool } from '../core/definition';
-import type { ToolContext, LocationSelector, ResolvedDocument, LocationOutput } from '../core/context';
-import type { HostSymbol } from '../core/host';
-import { locationOutput, locationSelectorInput } from '../core/schemas';
-import { utf8Bytes } from '../core/bounding';
+import { defineTool } from '../core/chain/definition';
+import type { ToolContext, LocationSelector, ResolvedDocument, LocationOutput } from '../core/documents/context';
+import type { HostSymbol } from '../core/documents/editorPort';
+import { locationOutput, locationSelectorInput } from '../core/chain/schemas';
+import { utf8Bytes } from '../core/chain/bounding';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 

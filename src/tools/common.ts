@@ -1,8 +1,8 @@
-import type { ToolAnnotations, ToolDefinition } from '../core/definition';
-import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../core/schemas';
-import type { JsonSchema } from '../core/schemas';
-import type { Snapshot } from '../core/envelope';
-import type { WorkspaceSelector } from '../core/workspaces';
+import type { ToolAnnotations, ToolDefinition } from '../core/chain/definition';
+import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../core/chain/schemas';
+import type { JsonSchema } from '../core/chain/schemas';
+import type { Snapshot } from '../core/chain/envelope';
+import type { WorkspaceSelector } from '../core/documents/workspaces';
 
 /** Fields every request may carry. */
 export interface CommonInput {

@@ -1,9 +1,9 @@
 import * as path from 'node:path';
-import { defineTool } from '../core/definition';
-import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/context';
-import type { HostDiagnostic } from '../core/host';
-import { isInside, toPosix } from '../core/paths';
-import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/schemas';
+import { defineTool } from '../core/chain/definition';
+import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { HostDiagnostic } from '../core/documents/editorPort';
+import { isInside, toPosix } from '../core/documents/paths';
+import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 

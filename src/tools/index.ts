@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../core/definition';
+import type { AnyToolDefinition } from '../core/chain/definition';
 import { getSymbolAttributes } from './attributes';
 import { getCodeContext } from './codeContext';
 import { getDiagnostics } from './diagnostics';

@@ -1,16 +1,16 @@
-import { defineTool } from '../core/definition';
-import { partialProperties, whenCovered } from '../core/readiness';
-import type { PartialAnswer } from '../core/readiness';
-import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } from '../core/context';
-import type { HostLocationFeature, HostSymbol, HostTarget, WorkbenchHost } from '../core/host';
-import { limitParameter, locationSelectorInput } from '../core/schemas';
-import type { JsonSchema } from '../core/schemas';
-import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols';
-import type { SymbolOutput, SymbolSelector } from '../core/symbols';
-import { utf8Bytes } from '../core/bounding';
-import { cacheFor } from '../core/textCache';
-import type { TextKeyedCache } from '../core/textCache';
-import { mapConcurrently } from '../core/concurrency';
+import { defineTool } from '../core/chain/definition';
+import { partialProperties, whenCovered } from '../core/symbols/readiness';
+import type { PartialAnswer } from '../core/symbols/readiness';
+import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { HostLocationFeature, HostSymbol, HostTarget, WorkbenchHost } from '../core/documents/editorPort';
+import { limitParameter, locationSelectorInput } from '../core/chain/schemas';
+import type { JsonSchema } from '../core/chain/schemas';
+import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols/symbols';
+import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import { utf8Bytes } from '../core/chain/bounding';
+import { cacheFor } from '../core/documents/textCache';
+import type { TextKeyedCache } from '../core/documents/textCache';
+import { mapConcurrently } from '../core/util/concurrency';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import type { Collection } from './symbols';
@@ -282,7 +282,7 @@ export const REFERENCE_DOCUMENTS_AT_ONCE = 32;
 /**
  * References, never a partial answer from a language service still loading its project
  * (TypeScript answers from the open files first). A reference in a file nobody has open shows
- * the whole project answered; otherwise the shared readiness check decides (src/core/readiness.ts).
+ * the whole project answered; otherwise the shared readiness check decides (src/core/symbols/readiness.ts).
  * complete: false when the service was still loading after waiting, or when nothing can show
  * that it covers files nobody has open (no workspace symbol search for the language).
  */

@@ -1,6 +1,6 @@
-import { defineTool } from '../core/definition';
-import { revise, ToolError } from '../core/envelope';
-import { modeAllows } from '../core/modes';
+import { defineTool } from '../core/chain/definition';
+import { revise, ToolError } from '../core/chain/envelope';
+import { modeAllows } from '../core/chain/modes';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 

@@ -1,16 +1,16 @@
 /**
  * Turning a provider's answer (a hierarchy item or a target range, possibly outside the
- * workspace) into the symbol shape of src/core/symbols.ts, for the hierarchy, attribute and
+ * workspace) into the symbol shape of src/core/symbols/symbols.ts, for the hierarchy, attribute and
  * diagnostics tools.
  */
 import * as path from 'node:path';
-import type { ResolvedDocument, ToolContext } from '../core/context';
-import type { HostHierarchyItem, HostSymbol } from '../core/host';
-import { isInside, toPosix } from '../core/paths';
-import type { JsonSchema } from '../core/schemas';
-import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../core/symbols';
-import type { SymbolOutput } from '../core/symbols';
-import type { WorkspaceSelector } from '../core/workspaces';
+import type { ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { HostHierarchyItem, HostSymbol } from '../core/documents/editorPort';
+import { isInside, toPosix } from '../core/documents/paths';
+import type { JsonSchema } from '../core/chain/schemas';
+import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../core/symbols/symbols';
+import type { SymbolOutput } from '../core/symbols/symbols';
+import type { WorkspaceSelector } from '../core/documents/workspaces';
 
 /** A symbol a provider named outside the workspace (a library's declaration file): where it is, without a selector. */
 export interface ExternalSymbol {

@@ -1,18 +1,18 @@
-import type { DocumentSelector, ToolContext } from '../core/context';
-import { defineTool } from '../core/definition';
-import type { ApprovalSummary, ToolAnnotations, ToolDefinition } from '../core/definition';
-import { diffTexts } from '../core/diff';
-import type { DiffHunk } from '../core/diff';
-import { revise, ToolError } from '../core/envelope';
-import { utf8Bytes } from '../core/bounding';
-import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH_LENGTH, projectSelectorInput, workspaceSelectorInput } from '../core/schemas';
-import type { JsonSchema } from '../core/schemas';
-import type { ChangedDocument, RevisionInfo, StagedDocument, Transaction, TransactionState } from '../core/transactions';
-import type { Workspace } from '../core/workspaces';
-import { countOf } from '../core/wording';
+import type { DocumentSelector, ToolContext } from '../core/documents/context';
+import { defineTool } from '../core/chain/definition';
+import type { ApprovalSummary, ToolAnnotations, ToolDefinition } from '../core/chain/definition';
+import { diffTexts } from '../core/transactions/diff';
+import type { DiffHunk } from '../core/transactions/diff';
+import { revise, ToolError } from '../core/chain/envelope';
+import { utf8Bytes } from '../core/chain/bounding';
+import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH_LENGTH, projectSelectorInput, workspaceSelectorInput } from '../core/chain/schemas';
+import type { JsonSchema } from '../core/chain/schemas';
+import type { ChangedDocument, RevisionInfo, StagedDocument, Transaction, TransactionState } from '../core/transactions/manager';
+import type { Workspace } from '../core/documents/workspaces';
+import { countOf } from '../core/util/wording';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
-import { ANSWER_LIST_DEFAULT, limitItems } from '../core/bounding';
+import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
 
 const CATEGORY = 'Transactions' as const;
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/definition';
-import type { JsonSchema } from '../../src/core/schemas';
+import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/chain/definition';
+import type { JsonSchema } from '../../src/core/chain/schemas';
 import { ALL_TOOLS } from '../../src/tools';
 import { activateExtension, ensureEscapeLink, digestTree, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 

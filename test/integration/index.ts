@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import Mocha from 'mocha';
-import { countOf } from '../../src/core/wording';
+import { countOf } from '../../src/core/util/wording';
 
 /**
  * Entry point the extension host loads (extensionTestsPath), as with @vscode/test-electron.

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Envelope } from '../../src/core/envelope';
-import type { MutationData } from '../../src/core/transactions';
+import type { Envelope } from '../../src/core/chain/envelope';
+import type { MutationData } from '../../src/core/transactions/manager';
 import { activateExtension, invoke, workspaceRoot } from './helpers';
 
 /*

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { selectorOf } from '../../src/core/context';
+import { selectorOf } from '../../src/core/documents/context';
 import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { activateExtension, ensureEscapeLink, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 

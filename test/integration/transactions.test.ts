@@ -2,9 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registeredToolName } from '../../src/core/definition';
-import type { Envelope } from '../../src/core/envelope';
-import type { MutationData, TransactionState } from '../../src/core/transactions';
+import { registeredToolName } from '../../src/core/chain/definition';
+import type { Envelope } from '../../src/core/chain/envelope';
+import type { MutationData, TransactionState } from '../../src/core/transactions/manager';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { activateExtension, assertValidEnvelope, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 

@@ -1,6 +1,6 @@
 import * as http from 'node:http';
 import * as vscode from 'vscode';
-import { registeredToolName } from '../../src/core/definition';
+import { registeredToolName } from '../../src/core/chain/definition';
 
 /**
  * Loaded as the extension tests module by scripts/panel-test.mjs: instead of running tests in

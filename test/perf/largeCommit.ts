@@ -6,8 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { registeredToolName } from '../../src/core/definition';
-import type { Envelope } from '../../src/core/envelope';
+import { registeredToolName } from '../../src/core/chain/definition';
+import type { Envelope } from '../../src/core/chain/envelope';
 import { commitPlan } from '../../src/host/commit';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime } from '../../bench/inHost';

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime, envelopeProblem } from '../../bench/inHost';
 import { activateWorkbench, perfInput } from './setup';
-import { forgetSymbolTrees } from '../../src/core/symbols';
+import { forgetSymbolTrees } from '../../src/core/symbols/symbols';
 import { forgetHighlights } from '../../src/tools/navigation';
 
 interface Info {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { attributesOf, attributeSyntax, compactCode, literalType, parseArguments, splitTopLevel } from '../../src/core/attributes';
-import type { ParsedAttribute } from '../../src/core/attributes';
+import { attributesOf, attributeSyntax, compactCode, literalType, parseArguments, splitTopLevel } from '../../src/core/symbols/attributes';
+import type { ParsedAttribute } from '../../src/core/symbols/attributes';
 
 /** Attributes of the declaration starting at `decl` whose name is the first `name` after it. */
 function of(text: string, decl: string, name: string, languageId: string): ParsedAttribute[] {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { boundToFit, fitsBytes, limitItems, utf8Bytes } from '../../src/core/bounding';
+import { boundToFit, fitsBytes, limitItems, utf8Bytes } from '../../src/core/chain/bounding';
 
 const items = (prefix: string, n: number, size = 20): string[] => Array.from({ length: n }, (_, i) => `${prefix}${i}`.padEnd(size, '.'));
 

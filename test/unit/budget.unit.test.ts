@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { utf8Bytes } from '../../src/core/bounding';
-import { languageModelToolContribution } from '../../src/core/manifest';
+import { utf8Bytes } from '../../src/core/chain/bounding';
+import { languageModelToolContribution } from '../../src/core/chain/manifest';
 import { ALL_TOOLS } from '../../src/tools';
 
 /** What every agent request carries for a tool: its registered name, model description and input schema (package.json's, as VS Code sends it), minified. */

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { utf8Bytes } from '../../src/core/bounding';
-import { selectorOf } from '../../src/core/context';
+import { utf8Bytes } from '../../src/core/chain/bounding';
+import { selectorOf } from '../../src/core/documents/context';
 import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { FAKE_ROOT, FakeHost, symbolsIn } from './fakeHost';
 import { createHarness } from './harness';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { mapConcurrently } from '../../src/core/concurrency';
+import { mapConcurrently } from '../../src/core/util/concurrency';
 
 describe('mapConcurrently (reads of a large staging)', () => {
   it('keeps the items order, never runs more than the limit at once, and runs each item once', async () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { languageModelToolContribution } from '../../src/core/manifest';
-import type { JsonSchema } from '../../src/core/schemas';
+import { languageModelToolContribution } from '../../src/core/chain/manifest';
+import type { JsonSchema } from '../../src/core/chain/schemas';
 import { ALL_TOOLS } from '../../src/tools';
 
 /**

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diffTexts, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../src/core/diff';
+import { diffTexts, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../src/core/transactions/diff';
 
 /** GNU diff's +/- line counts for two texts. */
 function gnuCounts(dir: string, original: string, updated: string): { added: number; removed: number } {

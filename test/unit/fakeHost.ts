@@ -5,13 +5,13 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../../src/core/host';
-import type { CommitPlan } from '../../src/core/transactions';
-import { sha256 } from '../../src/core/transactions';
-import type { HostCodeAction, HostDocumentEdits, HostFileOperation, HostFormattingOptions, HostOutcome, HostRange, HostTextEdit, HostWorkspaceEdit } from '../../src/core/host';
-import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../../src/core/host';
-import type { HostHighlight, HostWorkspaceSymbol } from '../../src/core/host';
-import { LanguageIndex } from '../../src/core/languages';
+import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../../src/core/documents/editorPort';
+import type { CommitPlan } from '../../src/core/transactions/manager';
+import { sha256 } from '../../src/core/transactions/manager';
+import type { HostCodeAction, HostDocumentEdits, HostFileOperation, HostFormattingOptions, HostOutcome, HostRange, HostTextEdit, HostWorkspaceEdit } from '../../src/core/documents/editorPort';
+import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../../src/core/documents/editorPort';
+import type { HostHighlight, HostWorkspaceSymbol } from '../../src/core/documents/editorPort';
+import { LanguageIndex } from '../../src/core/documents/languages';
 
 /** Absolute root under which fake folders are placed by default. */
 export const FAKE_ROOT = path.resolve('/awb-fake');

@@ -5,23 +5,23 @@
  */
 import * as assert from 'node:assert/strict';
 import type { ValidateFunction } from 'ajv';
-import { ToolRunner } from '../../src/core/chain';
-import type { CallLog, CallOptions, CallResult } from '../../src/core/chain';
-import type { Services } from '../../src/core/context';
-import type { AnyToolDefinition, ApprovalSummary } from '../../src/core/definition';
-import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/envelope';
-import type { ErrorCode } from '../../src/core/errors';
-import { ErrorStore } from '../../src/core/errorStore';
-import { TransactionManager } from '../../src/core/transactions';
-import { DEFAULT_SETTINGS, effectiveSettings } from '../../src/core/modes';
-import type { EffectiveSettings, Settings } from '../../src/core/modes';
-import { envelopeOutputSchema } from '../../src/core/schemas';
-import { compileSchema } from '../../src/core/validation';
-import { WorkspaceRegistry } from '../../src/core/workspaces';
-import type { KeyValueStore } from '../../src/core/workspaces';
+import { ToolRunner } from '../../src/core/chain/chain';
+import type { CallLog, CallOptions, CallResult } from '../../src/core/chain/chain';
+import type { Services } from '../../src/core/documents/context';
+import type { AnyToolDefinition, ApprovalSummary } from '../../src/core/chain/definition';
+import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/chain/envelope';
+import type { ErrorCode } from '../../src/core/chain/errors';
+import { ErrorStore } from '../../src/core/chain/errorStore';
+import { TransactionManager } from '../../src/core/transactions/manager';
+import { DEFAULT_SETTINGS, effectiveSettings } from '../../src/core/chain/modes';
+import type { EffectiveSettings, Settings } from '../../src/core/chain/modes';
+import { envelopeOutputSchema } from '../../src/core/chain/schemas';
+import { compileSchema } from '../../src/core/chain/validation';
+import { WorkspaceRegistry } from '../../src/core/documents/workspaces';
+import type { KeyValueStore } from '../../src/core/documents/workspaces';
 import { ALL_TOOLS } from '../../src/tools';
 import { FakeHost } from './fakeHost';
-import { ProjectReadiness } from '../../src/core/readiness';
+import { ProjectReadiness } from '../../src/core/symbols/readiness';
 
 /** A KeyValueStore (VS Code's globalState) kept in memory. */
 export class MemoryStore implements KeyValueStore {

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { HostCall, HostHierarchyItem, HostSymbol, HostTarget } from '../../src/core/host';
-import { walkSymbols } from '../../src/core/symbols';
-import type { SymbolOutput } from '../../src/core/symbols';
+import type { HostCall, HostHierarchyItem, HostSymbol, HostTarget } from '../../src/core/documents/editorPort';
+import { walkSymbols } from '../../src/core/symbols/symbols';
+import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import type { ExternalSymbol } from '../../src/tools/symbolAccess';

@@ -3,8 +3,8 @@
  * (LEAD NOTE 2 in coord/tx1.md: rename-symbol used to answer OutputTooLarge although it staged).
  */
 import * as assert from 'node:assert/strict';
-import { ANSWER_LIST_DEFAULT, SHORTENED_NOTE, boundToFit, fitsBytes, utf8Bytes } from '../../src/core/bounding';
-import { defineTool } from '../../src/core/definition';
+import { ANSWER_LIST_DEFAULT, SHORTENED_NOTE, boundToFit, fitsBytes, utf8Bytes } from '../../src/core/chain/bounding';
+import { defineTool } from '../../src/core/chain/definition';
 import type { SemanticMutationData } from '../../src/tools/semantic';
 import { ALL_TOOLS } from '../../src/tools';
 import { MUTATION, mutationAnnotations } from '../../src/tools/transactions';

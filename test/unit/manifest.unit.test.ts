@@ -2,11 +2,11 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generatedFiles } from '../../scripts/generated';
-import { registeredToolName } from '../../src/core/definition';
-import { languageModelToolContribution, modelInputSchema, toolReference } from '../../src/core/manifest';
-import { envelopeOutputSchema } from '../../src/core/schemas';
-import type { JsonSchema } from '../../src/core/schemas';
-import { compileInputValidator, compileSchema } from '../../src/core/validation';
+import { registeredToolName } from '../../src/core/chain/definition';
+import { languageModelToolContribution, modelInputSchema, toolReference } from '../../src/core/chain/manifest';
+import { envelopeOutputSchema } from '../../src/core/chain/schemas';
+import type { JsonSchema } from '../../src/core/chain/schemas';
+import { compileInputValidator, compileSchema } from '../../src/core/chain/validation';
 import { ALL_TOOLS } from '../../src/tools';
 
 /** The repository root: this file runs from out/test/unit/. */

@@ -4,10 +4,10 @@
  * never make them land on the wrong text.
  */
 import * as assert from 'node:assert/strict';
-import { PanelController } from '../../src/core/panelController';
-import type { PanelHostActions } from '../../src/core/panelController';
-import type { CallResult } from '../../src/core/chain';
-import type { Workspace } from '../../src/core/workspaces';
+import { PanelController } from '../../src/core/panel/controller';
+import type { PanelHostActions } from '../../src/core/panel/controller';
+import type { CallResult } from '../../src/core/chain/chain';
+import type { Workspace } from '../../src/core/documents/workspaces';
 import { FakeHost } from './fakeHost';
 import { createHarness, expectOk } from './harness';
 import type { Harness } from './harness';

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ToolError } from '../../src/core/envelope';
-import { confinePath, isInside, joinFolder, keepInsideRealFolder, toRelativePath } from '../../src/core/paths';
+import { ToolError } from '../../src/core/chain/envelope';
+import { confinePath, isInside, joinFolder, keepInsideRealFolder, toRelativePath } from '../../src/core/documents/paths';
 import { FAKE_ROOT, FakeHost } from './fakeHost';
 
 const folder = path.join(FAKE_ROOT, 'app');

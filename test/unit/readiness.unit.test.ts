@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { READINESS } from '../../src/core/readiness';
-import type { Transaction } from '../../src/core/transactions';
-import { deserializeTransaction, serializeTransaction } from '../../src/core/transactionStore';
-import type { HostSymbol, HostWorkspaceSymbol } from '../../src/core/host';
+import { READINESS } from '../../src/core/symbols/readiness';
+import type { Transaction } from '../../src/core/transactions/manager';
+import { deserializeTransaction, serializeTransaction } from '../../src/core/transactions/store';
+import type { HostSymbol, HostWorkspaceSymbol } from '../../src/core/documents/editorPort';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness } from './harness';
 import type { Harness } from './harness';

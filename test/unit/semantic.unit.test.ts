@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import type { HostTextEdit } from '../../src/core/host';
+import type { HostTextEdit } from '../../src/core/documents/editorPort';
 import { ActionCache, applyEdits } from '../../src/tools/semantic';
 import type { ReferencesData } from '../../src/tools/navigation';
 import type { FixAllData, ListActionsData, SemanticMutationData } from '../../src/tools/semantic';

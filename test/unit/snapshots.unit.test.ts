@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SnapshotTracker, stableUuid } from '../../src/core/snapshots';
+import { SnapshotTracker, stableUuid } from '../../src/core/documents/snapshots';
 
 const RFC4122 = /^[0-9a-f]{8}-[0-9a-f]{4}-[1-5][0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { StagedOverlay } from '../../src/core/stagedOverlay';
-import { applyOffsetEdits } from '../../src/core/transactions';
-import type { OffsetEdit, Segment } from '../../src/core/transactions';
+import { StagedOverlay } from '../../src/core/documents/stagedOverlay';
+import { applyOffsetEdits } from '../../src/core/transactions/manager';
+import type { OffsetEdit, Segment } from '../../src/core/transactions/manager';
 
 /** The segments a transaction keeps after ascending, non-overlapping edits of a base text. */
 function segmentsOf(baseLength: number, edits: readonly OffsetEdit[]): Segment[] {

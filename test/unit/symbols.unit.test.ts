@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
-import { documentIdOfSymbol, parseSymbolId, symbolIdOf, SYMBOLS_READINESS } from '../../src/core/symbols';
-import type { SymbolOutput } from '../../src/core/symbols';
+import { documentIdOfSymbol, parseSymbolId, symbolIdOf, SYMBOLS_READINESS } from '../../src/core/symbols/symbols';
+import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
 import { REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../src/tools/navigation';
-import { READINESS } from '../../src/core/readiness';
+import { READINESS } from '../../src/core/symbols/readiness';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness, expectOk } from './harness';
 import type { Harness } from './harness';

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { findNearMisses, findSelection, LineIndex, lineStarts, offsetTouchingNoWord, splitsSurrogatePair, wordAt } from '../../src/core/text';
+import { findNearMisses, findSelection, LineIndex, lineStarts, offsetTouchingNoWord, splitsSurrogatePair, wordAt } from '../../src/core/documents/text';
 
 describe('text: lineStarts and LineIndex', () => {
   it('splits LF, CRLF and lone CR line endings', () => {

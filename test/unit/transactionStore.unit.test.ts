@@ -4,9 +4,9 @@
  * checked against its file.
  */
 import * as assert from 'node:assert/strict';
-import { MAX_KEPT_BYTES, TransactionStore } from '../../src/core/transactionStore';
-import type { KeptTransaction, KeptTransactionFiles } from '../../src/core/transactionStore';
-import type { MutationData } from '../../src/core/transactions';
+import { MAX_KEPT_BYTES, TransactionStore } from '../../src/core/transactions/store';
+import type { KeptTransaction, KeptTransactionFiles } from '../../src/core/transactions/store';
+import type { MutationData } from '../../src/core/transactions/manager';
 import { FakeHost } from './fakeHost';
 import { createHarness, MemoryStore } from './harness';
 import type { Harness } from './harness';

@@ -1,10 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { LinkedCancellation } from '../../src/core/cancellation';
-import { defineTool } from '../../src/core/definition';
-import type { AnyToolDefinition } from '../../src/core/definition';
-import { CommitJournal } from '../../src/core/journal';
-import type { MutationData, TransactionState } from '../../src/core/transactions';
-import { changedRegions, sha256 } from '../../src/core/transactions';
+import { LinkedCancellation } from '../../src/core/chain/cancellation';
+import { defineTool } from '../../src/core/chain/definition';
+import type { AnyToolDefinition } from '../../src/core/chain/definition';
+import { CommitJournal } from '../../src/core/transactions/journal';
+import type { MutationData, TransactionState } from '../../src/core/transactions/manager';
+import { changedRegions, sha256 } from '../../src/core/transactions/manager';
 import { ALL_TOOLS } from '../../src/tools';
 import { inputSchema } from '../../src/tools/common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from '../../src/tools/transactions';

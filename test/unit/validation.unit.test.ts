@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { AnyToolDefinition } from '../../src/core/definition';
-import { compileInputValidator, compileSchema } from '../../src/core/validation';
-import type { InputValidator } from '../../src/core/validation';
+import type { AnyToolDefinition } from '../../src/core/chain/definition';
+import { compileInputValidator, compileSchema } from '../../src/core/chain/validation';
+import type { InputValidator } from '../../src/core/chain/validation';
 import { ALL_TOOLS } from '../../src/tools';
 
 function toolNamed(name: string): AnyToolDefinition {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { countOf, nameAndFolder } from '../../src/core/wording';
+import { countOf, nameAndFolder } from '../../src/core/util/wording';
 
 describe('wording: counts and paths as a person reads them', () => {
   it('says the singular for exactly one and the plural otherwise', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
-import { stableUuid } from '../../src/core/snapshots';
+import { stableUuid } from '../../src/core/documents/snapshots';
 import { FAKE_ROOT, FakeHost } from './fakeHost';
 import { createHarness, MemoryStore } from './harness';
 import type { Harness } from './harness';

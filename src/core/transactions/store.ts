@@ -5,12 +5,12 @@
  * the transaction, and transaction-commit refuses with TransactionConflicted naming it (its
  * usual drift check); server-status says so.
  */
-import type { WorkbenchHost } from './host';
-import { joinFolder } from './paths';
-import { sha256, Transaction } from './transactions';
-import type { DocumentBase, Revision, Segment, StagedDocument, TransactionEvent, TransactionManager } from './transactions';
-import type { Workspace } from './workspaces';
-import { countOf } from './wording';
+import type { WorkbenchHost } from '../documents/editorPort';
+import { joinFolder } from '../documents/paths';
+import { sha256, Transaction } from './manager';
+import type { DocumentBase, Revision, Segment, StagedDocument, TransactionEvent, TransactionManager } from './manager';
+import type { Workspace } from '../documents/workspaces';
+import { countOf } from '../util/wording';
 
 /** Where kept transactions live: one text per workspace id (a file in the extension's global storage). */
 export interface KeptTransactionFiles {

@@ -9,12 +9,12 @@
  * a document of the language opens (that is when a service may start loading another project);
  * then the same probe is asked once more.
  */
-import type { ResolvedDocument, ToolContext } from './context';
-import { retry, ToolError } from './envelope';
-import type { HostSymbol } from './host';
-import type { JsonSchema } from './schemas';
+import type { ResolvedDocument, ToolContext } from '../documents/context';
+import { retry, ToolError } from '../chain/envelope';
+import type { HostSymbol } from '../documents/editorPort';
+import type { JsonSchema } from '../chain/schemas';
 import { documentSymbolTree } from './symbols';
-import type { Workspace } from './workspaces';
+import type { Workspace } from '../documents/workspaces';
 
 export const READINESS = {
   /** Longest wait for a loading service within one call (the call's own timeout bounds it too). */

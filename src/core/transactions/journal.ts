@@ -1,6 +1,6 @@
-import type { CommittedFile } from './host';
-import type { CommitPlan } from './transactions';
-import { sha256 } from './transactions';
+import type { CommittedFile } from '../documents/editorPort';
+import type { CommitPlan } from './manager';
+import { sha256 } from './manager';
 
 /** Where the journal lives: a file in the extension's global storage (never in the workspace). */
 export interface JournalStore {

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { revise, ToolError } from './envelope';
+import { revise, ToolError } from '../chain/envelope';
 
 /** Forward-slash, normalized, workspace-relative path; '' is the folder itself. */
 export type RelativePath = string;

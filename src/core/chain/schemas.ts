@@ -110,7 +110,7 @@ const contextText: JsonSchema = { type: ['string', 'null'], maxLength: 20_000 };
 
 /**
  * Describes the location selector once, where a tool's schema uses it. The contexts are what
- * findSelection (src/core/text.ts) checks: text that must end right before / start right after
+ * findSelection (src/core/documents/text.ts) checks: text that must end right before / start right after
  * selectedText; only matches with both count, and they are not part of the span.
  */
 export const LOCATION_HELP =

@@ -1,7 +1,7 @@
 import type { CancellationSignal } from './cancellation';
 import type { JsonSchema } from './schemas';
 import type { ErrorCode } from './errors';
-import type { ToolContext } from './context';
+import type { ToolContext } from '../documents/context';
 
 export type ToolEffect = 'Read' | 'Write' | 'Destructive' | 'External';
 export type OperationKind = 'Query' | 'Mutation';

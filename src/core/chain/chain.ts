@@ -3,14 +3,14 @@ import { boundToFit, essentials, SHORTENED_NOTE, utf8Bytes } from './bounding';
 import type { Fits } from './bounding';
 import { LinkedCancellation } from './cancellation';
 import type { CancellationSignal } from './cancellation';
-import { ToolContext } from './context';
-import type { Services, TextView } from './context';
+import { ToolContext } from '../documents/context';
+import type { Services, TextView } from '../documents/context';
 import type { AnyToolDefinition, ApprovalSummary } from './definition';
 import { failure, resolveExternally, retry, revise, success, ToolError } from './envelope';
 import type { Envelope, Snapshot } from './envelope';
 import type { ErrorCode } from './errors';
 import { modeAllows } from './modes';
-import { truncate } from './paths';
+import { truncate } from '../documents/paths';
 import { compileInputValidator } from './validation';
 import type { InputValidator } from './validation';
 

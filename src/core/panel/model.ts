@@ -1,8 +1,8 @@
-import { diffTexts, NO_NEWLINE_MARKER } from './diff';
-import type { DiffHunk } from './diff';
-import type { OperationalMode } from './modes';
-import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from './transactions';
-import { countOf, nameAndFolder } from './wording';
+import { diffTexts, NO_NEWLINE_MARKER } from '../transactions/diff';
+import type { DiffHunk } from '../transactions/diff';
+import type { OperationalMode } from '../chain/modes';
+import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from '../transactions/manager';
+import { countOf, nameAndFolder } from '../util/wording';
 
 /** The hunks of the panel are transaction-preview's hunks: the same context. */
 export const PANEL_CONTEXT_LINES = 3;

@@ -1,17 +1,17 @@
 import { createHash, randomUUID } from 'node:crypto';
 import * as path from 'node:path';
-import type { DocumentRef, ToolContext } from './context';
+import type { DocumentRef, ToolContext } from '../documents/context';
 import { lineCounts } from './diff';
 import type { LineCounts } from './diff';
-import { callTool, resolveExternally, retry, revise, ToolError } from './envelope';
-import type { CommittedFile, WorkbenchHost } from './host';
+import { callTool, resolveExternally, retry, revise, ToolError } from '../chain/envelope';
+import type { CommittedFile, WorkbenchHost } from '../documents/editorPort';
 import type { CommitJournal, RecoveryReport } from './journal';
-import type { OperationalMode } from './modes';
-import { joinFolder } from './paths';
-import type { Workspace } from './workspaces';
-import { ANSWER_LIST_DEFAULT } from './bounding';
-import { mapConcurrently } from './concurrency';
-import { countOf } from './wording';
+import type { OperationalMode } from '../chain/modes';
+import { joinFolder } from '../documents/paths';
+import type { Workspace } from '../documents/workspaces';
+import { ANSWER_LIST_DEFAULT } from '../chain/bounding';
+import { mapConcurrently } from '../util/concurrency';
+import { countOf } from '../util/wording';
 
 // ------------------------------------------------------------------ public types
 

@@ -1,15 +1,15 @@
-import type { AnyToolDefinition } from './definition';
-import { callTool, retry, revise, ToolError } from './envelope';
-import type { Snapshot } from './envelope';
-import type { CancellationSignal } from './cancellation';
-import type { ErrorStore } from './errorStore';
-import type { HostDocument, WorkbenchHost } from './host';
-import type { EffectiveSettings } from './modes';
+import type { AnyToolDefinition } from '../chain/definition';
+import { callTool, retry, revise, ToolError } from '../chain/envelope';
+import type { Snapshot } from '../chain/envelope';
+import type { CancellationSignal } from '../chain/cancellation';
+import type { ErrorStore } from '../chain/errorStore';
+import type { HostDocument, WorkbenchHost } from './editorPort';
+import type { EffectiveSettings } from '../chain/modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
-import type { ProjectReadiness } from './readiness';
+import type { ProjectReadiness } from '../symbols/readiness';
 import { StagedOverlay } from './stagedOverlay';
-import type { StagedDocument, TransactionManager } from './transactions';
+import type { StagedDocument, TransactionManager } from '../transactions/manager';
 import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
 
 export interface ProjectSelector {
@@ -99,7 +99,7 @@ export interface Services {
   settings: () => EffectiveSettings;
   startedAt: number;
   transactions: TransactionManager;
-  /** Whether each language service answers for the whole project yet (src/core/readiness.ts). */
+  /** Whether each language service answers for the whole project yet (src/core/symbols/readiness.ts). */
   readiness: ProjectReadiness;
 }
 

@@ -1,8 +1,8 @@
 import Ajv from 'ajv';
 import type { ValidateFunction } from 'ajv';
-import type { PanelModel } from './panelModel';
-import { MAX_PATH_LENGTH } from './schemas';
-import type { JsonSchema } from './schemas';
+import type { PanelModel } from './model';
+import { MAX_PATH_LENGTH } from '../chain/schemas';
+import type { JsonSchema } from '../chain/schemas';
 
 /**
  * The messages between the review panel's webview and the extension. Everything a webview sends

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
-import { callTool, revise, ToolError } from './envelope';
-import type { Snapshot } from './envelope';
-import type { HostFolder, WorkbenchHost } from './host';
+import { callTool, revise, ToolError } from '../chain/envelope';
+import type { Snapshot } from '../chain/envelope';
+import type { HostFolder, WorkbenchHost } from './editorPort';
 import { isInside, keepInsideRealFolder, toPosix } from './paths';
 import { SnapshotTracker, stableUuid } from './snapshots';
 

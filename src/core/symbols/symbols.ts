@@ -12,15 +12,15 @@
  * with the same kind and name (overloads, merged declarations); it is left out when 0. The
  * documentId may itself contain "#", which is why the path starts at the last "#".
  */
-import type { LocationOutput, LocationSelector, Place, ResolvedDocument, ResolvedLocation, ToolContext } from './context';
-import { callTool, resolveExternally, retry, revise, ToolError } from './envelope';
-import type { HostSymbol, WorkbenchHost } from './host';
-import { truncate } from './paths';
-import { symbolSelectorInput as symbolSelectorSchema } from './schemas';
-import type { JsonSchema } from './schemas';
-import { cacheFor } from './textCache';
-import type { TextKeyedCache } from './textCache';
-import type { WorkspaceSelector } from './workspaces';
+import type { LocationOutput, LocationSelector, Place, ResolvedDocument, ResolvedLocation, ToolContext } from '../documents/context';
+import { callTool, resolveExternally, retry, revise, ToolError } from '../chain/envelope';
+import type { HostSymbol, WorkbenchHost } from '../documents/editorPort';
+import { truncate } from '../documents/paths';
+import { symbolSelectorInput as symbolSelectorSchema } from '../chain/schemas';
+import type { JsonSchema } from '../chain/schemas';
+import { cacheFor } from '../documents/textCache';
+import type { TextKeyedCache } from '../documents/textCache';
+import type { WorkspaceSelector } from '../documents/workspaces';
 
 export interface SymbolSelector {
   location?: LocationSelector;

@@ -1,14 +1,14 @@
-import type { Services } from './context';
-import { ToolError } from './envelope';
-import { buildPanelModel, chooseSelection } from './panelModel';
-import type { Outcome, PanelModel } from './panelModel';
-import { joinFolder } from './paths';
-import { discardHunkEdit, minimalEdits } from './panelEdits';
-import { checkSeen, parseWebviewMessage } from './panelProtocol';
-import type { Seen, TransactionAction } from './panelProtocol';
-import type { StagedChange, StagedDocument, Transaction } from './transactions';
-import type { Workspace } from './workspaces';
-import { countOf } from './wording';
+import type { Services } from '../documents/context';
+import { ToolError } from '../chain/envelope';
+import { buildPanelModel, chooseSelection } from './model';
+import type { Outcome, PanelModel } from './model';
+import { joinFolder } from '../documents/paths';
+import { discardHunkEdit, minimalEdits } from './edits';
+import { checkSeen, parseWebviewMessage } from './protocol';
+import type { Seen, TransactionAction } from './protocol';
+import type { StagedChange, StagedDocument, Transaction } from '../transactions/manager';
+import type { Workspace } from '../documents/workspaces';
+import { countOf } from '../util/wording';
 
 /** Provenance of the revisions a person makes in the panel and in the staged-text editor. */
 export const PANEL_TOOL = 'review-panel';

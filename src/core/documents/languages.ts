@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { LanguageContribution } from './host';
+import type { LanguageContribution } from './editorPort';
 
 /** Maps file paths to language ids the way the installed extensions declare them (file names first, then extensions). */
 export class LanguageIndex {

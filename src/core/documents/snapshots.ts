@@ -1,5 +1,5 @@
 import { createHash, randomUUID } from 'node:crypto';
-import type { Snapshot } from './envelope';
+import type { Snapshot } from '../chain/envelope';
 
 /** A uuid-shaped id derived from a string, so a folder keeps its workspaceId across restarts. */
 export function stableUuid(seed: string): string {
