@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
 import type { CommitOutcome, CommittedFile } from '../core/documents/editorPort';
-import { sha256 } from '../core/transactions/manager';
-import type { CommitFile, CommitPlan } from '../core/transactions/manager';
+import { sha256 } from '../core/transactions/segments';
+import type { CommitFile, CommitPlan } from '../core/transactions/plan';
 
 /** Test hook: makes the next commit fail at one file (absolute path), after applying or while saving. */
 export interface CommitFault {

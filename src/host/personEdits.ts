@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Services } from '../core/documents/context';
 import { joinFolder } from '../core/documents/paths';
 import type { PanelController } from '../core/panel/controller';
-import type { StagedDocument } from '../core/transactions/manager';
+import type { StagedDocument } from '../core/transactions/types';
 import type { Workspace } from '../core/documents/workspaces';
 
 /** The staged text, writable: saving a document of this scheme stages the person's text as a revision. */

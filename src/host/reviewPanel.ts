@@ -7,7 +7,7 @@ import type { Outcome, PanelModel } from '../core/panel/model';
 import type { ExtensionMessage, TransactionAction } from '../core/panel/protocol';
 import { TRANSACTION_ACTIONS } from '../core/panel/protocol';
 import { statusSummary } from '../core/panel/model';
-import type { StagedDocument } from '../core/transactions/manager';
+import type { StagedDocument } from '../core/transactions/types';
 import type { Workspace } from '../core/documents/workspaces';
 import { nameAndFolder } from '../core/util/wording';
 import { baseUri, registerStagedText, stagedUri } from './personEdits';

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ToolRunner } from '../core/chain/chain';
 import type { Services } from '../core/documents/context';
 import { registeredToolName } from '../core/chain/definition';
-import type { AnyToolDefinition } from '../core/chain/definition';
+import type { ToolInfo } from '../core/chain/toolInfo';
 
 interface TryDeps {
   services: Services;
@@ -18,13 +18,13 @@ const encoder = new TextEncoder();
 const inputUri = (deps: TryDeps, tool: string): vscode.Uri => vscode.Uri.joinPath(deps.storageUri, 'try', `${tool}${INPUT_SUFFIX}`);
 const schemaUri = (deps: TryDeps, tool: string): vscode.Uri => vscode.Uri.joinPath(deps.storageUri, 'try', `${tool}.schema.json`);
 
-function toolOfDocument(deps: TryDeps, doc: vscode.TextDocument): AnyToolDefinition | undefined {
+function toolOfDocument(deps: TryDeps, doc: vscode.TextDocument): ToolInfo | undefined {
   const name = doc.uri.path.split('/').pop() ?? '';
   if (!name.endsWith(INPUT_SUFFIX)) return undefined;
   return deps.services.tools().find((t) => t.name === name.slice(0, -INPUT_SUFFIX.length));
 }
 
-async function openInput(deps: TryDeps, tool: AnyToolDefinition): Promise<vscode.TextEditor> {
+async function openInput(deps: TryDeps, tool: ToolInfo): Promise<vscode.TextEditor> {
   // The schema file also allows the "$schema" key the input file needs; it is removed before the call.
   const properties = { $schema: { type: 'string' }, ...((tool.inputSchema.properties as Record<string, unknown> | undefined) ?? {}) };
   const schema = { $schema: 'http://json-schema.org/draft-07/schema#', title: `${tool.name} input`, ...tool.inputSchema, properties };

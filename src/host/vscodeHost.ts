@@ -3,7 +3,7 @@ import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/documents/editorPort';
-import type { CommitPlan } from '../core/transactions/manager';
+import type { CommitPlan } from '../core/transactions/plan';
 import { offsetTouchingNoWord } from '../core/documents/text';
 import { commitPlan } from './commit';
 import type { HostCodeAction, HostDocumentEdits, HostFormattingOptions, HostOutcome, HostRange, HostWorkspaceEdit } from '../core/documents/editorPort';

@@ -1,6 +1,7 @@
 import { attributesOf, attributeSyntax } from '../core/symbols/attributes';
 import type { AttributeArgument, ParsedAttribute } from '../core/symbols/attributes';
-import type { DocumentRef, LocationOutput, ToolContext } from '../core/documents/context';
+import type { DocumentRef } from '../core/documents/workspaces';
+import type { LocationOutput, ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
 import { resolveExternally, ToolError } from '../core/chain/envelope';
 import { collectionOutput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/chain/schemas';

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { defineTool } from '../core/chain/definition';
-import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { DocumentRef } from '../core/documents/workspaces';
+import type { DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostDiagnostic } from '../core/documents/editorPort';
 import { isInside, toPosix } from '../core/documents/paths';
 import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';

@@ -6,7 +6,8 @@ import { confinePath, joinFolder, toRelativePath } from '../core/documents/paths
 import { boundedString, documentSelectorInput, locationSelectorInput, MAX_PATH_LENGTH, MAX_TEXT_LENGTH, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { indentationOf, indentUnit, LineIndex, reindentLines } from '../core/documents/text';
-import type { MutationData, OffsetEdit, StagedChange } from '../core/transactions/manager';
+import type { MutationData, StagedChange } from '../core/transactions/types';
+import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';

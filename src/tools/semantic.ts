@@ -18,7 +18,8 @@ import { boundedString, collectionOutput, documentSelectorInput, limitParameter,
 import type { JsonSchema } from '../core/chain/schemas';
 import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols/symbols';
 import type { SymbolSelector } from '../core/symbols/symbols';
-import type { BoundedList, MutationData, OffsetEdit, StagedChange, StagedCoverage } from '../core/transactions/manager';
+import type { BoundedList, MutationData, StagedChange, StagedCoverage } from '../core/transactions/types';
+import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
 import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/documents/context';
 import { starting } from '../core/symbols/readiness';

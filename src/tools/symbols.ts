@@ -1,5 +1,6 @@
 import { defineTool } from '../core/chain/definition';
-import type { DocumentRef, DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { DocumentRef } from '../core/documents/workspaces';
+import type { DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
 import type { HostSymbol } from '../core/documents/editorPort';
 import { inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';

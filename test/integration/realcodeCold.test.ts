@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
-import type { MutationData } from '../../src/core/transactions/manager';
+import type { MutationData } from '../../src/core/transactions/types';
 import { activateExtension, invoke, workspaceRoot } from './helpers';
 
 /*

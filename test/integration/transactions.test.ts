@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope } from '../../src/core/chain/envelope';
-import type { MutationData, TransactionState } from '../../src/core/transactions/manager';
+import type { MutationData, TransactionState } from '../../src/core/transactions/types';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { activateExtension, assertValidEnvelope, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 

@@ -6,8 +6,8 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../../src/core/documents/editorPort';
-import type { CommitPlan } from '../../src/core/transactions/manager';
-import { sha256 } from '../../src/core/transactions/manager';
+import type { CommitPlan } from '../../src/core/transactions/plan';
+import { sha256 } from '../../src/core/transactions/segments';
 import type { HostCodeAction, HostDocumentEdits, HostFileOperation, HostFormattingOptions, HostOutcome, HostRange, HostTextEdit, HostWorkspaceEdit } from '../../src/core/documents/editorPort';
 import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../../src/core/documents/editorPort';
 import type { HostHighlight, HostWorkspaceSymbol } from '../../src/core/documents/editorPort';

@@ -3,7 +3,7 @@ import { diffTexts } from '../../src/core/transactions/diff';
 import { PanelController } from '../../src/core/panel/controller';
 import type { PanelHostActions } from '../../src/core/panel/controller';
 import { discardHunkEdit, minimalEdits } from '../../src/core/panel/edits';
-import { applyOffsetEdits } from '../../src/core/transactions/manager';
+import { applyOffsetEdits } from '../../src/core/transactions/segments';
 import { buildPanelModel, hunkViews, statusSummary } from '../../src/core/panel/model';
 import { checkSeen, parseWebviewMessage } from '../../src/core/panel/protocol';
 import type { Workspace } from '../../src/core/documents/workspaces';

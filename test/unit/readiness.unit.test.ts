@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { READINESS } from '../../src/core/symbols/readiness';
-import type { Transaction } from '../../src/core/transactions/manager';
+import type { Transaction } from '../../src/core/transactions/transaction';
 import { deserializeTransaction, serializeTransaction } from '../../src/core/transactions/store';
 import type { HostSymbol, HostWorkspaceSymbol } from '../../src/core/documents/editorPort';
 import { FakeHost, symbolsIn } from './fakeHost';

@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { StagedOverlay } from '../../src/core/documents/stagedOverlay';
-import { applyOffsetEdits } from '../../src/core/transactions/manager';
-import type { OffsetEdit, Segment } from '../../src/core/transactions/manager';
+import { applyOffsetEdits } from '../../src/core/transactions/segments';
+import type { OffsetEdit } from '../../src/core/transactions/plan';
+import type { Segment } from '../../src/core/transactions/segments';
 
 /** The segments a transaction keeps after ascending, non-overlapping edits of a base text. */
 function segmentsOf(baseLength: number, edits: readonly OffsetEdit[]): Segment[] {

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { MAX_KEPT_BYTES, TransactionStore } from '../../src/core/transactions/store';
 import type { KeptTransaction, KeptTransactionFiles } from '../../src/core/transactions/store';
-import type { MutationData } from '../../src/core/transactions/manager';
+import type { MutationData } from '../../src/core/transactions/types';
 import { FakeHost } from './fakeHost';
 import { createHarness, MemoryStore } from './harness';
 import type { Harness } from './harness';

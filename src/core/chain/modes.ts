@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from './definition';
+import type { ToolInfo } from './toolInfo';
 
 export const OPERATIONAL_MODES = ['inspection-only', 'transactional', 'approval-required', 'autonomous-trusted'] as const;
 export type OperationalMode = (typeof OPERATIONAL_MODES)[number];
@@ -31,7 +31,7 @@ export function effectiveSettings(settings: Settings, trusted: boolean): Effecti
 }
 
 /** Whether a mode lets agents call a tool at all. Approval is a separate, later step. */
-export function modeAllows(mode: OperationalMode, tool: Pick<AnyToolDefinition, 'effect' | 'operationKind'>): boolean {
+export function modeAllows(mode: OperationalMode, tool: Pick<ToolInfo, 'effect' | 'operationKind'>): boolean {
   if (mode === 'inspection-only') return tool.effect === 'Read' && tool.operationKind === 'Query';
   return true;
 }
@@ -40,7 +40,7 @@ export function modeAllows(mode: OperationalMode, tool: Pick<AnyToolDefinition, 
  * The `when` clause that hides a tool from agents when the mode does not allow it; the chain
  * enforces the same rule again at call time.
  */
-export function whenClause(tool: Pick<AnyToolDefinition, 'effect' | 'operationKind'>): string | undefined {
+export function whenClause(tool: Pick<ToolInfo, 'effect' | 'operationKind'>): string | undefined {
   if (modeAllows('inspection-only', tool)) return undefined;
   return "isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only'";
 }

@@ -1,4 +1,4 @@
-import type { AnyToolDefinition } from '../chain/definition';
+import type { ToolInfo } from '../chain/toolInfo';
 import { callTool, retry, revise, ToolError } from '../chain/envelope';
 import type { Snapshot } from '../chain/envelope';
 import type { CancellationSignal } from '../chain/cancellation';
@@ -7,10 +7,12 @@ import type { HostDocument, WorkbenchHost } from './editorPort';
 import type { EffectiveSettings } from '../chain/modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
-import type { ProjectReadiness } from '../symbols/readiness';
+import type { Coverage } from '../symbols/coverage';
 import { StagedOverlay } from './stagedOverlay';
-import type { StagedDocument, TransactionManager } from '../transactions/manager';
+import type { StagedDocument } from '../transactions/types';
+import type { TransactionManager } from '../transactions/manager';
 import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
+import { DocumentRef } from './workspaces';
 
 export interface ProjectSelector {
   projectId?: string;
@@ -27,12 +29,6 @@ export interface DocumentSelector {
 export interface LocationSelector {
   span?: { document: DocumentSelector; range: { start: number; length: number } };
   selection?: { document: DocumentSelector; selectedText: string; contextBefore?: string | null; contextAfter?: string | null };
-}
-
-export interface DocumentRef {
-  documentId: string;
-  path: string;
-  projectId: string;
 }
 
 /** Where a symbol's name is, without its document: the symbolId beside it names the document. */
@@ -95,12 +91,12 @@ export interface Services {
   host: WorkbenchHost;
   registry: WorkspaceRegistry;
   errors: ErrorStore;
-  tools: () => readonly AnyToolDefinition[];
+  tools: () => readonly ToolInfo[];
   settings: () => EffectiveSettings;
   startedAt: number;
   transactions: TransactionManager;
   /** Whether each language service answers for the whole project yet (src/core/symbols/readiness.ts). */
-  readiness: ProjectReadiness;
+  readiness: Readiness;
 }
 
 /**
@@ -108,6 +104,14 @@ export interface Services {
  * touches the document, checks expectedSnapshot against that document only, and refuses paths
  * that leave the workspace.
  */
+/** Whether language services cover the project yet (ProjectReadiness, symbols/readiness.ts). */
+export interface Readiness {
+  coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage>;
+  folderCoverage(ctx: ToolContext, w: Workspace): Promise<Coverage[]>;
+  require(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<Coverage>;
+  clear(): void;
+}
+
 export class ToolContext {
   private used: Workspace | undefined;
   private signal: CancellationSignal | undefined;

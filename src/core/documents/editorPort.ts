@@ -3,7 +3,7 @@
  * with the VS Code API; unit tests implement it in memory. Offsets are zero-based UTF-16.
  */
 
-import type { CommitPlan } from '../transactions/manager';
+import type { CommitPlan } from '../transactions/plan';
 
 /** A file a commit wrote, with sha256 of its bytes before and after (null: no file). */
 export interface CommittedFile {

@@ -1,4 +1,4 @@
-import type { Segment } from '../transactions/manager';
+import type { Segment } from '../transactions/segments';
 
 /** A base range's image in the staged text; `edited` when staged edits changed its text. */
 export interface StagedRange {

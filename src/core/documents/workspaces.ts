@@ -5,6 +5,13 @@ import type { HostFolder, WorkbenchHost } from './editorPort';
 import { isInside, keepInsideRealFolder, toPosix } from './paths';
 import { SnapshotTracker, stableUuid } from './snapshots';
 
+/** A document as answers name it. */
+export interface DocumentRef {
+  documentId: string;
+  path: string;
+  projectId: string;
+}
+
 export interface KeyValueStore {
   get<T>(key: string): T | undefined;
   update(key: string, value: unknown): PromiseLike<void>;

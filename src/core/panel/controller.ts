@@ -6,7 +6,8 @@ import { joinFolder } from '../documents/paths';
 import { discardHunkEdit, minimalEdits } from './edits';
 import { checkSeen, parseWebviewMessage } from './protocol';
 import type { Seen, TransactionAction } from './protocol';
-import type { StagedChange, StagedDocument, Transaction } from '../transactions/manager';
+import type { StagedChange, StagedDocument } from '../transactions/types';
+import type { Transaction } from '../transactions/transaction';
 import type { Workspace } from '../documents/workspaces';
 import { countOf } from '../util/wording';
 

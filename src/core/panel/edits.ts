@@ -1,7 +1,7 @@
 import { diffTexts, splitLinesKeepEnds } from '../transactions/diff';
 import type { DiffHunk } from '../transactions/diff';
 import { PANEL_CONTEXT_LINES } from './model';
-import type { OffsetEdit } from '../transactions/manager';
+import type { OffsetEdit } from '../transactions/plan';
 
 /** Zero-based index of a hunk's first line (a zero count names the line before, as diff -u does). */
 const firstIndex = (start: number, count: number): number => (count === 0 ? start : start - 1);

@@ -1,7 +1,7 @@
 import { diffTexts, NO_NEWLINE_MARKER } from '../transactions/diff';
 import type { DiffHunk } from '../transactions/diff';
 import type { OperationalMode } from '../chain/modes';
-import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from '../transactions/manager';
+import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from '../transactions/types';
 import { countOf, nameAndFolder } from '../util/wording';
 
 /** The hunks of the panel are transaction-preview's hunks: the same context. */

@@ -9,12 +9,15 @@
  * a document of the language opens (that is when a service may start loading another project);
  * then the same probe is asked once more.
  */
-import type { ResolvedDocument, ToolContext } from '../documents/context';
+import type { Readiness, ResolvedDocument, ToolContext } from '../documents/context';
 import { retry, ToolError } from '../chain/envelope';
 import type { HostSymbol } from '../documents/editorPort';
 import type { JsonSchema } from '../chain/schemas';
 import { documentSymbolTree } from './symbols';
 import type { Workspace } from '../documents/workspaces';
+import type { Coverage } from './coverage';
+
+export type { Coverage } from './coverage';
 
 export const READINESS = {
   /** Longest wait for a loading service within one call (the call's own timeout bounds it too). */
@@ -26,14 +29,6 @@ export const READINESS = {
   firstProbeMs: 2_000,
   retryAfterSeconds: 5,
 };
-
-export type Coverage =
-  /** The service answered a question about a file nobody has open: it has loaded the project. */
-  | { state: 'loaded'; /** Proven by this call: an answer asked before it may predate the load. */ justNow: boolean }
-  /** Every file of the language is open, or the language has no workspace symbol search to test by: its answer is all there is to go on. */
-  | { state: 'unverifiable'; why: 'all-open' | 'no-probe' | 'no-search'; reason: string }
-  /** Still answering from the open files only after waiting. */
-  | { state: 'loading'; languageId: string; waitedMs: number };
 
 interface Probe {
   absPath: string;
@@ -61,7 +56,7 @@ const MAX_FILES_READ = 24;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Per editor session: which languages have shown they answer for the whole project. */
-export class ProjectReadiness {
+export class ProjectReadiness implements Readiness {
   private readonly proofs = new Map<string, Proof>();
   private readonly untestable = new Map<string, Untestable>();
 

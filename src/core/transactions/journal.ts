@@ -1,6 +1,6 @@
 import type { CommittedFile } from '../documents/editorPort';
-import type { CommitPlan } from './manager';
-import { sha256 } from './manager';
+import type { CommitPlan } from './plan';
+import { sha256 } from './segments';
 
 /** Where the journal lives: a file in the extension's global storage (never in the workspace). */
 export interface JournalStore {

@@ -7,8 +7,12 @@
  */
 import type { WorkbenchHost } from '../documents/editorPort';
 import { joinFolder } from '../documents/paths';
-import { sha256, Transaction } from './manager';
-import type { DocumentBase, Revision, Segment, StagedDocument, TransactionEvent, TransactionManager } from './manager';
+import { sha256 } from './segments';
+import { Transaction } from './transaction';
+import type { DocumentBase } from './plan';
+import type { Revision, StagedDocument, TransactionEvent } from './types';
+import type { Segment } from './segments';
+import type { TransactionManager } from './manager';
 import type { Workspace } from '../documents/workspaces';
 import { countOf } from '../util/wording';
 

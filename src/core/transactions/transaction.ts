@@ -1,0 +1,36 @@
+/** One transaction: its revisions, each a whole staged state, and which one is current. */
+import { randomUUID } from 'node:crypto';
+import type { ChangeKind, Revision, StagedDocument, StagedState } from './types';
+
+export class Transaction {
+  readonly revisions: Revision[] = [];
+  current = 0;
+
+  constructor(
+    readonly workspaceId: string,
+    readonly id: string = randomUUID(),
+    readonly startedAt: string = new Date().toISOString(),
+  ) {}
+
+  state(): StagedState {
+    return this.current === 0 ? new Map() : this.revisions[this.current - 1].state;
+  }
+
+  /** Documents whose staged state differs from their base. */
+  effectiveDocuments(): StagedDocument[] {
+    return [...this.state().values()].filter(isEffective);
+  }
+}
+
+export function isEffective(d: StagedDocument): boolean {
+  if (!d.origin) return d.path !== null;
+  if (d.path === null) return true;
+  return d.path !== d.origin.path || d.text !== d.origin.text;
+}
+
+export function changeKindOf(d: StagedDocument): ChangeKind {
+  if (!d.origin) return d.path === null ? 'Deleted' : 'Added';
+  if (d.path === null) return 'Deleted';
+  if (d.path !== d.origin.path) return 'Renamed';
+  return 'Modified';
+}
