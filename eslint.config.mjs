@@ -16,10 +16,29 @@ export default tseslint.config(
     },
   },
   {
-    // The core and the tools are plain TypeScript: only src/host and src/extension.ts talk to VS Code.
-    files: ['src/core/**/*.ts', 'src/tools/**/*.ts'],
+    // The rings: core is plain TypeScript that knows neither the tools nor VS Code; tools build on
+    // core only; only src/host and src/extension.ts talk to VS Code.
+    files: ['src/core/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }],
+          patterns: [{ group: ['**/host/*', '**/tools/*', '**/tools', '**/extension'], message: 'src/core imports neither src/host nor src/tools.' }],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/tools/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }],
+          patterns: [{ group: ['**/host/*', '**/extension'], message: 'src/tools never imports src/host.' }],
+        },
+      ],
     },
   },
   {

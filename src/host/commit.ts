@@ -6,6 +6,8 @@ import { findOpen } from './openDocuments';
 import type { CommitOutcome, CommittedFile } from '../core/documents/editorPort';
 import { sha256 } from '../core/transactions/segments';
 import type { CommitFile, CommitPlan } from '../core/transactions/plan';
+import { drift } from '../core/transactions/drift';
+import type { FileNow } from '../core/transactions/drift';
 
 /** Test hook: makes the next commit fail at one file (absolute path), after applying or while saving. */
 export interface CommitFault {
@@ -158,24 +160,17 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
   const documents = new Map<string, vscode.TextDocument>();
   for (const f of plan.files) {
     const original = originals.get(f.absPath) as Original;
-    if (f.kind === 'create') {
-      if (original.bytes !== undefined) return conflict(f.path, `${f.path} exists now; the transaction creates it.`);
-      continue;
+    const now: FileNow = { bytes: original.bytes, targetExists: f.newAbsPath ? (originals.get(f.newAbsPath) as Original).bytes !== undefined : false };
+    // A direct file's bytes are its base text (directWritable): checking the bytes checks it.
+    if (f.base && !f.base.binary && f.kind !== 'create' && !direct.has(f)) {
+      if (f.kind !== 'delete' && now.bytes !== undefined) {
+        const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(f.absPath));
+        documents.set(f.absPath, doc);
+        now.editorText = doc.getText();
+      } else now.editorText = original.buffer?.text;
     }
-    if (f.newAbsPath && (originals.get(f.newAbsPath) as Original).bytes !== undefined) return conflict(f.newPath ?? f.path, `${f.newPath} exists now; the transaction moves ${f.path} there.`);
-    const base = f.base;
-    if (!base) continue;
-    if (original.bytes === undefined && base.diskHash !== null) return conflict(f.path, `${f.path} was deleted after it was staged.`);
-    if (original.bytes !== undefined && sha256(original.bytes) !== base.diskHash) return conflict(f.path, `${f.path} changed on disk after it was staged.`);
-    // A direct file's bytes are its base text (directWritable), and the bytes were just checked.
-    if (direct.has(f)) continue;
-    if (!base.binary && f.kind !== 'delete') {
-      const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(f.absPath));
-      if (doc.getText() !== base.text) return conflict(f.path, `${f.path} changed in the editor after it was staged.`);
-      documents.set(f.absPath, doc);
-    } else if (!base.binary && original.buffer && original.buffer.text !== base.text) {
-      return conflict(f.path, `${f.path} changed in the editor after it was staged.`);
-    }
+    const problem = drift(f, now);
+    if (problem) return conflict(f.kind === 'rename' && now.targetExists ? (f.newPath ?? f.path) : f.path, `${problem}.`);
   }
 
   try {

@@ -14,6 +14,7 @@ import type { CommitFile, CommitPlan, DocumentBase } from './plan';
 import { Transaction, changeKindOf } from './transaction';
 import { changedRegions, sha256 } from './segments';
 import { StateBuilder } from './stateBuilder';
+import { drift } from './drift';
 
 /** The calling tool's point of no return: a call cancelled or timed out before it throws there, with nothing done. */
 export interface CommitPoint {
@@ -347,21 +348,14 @@ export class TransactionManager {
     return true;
   }
 
-  /** What changed under a planned file since it was staged, or undefined when it still holds its base. */
+  /** What changed under a planned file since it was staged (drift.ts), read through the editor port. */
   private async drift(f: CommitFile): Promise<string | undefined> {
     const host = this.deps.host;
-    if (f.kind === 'create') return (await host.realPath(f.absPath)) !== undefined ? `${f.path} exists now, but the transaction creates it` : undefined;
-    if (f.newAbsPath && (await host.realPath(f.newAbsPath)) !== undefined) return `${f.newPath} exists now, but the transaction moves ${f.path} there`;
-    const base = f.base;
-    if (!base) return undefined;
-    const bytes = await host.readFileBytes(f.absPath);
-    if (!bytes && base.diskHash !== null) return `${f.path} was deleted after it was staged`;
-    if (bytes && sha256(bytes) !== base.diskHash) return `${f.path} changed on disk after it was staged`;
-    if (!base.binary) {
-      const doc = await host.readDocument(f.absPath);
-      if ((doc?.text ?? '') !== base.text) return `${f.path} changed in the editor after it was staged`;
-    }
-    return undefined;
+    const exists = async (abs: string) => (await host.realPath(abs)) !== undefined;
+    if (f.kind === 'create') return drift(f, { bytes: (await exists(f.absPath)) ? new Uint8Array() : undefined });
+    const bytes = (await host.readFileBytes(f.absPath)) ?? undefined;
+    const editorText = f.base && !f.base.binary ? ((await host.readDocument(f.absPath))?.text ?? '') : undefined;
+    return drift(f, { bytes, targetExists: f.newAbsPath ? await exists(f.newAbsPath) : false, editorText });
   }
 
   /**
