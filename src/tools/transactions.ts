@@ -508,11 +508,7 @@ export const transactionRollback = defineTool<CommonInput, unknown>({
   async run(input, ctx) {
     const ws = ctx.workspace(input.workspace);
     const tm = ctx.services.transactions;
-    const tx = await tm.exclusive(ws.id, async () => {
-      tm.require(ws);
-      ctx.commitPoint();
-      return tm.rollback(ws);
-    });
+    const tx = await tm.rollback(ctx, ws);
     return { transaction: closedState(ctx, tx), transactionId: tx.id, discardedRevisions: tx.revisions.length };
   },
 });

@@ -111,7 +111,7 @@ export async function run(): Promise<void> {
     const t = performance.now();
     const outcome = await commitPlan(plan, options);
     result[label] = { ms: Math.round(performance.now() - t), ok: outcome.ok, files: plan.files.length, open: vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'file').length };
-    services.transactions.rollback(ws);
+    await services.transactions.rollback(undefined, ws);
     checkDisk(info.dir, to, from, info.entityReferences);
     console.log(`[perf] ${label} ${JSON.stringify(result[label])}`);
   };

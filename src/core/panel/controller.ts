@@ -145,11 +145,16 @@ export class PanelController {
     return this.guarded(() =>
       this.services.transactions.exclusive(ws.id, async () => {
         const tx = this.services.transactions.require(ws);
-        const stale = seen && checkSeen({ ...seen, workspaceId: ws.id }, { transactionId: tx.id, revision: tx.current });
-        if (stale) throw new ToolError('TransactionConflicted', stale);
+        this.refuseUnseen(ws, seen, tx);
         return fn(tx);
       }),
     );
+  }
+
+  /** A person's action on a revision the panel had not shown them yet is refused. */
+  private refuseUnseen(ws: Workspace, seen: Omit<Seen, 'workspaceId'> | undefined, tx: Transaction): void {
+    const stale = seen && checkSeen({ ...seen, workspaceId: ws.id }, { transactionId: tx.id, revision: tx.current });
+    if (stale) throw new ToolError('TransactionConflicted', stale);
   }
 
   /** Commit, Roll back, Undo, Redo as the person; `seen` is absent for command-palette calls. */
@@ -163,8 +168,8 @@ export class PanelController {
           return `${action === 'undo' ? 'Undid' : 'Redid'}: the transaction is at revision ${tx.current} of ${tx.revisions.length}.`;
         });
       case 'rollback':
-        return this.inQueue(ws, seen, async (tx) => {
-          t.rollback(ws);
+        return this.guarded(async () => {
+          const tx = await t.rollback(undefined, ws, (tx) => this.refuseUnseen(ws, seen, tx));
           return `Rolled back: the transaction (${countOf(tx.revisions.length, 'revision')}) is discarded; nothing was written.`;
         });
       case 'commit':

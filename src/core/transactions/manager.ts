@@ -199,11 +199,19 @@ export class TransactionManager {
     return tx;
   }
 
-  rollback(workspace: Workspace): Transaction {
-    const tx = this.require(workspace);
-    this.transactions.delete(workspace.id);
-    this.emit(tx, 'rolledBack', null);
-    return tx;
+  /**
+   * Discards the active transaction, in the workspace's queue like a commit: after the mutations
+   * before it. `check` may refuse (throw) on what it finds, such as a revision the person has not seen.
+   */
+  rollback(ctx: CommitPoint | undefined, workspace: Workspace, check?: (tx: Transaction) => void): Promise<Transaction> {
+    return this.exclusive(workspace.id, async () => {
+      const tx = this.require(workspace);
+      check?.(tx);
+      ctx?.commitPoint();
+      this.transactions.delete(workspace.id);
+      this.emit(tx, 'rolledBack', null);
+      return tx;
+    });
   }
 
   /** After a successful commit: the transaction is done. */
