@@ -35,7 +35,7 @@ const toRange = (doc: vscode.TextDocument, range: vscode.Range): HostRange => ({
 const toVsRange = (doc: vscode.TextDocument, range: HostRange): vscode.Range => new vscode.Range(doc.positionAt(range.start), doc.positionAt(range.end));
 
 /** The shape of vscode.WorkspaceEdit's internal entry list (extHostTypes.ts), the only way to see its file operations in order. */
-interface RawEntry {
+export interface RawEntry {
   _type: number;
   uri?: vscode.Uri;
   edit?: vscode.TextEdit | vscode.SnippetString;
@@ -74,9 +74,17 @@ async function exists(absPath: string): Promise<boolean> {
   }
 }
 
-function rawEntries(edit: vscode.WorkspaceEdit): RawEntry[] | undefined {
-  const all = (edit as unknown as { _allEntries?: () => RawEntry[] })._allEntries;
-  return typeof all === 'function' ? all.call(edit) : undefined;
+/**
+ * Every entry of a WorkspaceEdit, file operations included. The public API lists only text edits
+ * (entries()), so this reads VS Code's internal `_allEntries()`: the one place that does. The
+ * `semanticEdits` integration test fails when its shape changes; without it, callers fall back
+ * to entries() and say that file operations could not be read.
+ */
+export function allEntries(edit: vscode.WorkspaceEdit): RawEntry[] | undefined {
+  const all = (edit as unknown as { _allEntries?: () => unknown })._allEntries;
+  if (typeof all !== 'function') return undefined;
+  const entries = all.call(edit);
+  return Array.isArray(entries) && entries.every((e) => typeof e === 'object' && e !== null && typeof (e as RawEntry)._type === 'number') ? (entries as RawEntry[]) : undefined;
 }
 
 /** Converts a WorkspaceEdit; undefined offsets never happen because each document is opened to convert positions. */
@@ -90,7 +98,7 @@ export async function convertWorkspaceEdit(edit: vscode.WorkspaceEdit, open: Ope
     if (!entry) textByUri.set(key, (entry = { uri, edits: [] }));
     entry.edits.push({ range, newText });
   };
-  const raw = rawEntries(edit);
+  const raw = allEntries(edit);
   if (raw) {
     for (const e of raw) {
       if (e._type === FILE_EDIT) {
@@ -111,6 +119,7 @@ export async function convertWorkspaceEdit(edit: vscode.WorkspaceEdit, open: Ope
   } else {
     for (const [uri, edits] of edit.entries()) for (const t of edits) addText(uri, t.range, t.newText);
   }
+  const unread = raw === undefined ? { fileOperationsUnread: true } : {};
   const entries = [...textByUri.values()];
   const sources = await mapConcurrently(entries, READ_CONCURRENCY, ({ uri }) => (created.has(uri.toString()) ? Promise.resolve(undefined) : open(uri.fsPath)));
   const documents: HostDocumentEdits[] = [];
@@ -128,7 +137,7 @@ export async function convertWorkspaceEdit(edit: vscode.WorkspaceEdit, open: Ope
     documents.push({ absPath: uri.fsPath, edits: converted, version: doc ? doc.version : 0, baseText });
   }
   documents.sort((a, b) => a.absPath.localeCompare(b.absPath));
-  return { documents, fileOperations };
+  return { documents, fileOperations, ...unread };
 }
 
 /** Runs a command that computes an edit, and checks that no buffer it touches changed while it ran. */
@@ -227,7 +236,7 @@ export async function codeActions(doc: vscode.TextDocument, range: HostRange, ki
       if (action.kind) converted.kind = action.kind.value;
       if (action.disabled) converted.disabled = action.disabled.reason;
       if (action.edit && action.edit.size > 0) converted.edit = await convertWorkspaceEdit(action.edit, open);
-      else if (action.edit && rawEntries(action.edit)?.length) converted.edit = await convertWorkspaceEdit(action.edit, open);
+      else if (action.edit && allEntries(action.edit)?.length) converted.edit = await convertWorkspaceEdit(action.edit, open);
       if (action.command) converted.command = { command: action.command.command, title: action.command.title };
       actions.push(converted);
     }

@@ -1,5 +1,5 @@
 /**
- * Semantic mutations (issue 7): rename-symbol, format-document, list-code-actions,
+ * Semantic mutations: rename-symbol, format-document, list-code-actions,
  * stage-code-action and prepare-fix-all. The language services compute their edits on the
  * editor buffers; each mutation stages one revision through the transaction core, which maps
  * the edits onto the staged text or refuses with TransactionConflicted when they overlap.
@@ -11,89 +11,22 @@ import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
 import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { callTool, resolveExternally, revise, ToolError } from '../core/chain/envelope';
-import type { HostCodeAction, HostDocumentEdits, HostOutcome, HostTextEdit, HostWorkspaceEdit } from '../core/documents/editorPort';
+import type { HostCodeAction, HostOutcome, HostWorkspaceEdit } from '../core/documents/editorPort';
 import { isInside, toRelativePath, truncate } from '../core/documents/paths';
 import { wordAt } from '../core/documents/text';
 import { boundedString, collectionOutput, documentSelectorInput, limitParameter, locationSelectorInput, rangeInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols/symbols';
 import type { SymbolSelector } from '../core/symbols/symbols';
-import type { BoundedList, MutationData, StagedChange, StagedCoverage } from '../core/transactions/types';
-import type { OffsetEdit } from '../core/transactions/plan';
+import type { BoundedList, MutationData, StagedCoverage } from '../core/transactions/types';
 import type { Workspace } from '../core/documents/workspaces';
 import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/documents/context';
 import { starting } from '../core/symbols/readiness';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from './transactions';
-
-// ---------------------------------------------------------------- edits → staged changes
-
-/** The edits of a language-service answer as staged changes of one workspace, plus the buffer texts they were computed on. */
-export interface ConvertedEdit {
-  changes: StagedChange[];
-  computedOn: Record<string, string>;
-  /** Per document: workspace-relative path, edit count, the text before and the effective edits (applyEdits gives the text after, for previews). */
-  documents: { path: string; edits: number; before: string; textEdits: HostTextEdit[] }[];
-  fileOperations: number;
-}
-
-/** Applies non-overlapping edits (offsets into `text`). */
-export function applyEdits(text: string, edits: readonly HostTextEdit[]): string {
-  let out = '';
-  let at = 0;
-  for (const e of [...edits].sort((a, b) => a.start - b.start)) {
-    out += text.slice(at, e.start) + e.newText;
-    at = e.start + e.length;
-  }
-  return out + text.slice(at);
-}
-
-/** Edits that replace text with itself (formatters answer many) are dropped: they change nothing and would only cause conflicts. */
-function effective(doc: HostDocumentEdits): HostTextEdit[] {
-  return doc.edits.filter((e) => doc.baseText.slice(e.start, e.start + e.length) !== e.newText);
-}
-
-function relative(workspace: Workspace, absPath: string, what: string): string {
-  if (!isInside(workspace.fsPath, absPath)) {
-    throw new ToolError(
-      'WorkspacePathNotAllowed',
-      `The ${what} also changes ${truncate(absPath)}, which is outside the workspace folder ${workspace.alias}; nothing was staged.`,
-      resolveExternally('Apply this change in the editor yourself, or narrow it to files of the workspace.'),
-    );
-  }
-  return toRelativePath(workspace.fsPath, absPath);
-}
-
-export function toChanges(workspace: Workspace, edit: HostWorkspaceEdit, what: string): ConvertedEdit {
-  const created = new Set(edit.fileOperations.filter((o) => o.kind === 'create').map((o) => o.absPath));
-  const changes: StagedChange[] = [];
-  const computedOn: Record<string, string> = {};
-  const documents: ConvertedEdit['documents'] = [];
-  const createdText = new Map<string, string>();
-  for (const doc of edit.documents) {
-    const path = relative(workspace, doc.absPath, what);
-    const edits = effective(doc);
-    if (edits.length === 0) continue;
-    documents.push({ path, edits: edits.length, before: doc.baseText, textEdits: edits });
-    if (created.has(doc.absPath)) {
-      createdText.set(doc.absPath, applyEdits(doc.baseText, edits));
-      continue;
-    }
-    computedOn[path] = doc.baseText;
-    changes.push({ kind: 'edit', path, edits: edits.map((e): OffsetEdit => ({ start: e.start, end: e.start + e.length, newText: e.newText })) });
-  }
-  for (const op of edit.fileOperations) {
-    if (op.kind === 'create') {
-      changes.push({ kind: 'create', path: relative(workspace, op.absPath, what), text: createdText.get(op.absPath) ?? '', overwrite: op.overwrite, ignoreIfExists: op.ignoreIfExists });
-    } else if (op.kind === 'delete') {
-      changes.push({ kind: 'delete', path: relative(workspace, op.absPath, what), ignoreIfNotExists: op.ignoreIfNotExists });
-    } else {
-      changes.push({ kind: 'rename', from: relative(workspace, op.absPath, what), to: relative(workspace, op.newAbsPath, what), overwrite: op.overwrite });
-    }
-  }
-  return { changes, computedOn, documents, fileOperations: edit.fileOperations.length };
-}
+import { applyEdits, effectiveEdits, toChanges } from '../core/transactions/editorEdits';
+import type { ConvertedEdit } from '../core/transactions/editorEdits';
 
 /** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
 function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): string | undefined {
@@ -139,7 +72,8 @@ async function stage(ctx: ToolContext, workspace: Workspace, provenance: { tool:
     ...(coverage ? { coverage } : {}),
   });
   const files = converted.documents.map((d) => ({ path: d.path, edits: d.edits }));
-  return { ...result, staged: { files: limitItems(files, null, ANSWER_LIST_DEFAULT), edits: files.reduce((n, f) => n + f.edits, 0), fileOperations: converted.fileOperations } };
+  const notes = [...(result.notes ?? []), ...converted.notes];
+  return { ...result, ...(notes.length > 0 ? { notes } : {}), staged: { files: limitItems(files, null, ANSWER_LIST_DEFAULT), edits: files.reduce((n, f) => n + f.edits, 0), fileOperations: converted.fileOperations } };
 }
 
 /**
@@ -318,7 +252,7 @@ export function actionCache(services: Services): ActionCache {
 
 function unstageableReason(workspace: Workspace, action: HostCodeAction): string | undefined {
   if (action.disabled) return `the provider disabled it: ${action.disabled}`;
-  if (!action.edit || (action.edit.documents.every((d) => effective(d).length === 0) && action.edit.fileOperations.length === 0)) {
+  if (!action.edit || (action.edit.documents.every((d) => effectiveEdits(d).length === 0) && action.edit.fileOperations.length === 0)) {
     return action.command ? `it only runs the command ${action.command.command}, which cannot be staged without running it` : 'it has no edit';
   }
   const outside = [...action.edit.documents.map((d) => d.absPath), ...action.edit.fileOperations.map((o) => o.absPath)].find((p) => !isInside(workspace.fsPath, p));
@@ -350,7 +284,7 @@ function describeAction(ctx: ToolContext, workspace: Workspace, action: HostCode
   }
   if (!reason && action.edit) {
     item.files = action.edit.documents
-      .map((d) => ({ path: toRelativePath(workspace.fsPath, d.absPath), edits: effective(d).length }))
+      .map((d) => ({ path: toRelativePath(workspace.fsPath, d.absPath), edits: effectiveEdits(d).length }))
       .filter((f) => f.edits > 0);
   }
   return item;

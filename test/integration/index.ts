@@ -7,7 +7,7 @@ import { countOf } from '../../src/core/util/wording';
  * AW_SUITE picks the suite files for the fixture workspace the runner opened.
  */
 const SUITES: Record<string, string[]> = {
-  sample: ['contract.test.js', 'sample.test.js'],
+  sample: ['contract.test.js', 'sample.test.js', 'editorEdits.test.js'],
   multi: ['multi.test.js'],
   untrusted: ['untrusted.test.js'],
   navigation: ['navigation.test.js', 'navigation2.test.js'],

@@ -182,6 +182,8 @@ export type HostFileOperation =
 export interface HostWorkspaceEdit {
   documents: HostDocumentEdits[];
   fileOperations: HostFileOperation[];
+  /** VS Code's edit could not be read whole: its file operations, if any, are missing. */
+  fileOperationsUnread?: boolean;
 }
 
 export interface HostFormattingOptions {
