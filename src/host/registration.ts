@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import type { ToolRunner } from '../core/chain/chain';
 import type { AnyToolDefinition } from '../core/chain/definition';
 import { registeredToolName } from '../core/chain/definition';
+import { ConfirmationLedger } from '../core/chain/confirmations';
 
 const CONFIRMATION_TTL_MS = 10 * 60 * 1000;
 
@@ -18,28 +19,24 @@ export function confirmationMarkdown(message: string): vscode.MarkdownString {
  * Registers every listed tool with vscode.lm; each call goes through the runner's chain.
  * VS Code calls prepareInvocation before every invoke, from chat or from invokeTool, and shows
  * its confirmation (inline in chat, else a modal dialog) before invoke runs; a cancelled
- * confirmation never reaches invoke. So a call counts as confirmed exactly when a confirmation
- * was shown for that very input.
+ * confirmation never reaches invoke. So a call counts as confirmed when a confirmation was
+ * shown for that very input and no other invocation consumed it (core/chain/confirmations.ts).
  */
 export function registerTools(tools: readonly AnyToolDefinition[], runner: ToolRunner): vscode.Disposable[] {
-  const shown = new Map<string, number>();
-  const keyOf = (tool: string, input: unknown): string => `${tool}\u0000${JSON.stringify(input) ?? ''}`;
+  const confirmations = new ConfirmationLedger(CONFIRMATION_TTL_MS);
   return tools.map((definition) =>
     vscode.lm.registerTool<unknown>(registeredToolName(definition.name), {
       async prepareInvocation(options) {
         const summary = await runner.prepare(definition.name, options.input);
         if (!summary) return { invocationMessage: `${definition.title}…` };
-        const now = Date.now();
-        for (const [key, at] of shown) if (now - at > CONFIRMATION_TTL_MS) shown.delete(key);
-        shown.set(keyOf(definition.name, options.input), now);
+        confirmations.shownFor(definition.name, options.input);
         return {
           invocationMessage: `${definition.title}…`,
           confirmationMessages: { title: summary.title, message: confirmationMarkdown(summary.message) },
         };
       },
       async invoke(options, token) {
-        const key = keyOf(definition.name, options.input);
-        const confirmed = shown.delete(key);
+        const confirmed = confirmations.consume(definition.name, options.input);
         const tokenization = options.tokenizationOptions;
         const result = await runner.invoke(definition.name, options.input, {
           token,
