@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { runExtensionTests } from '../scripts/vscode-host.mjs';
 import { CODE_BASES, codeBaseWorkspace, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
 
-/** Issue 13: each answer no larger than the grep-and-read way, the suite at most a fifth of it. */
+/** Targets: each answer no larger than the grep-and-read way, the suite at most a fifth of it. */
 export const TARGET_PER_QUESTION = 1;
 export const TARGET_SUITE = 0.2;
 

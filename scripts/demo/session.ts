@@ -272,7 +272,7 @@ function sessionSteps(): Step[] {
       },
     },
     {
-      intent: 'Change code, safely: open a transaction (the seed 002 story: start, rename, edit, preview, undo, redo, commit).',
+      intent: 'Change code, safely: open a transaction (start, rename, edit, preview, undo, redo, commit).',
       tool: 'transaction-start',
       input: () => ({}),
       expect: 'ok',

@@ -17,7 +17,7 @@ export interface CommonInput {
  * target is a document, location or symbol may leave `workspace` out (`{ workspace: false }`):
  * a documentId or symbolId names its folder, and a path that exists in several folders is
  * answered with DocumentAmbiguous listing the documentIds to use. It keeps them within the
- * definition budget (DESIGN.md section 7).
+ * definition budget (test/unit/budget.unit.test.ts).
  */
 /**
  * Input fragment of the tools that can answer in the staged view: selectors resolve against the
@@ -42,7 +42,7 @@ export const queryAnnotations = (title: string): ToolAnnotations => ({
   openWorldHint: false,
 });
 
-/** The Tracon marks every query tool shares. */
+/** The marks every query tool shares. */
 export const QUERY: Pick<ToolDefinition, 'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'> = {
   operationKind: 'Query',
   effect: 'Read',

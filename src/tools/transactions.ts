@@ -24,7 +24,7 @@ const transactionInput = (properties: Record<string, JsonSchema> = {}): JsonSche
   additionalProperties: false,
 });
 
-/** The Tracon marks every mutation (staging) tool shares. */
+/** The marks every mutation (staging) tool shares. */
 /** Documents transaction-preview lists at most (documentCount says how many there are). */
 const PREVIEW_DOCUMENTS_MAX = 200;
 

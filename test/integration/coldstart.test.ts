@@ -9,7 +9,7 @@ import { referencesListed } from '../../src/tools/navigation';
 import { activateExtension, invoke, workspaceRoot } from './helpers';
 
 /*
- * Issue 6 item 4, never a partial answer passed off as complete: a generated workspace
+ * Never a partial answer passed off as complete: a generated workspace
  * (scripts/synthetic-workspace.mjs, exact reference counts) opened cold. The first calls
  * happen while the TypeScript extension activates and its server loads the project.
  */

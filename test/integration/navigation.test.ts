@@ -14,7 +14,7 @@ import { lineReferences, referencesListed } from '../../src/tools/navigation';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
- * nav1's tools (search-symbols, get-document-outline, resolve-symbol, get-symbol-info,
+ * The symbol tools (search-symbols, get-document-outline, resolve-symbol, get-symbol-info,
  * get-symbol-members, get-api-surface, go-to-definition, find-implementations, find-references)
  * on the navigation fixture: exact answers, and parity with the raw VS Code command each wraps.
  */

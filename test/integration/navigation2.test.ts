@@ -55,7 +55,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
       const answer = expectOk<AttributesData>(await invoke('get-symbol-attributes', { symbol: { location: { selection: { document: { path: 'src/decorators.ts' }, selectedText: 'WidgetComponent', contextBefore: 'class ', contextAfter: ' {' } } } }));
       assert.equal(answer.data.symbol.displayName, 'WidgetComponent');
       assert.equal(answer.data.symbol.kind, 'Class');
-      assert.deepEqual(answer.data.symbol.location.snapshot, answer.snapshot, "seed 000's location carries its snapshot");
+      assert.deepEqual(answer.data.symbol.location.snapshot, answer.snapshot, "roslyn-workbench-mcp's location shape carries its snapshot");
       const [component] = answer.data.attributes.items;
       assert.equal(answer.data.attributes.totalCount, 1);
       assert.equal(component.name, 'Component');

@@ -7,7 +7,7 @@ import { activateExtension, expectOk, invoke, waitForSymbols, workspaceRoot } fr
 
 /**
  * rxjs 7's own TypeScript sources (scripts/fixtures.mjs rxjsWorkspace): 251 files loaded as one
- * project. Issue 13: commits of a rename across 29 of them failed at save in 2 of 7 commits.
+ * project. Commits of a rename across 29 of them once failed at save in 2 of 7 commits.
  */
 // 20 rounds (40 commits) took 106 s here on an idle machine and 170 s under load (the suite 133 and
 // 221 s), too close to npm test's budget of the suite: 10 by default, AW_REALCODE_ROUNDS=20 for the full stress.
@@ -87,7 +87,7 @@ describe('a real code base: rxjs 7 sources', function () {
   before(async () => {
     await activateExtension();
     // VS Code for the web's default (npm start serves it), which the other suites turn off: the
-    // auto-save of the documents a commit dirtied races the commit's own saves (issue 13).
+    // auto-save of the documents a commit dirtied races the commit's own saves.
     await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Workspace);
     await setMode('autonomous-trusted');
     await waitForSymbols(DECLARATION);

@@ -1,4 +1,4 @@
-// Not a test npm test runs: issue 7's measurement, loaded as the extension tests module by
+// Not a test npm test runs: the rename preview measurement, loaded as the extension tests module by
 // test/perf/run.mjs on a generated workspace (synthetic-workspace --files 1000 --uses 4 --hubs 20).
 // Times the raw rename provider, the host's converted rename (renameEdits), rename-symbol and
 // transaction-preview through the ToolRunner, alternating with rollback; writes JSON to $AW_PERF_OUT.

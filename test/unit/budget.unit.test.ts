@@ -12,7 +12,7 @@ export function definitionBytes(tool: (typeof ALL_TOOLS)[number]): number {
 export const MAX_TOOL_DEFINITION_BYTES = 2000;
 export const MAX_ALL_DEFINITIONS_BYTES = 60_000;
 
-describe('tool definition budget (DESIGN.md section 7)', () => {
+describe('tool definition budget: what the model reads on every turn', () => {
   it(`keeps each tool's minified definition within ${MAX_TOOL_DEFINITION_BYTES} bytes`, () => {
     const over = ALL_TOOLS.map((t) => ({ name: t.name, bytes: definitionBytes(t) })).filter((t) => t.bytes > MAX_TOOL_DEFINITION_BYTES);
     assert.deepEqual(over, [], `over budget: ${over.map((t) => `${t.name} ${t.bytes} B`).join(', ')}`);

@@ -87,7 +87,7 @@ export interface FakeNavigation {
   diagnosticLanguages?: string[];
 }
 
-/** Fake workspace symbol, highlight and hover providers (nav1); a missing one fails as when no extension provides it. */
+/** Fake workspace symbol, highlight and hover providers; a missing one fails as when no extension provides it. */
 export interface FakeSymbolProviders {
   workspaceSymbols?: (query: string) => HostWorkspaceSymbol[] | undefined;
   highlights?: (absPath: string, offset: number) => HostHighlight[] | undefined;

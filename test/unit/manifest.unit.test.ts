@@ -12,7 +12,7 @@ import { ALL_TOOLS } from '../../src/tools';
 /** The repository root: this file runs from out/test/unit/. */
 const ROOT = path.resolve(__dirname, '..', '..', '..');
 
-/** Top-level keys of the seed's tool reference page (seeds/000_70a1882332aca949.txt), in its order. */
+/** Top-level keys of roslyn-workbench-mcp's tool reference pages (roslyn-workbench-tool-reference/v1), in their order. */
 const SEED_REFERENCE_KEYS = [
   '$schema',
   'formatVersion',
@@ -30,7 +30,7 @@ const SEED_REFERENCE_KEYS = [
   'tool',
   'examples',
 ] as const;
-/** Every page carries all of the seed's fields. */
+/** Every page carries all of those fields. */
 const REQUIRED_REFERENCE_KEYS = SEED_REFERENCE_KEYS;
 const SEED_TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'];
 const SEED_ANNOTATION_KEYS = ['title', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint'];

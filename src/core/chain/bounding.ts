@@ -2,7 +2,7 @@
  * Keeps a result within its output limit by dropping items from the end of its collections
  * ({ items, hasMore }) and setting hasMore, instead of cutting JSON. Later collections give
  * way first, so the head of the answer survives. A plain array `x` next to a boolean
- * `xTruncated` is shortened the same way (for seed shapes that cannot carry hasMore).
+ * `xTruncated` is shortened the same way (for roslyn-workbench-mcp shapes that cannot carry hasMore).
  */
 
 export type Fits = (serialized: string) => Promise<boolean> | boolean;

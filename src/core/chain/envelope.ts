@@ -1,6 +1,6 @@
 import type { ErrorCode } from './errors';
 
-/** The workspace state an answer was computed on (DESIGN.md section 3). */
+/** The workspace state an answer was computed on. */
 export interface Snapshot {
   workspaceId: string;
   workspaceEpoch: number;
@@ -8,7 +8,7 @@ export interface Snapshot {
   transactionRevision: number | null;
 }
 
-/** What the agent should do next after a failure: the seed's five kinds. */
+/** What the agent should do next after a failure: roslyn-workbench-mcp's five continuation kinds. */
 export type Continuation =
   | { kind: 'CallTool'; tool: string; instruction: string }
   | { kind: 'ChooseTool'; tools: string[]; instruction: string }

@@ -25,7 +25,7 @@ export function languageModelToolContribution(tool: AnyToolDefinition): JsonSche
 /**
  * The input schema as the model reads it (package.json's contributes, which VS Code sends with
  * every request): the validated schema without additionalProperties: false and maxLength, as the
- * seeds publish theirs. A model writes only the listed fields anyway, and the chain still refuses
+ * roslyn-workbench-mcp's reference pages publish theirs. A model writes only the listed fields anyway, and the chain still refuses
  * an unknown field or an oversized string by name; the 229 closures and 207 bounds cost about
  * 10 KB of the 60 KB definitions budget, which pays for descriptions a model does need.
  */
@@ -60,8 +60,8 @@ function availability(tool: AnyToolDefinition): string {
 }
 
 /**
- * The tool reference page in the seeds' format (the roslyn-workbench-tool-reference/v1 fields,
- * in their order), plus registeredName and the Tracon marks.
+ * The tool reference page in roslyn-workbench-mcp's format (the roslyn-workbench-tool-reference/v1 fields,
+ * in their order), plus registeredName and the tool's marks (effect, approval, permission, timeout, output limit).
  */
 export function toolReference(tool: AnyToolDefinition, productVersion: string): JsonSchema {
   return {

@@ -2,7 +2,7 @@
  * JSON Schema fragments shared by every tool. Input fragments close their objects
  * (additionalProperties: false) and bound every string, so a malformed request is
  * refused by validation, naming the field, before any tool code runs.
- * Output fragments follow the shapes of the roslyn-workbench-mcp seeds.
+ * Output fragments follow the shapes of roslyn-workbench-mcp's tool reference pages.
  */
 export type JsonSchema = { [key: string]: unknown };
 
@@ -40,7 +40,7 @@ export const snapshotSchema: JsonSchema = {
 
 /*
  * Input fragments below are written compactly: every request an agent makes carries every
- * tool's input schema (DESIGN.md section 7, budget enforced by test/unit/budget.unit.test.ts).
+ * tool's input schema (the budget test/unit/budget.unit.test.ts enforces).
  * One short description per fragment; the reference pages carry the long explanations.
  */
 
@@ -276,7 +276,10 @@ const continuationKinds: JsonSchema[] = [
   },
 }));
 
-/** The envelope of DESIGN.md section 2 around one tool's data schema, as in the seeds. */
+/**
+ * The envelope around one tool's data schema. Its shape (ok, data, snapshot; error with code and
+ * correlationId; continuation) follows roslyn-workbench-mcp's tool reference pages.
+ */
 export function envelopeOutputSchema(dataSchema: JsonSchema): JsonSchema {
   return {
     type: 'object',

@@ -56,7 +56,7 @@ export interface ToolInfo {
   dataSchema: JsonSchema;
   annotations: ToolAnnotations;
   examples: ToolExample[];
-  /** How this tool departs from the seed tool of the same name; shown on its reference page. */
+  /** How this tool departs from roslyn-workbench-mcp's tool of the same name; shown on its reference page. */
   seedDifferences?: string;
   /** Code answered when approval is refused (default ApprovalDenied). */
   notApprovedCode?: ErrorCode;

@@ -438,7 +438,7 @@ export class ToolContext {
   /**
    * A returned location. Its snapshot is left out when it is the answer's own (the envelope
    * says it once, not once per location): given for a location in another folder, or always
-   * with `withSnapshot` (get-symbol-attributes keeps seed 000's shape).
+   * with `withSnapshot` (get-symbol-attributes keeps roslyn-workbench-mcp's shape).
    */
   toLocation(doc: ResolvedDocument, start: number, length: number, withSnapshot = false): LocationOutput {
     const view = doc.staged;

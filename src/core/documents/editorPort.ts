@@ -128,7 +128,7 @@ export interface WorkbenchHost {
   hover(absPath: string, offset: number): Promise<string[] | undefined>;
 }
 
-// ---- symbols (nav1): workspace symbols, highlights ----
+// ---- symbols: workspace symbols, highlights ----
 
 export interface HostWorkspaceSymbol {
   name: string;

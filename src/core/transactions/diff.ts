@@ -1,6 +1,6 @@
 import { diffArrays } from 'diff';
 
-/** One hunk in unified-diff form (the seed's shape). Line numbers follow `diff -u`: a zero count names the line before. */
+/** One hunk in unified-diff form (roslyn-workbench-mcp's transaction-preview shape). Line numbers follow `diff -u`: a zero count names the line before. */
 export interface DiffHunk {
   originalStartLine: number;
   originalLineCount: number;

@@ -47,7 +47,7 @@ export interface StagedCoverage {
   state: 'loaded' | 'unverifiable' | 'loading';
 }
 
-/** The seed's transaction state. */
+/** The transaction state, in roslyn-workbench-mcp's shape. */
 export interface TransactionState {
   revision: number;
   revisionCount: number;
