@@ -4,12 +4,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ValidateFunction } from 'ajv';
 import { registeredToolName } from '../../src/core/chain/definition';
-import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/chain/envelope';
-import { envelopeOutputSchema } from '../../src/core/chain/schemas';
-import { compileSchema } from '../../src/core/chain/validation';
-import { ALL_TOOLS } from '../../src/tools';
+import type { Envelope } from '../../src/core/chain/envelope';
+import { assertValidEnvelope } from '../shared/envelopes';
+
+export { assertValidEnvelope, expectError, expectOk } from '../shared/envelopes';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
@@ -19,20 +18,6 @@ export async function activateExtension(): Promise<AgentWorkbenchApi> {
   const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
   assert.ok(ext, `extension ${EXTENSION_ID} is not loaded`);
   return ext.activate();
-}
-
-const validators = new Map<string, ValidateFunction>();
-
-/** Validates an envelope against the tool's declared output schema; fails the test with ajv's errors. */
-export function assertValidEnvelope(tool: string, envelope: unknown): void {
-  let validate = validators.get(tool);
-  if (!validate) {
-    const definition = ALL_TOOLS.find((t) => t.name === tool);
-    assert.ok(definition, `no definition for ${tool}`);
-    validate = compileSchema(envelopeOutputSchema(definition.dataSchema));
-    validators.set(tool, validate);
-  }
-  assert.ok(validate(envelope), `${tool} answered an envelope outside its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 2000)}`);
 }
 
 /**
@@ -47,19 +32,6 @@ export async function invoke(tool: string, input: unknown, tokenization?: vscode
   const envelope = JSON.parse(part.value) as Envelope;
   assertValidEnvelope(tool, envelope);
   return envelope;
-}
-
-export function expectOk<T = Record<string, unknown>>(envelope: Envelope): SuccessEnvelope<T> {
-  assert.ok(envelope.ok, `expected success, got ${JSON.stringify(envelope)}`);
-  return envelope as SuccessEnvelope<T>;
-}
-
-export function expectError(envelope: Envelope, code: string): FailureEnvelope {
-  assert.equal(envelope.ok, false, `expected ${code}, got success ${JSON.stringify(envelope).slice(0, 500)}`);
-  const failure = envelope as FailureEnvelope;
-  assert.equal(failure.error.code, code, `expected ${code}: ${failure.error.message}`);
-  assert.match(failure.error.correlationId, /^[0-9a-f-]{36}$/);
-  return failure;
 }
 
 export function workspaceRoot(index = 0): string {

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { toChanges } from '../../../../src/core/transactions/editorEdits';
-import { FakeHost } from '../../fakeHost';
-import { createHarness } from '../../harness';
+import { FakeHost } from '../../support/fakeHost';
+import { createHarness } from '../../support/harness';
 
 describe('editorEdits: a language service edit as staged changes', () => {
   it('converts text edits and file operations, drops edits that change nothing, and refuses paths outside the folder', async () => {

@@ -1,0 +1,306 @@
+import * as assert from 'node:assert/strict';
+import { READINESS } from '../../../../src/core/symbols/readiness';
+import type { Transaction } from '../../../../src/core/transactions/transaction';
+import { deserializeTransaction, serializeTransaction } from '../../../../src/core/transactions/store';
+import type { HostSymbol, HostWorkspaceSymbol } from '../../../../src/core/documents/editorPort';
+import { FakeHost, symbolsIn } from '../../support/fakeHost';
+import { createHarness } from '../../support/harness';
+import type { Harness } from '../../support/harness';
+
+/*
+ * One readiness check for every project-wide answer: a language service that answers from the
+ * open files only (TypeScript while its project loads) is never taken at its word.
+ */
+
+const BASE = 'export interface Shape {\n  area(): number;\n}\nexport class Circle implements Shape {\n  area(): number { return 1; }\n}\n';
+const OTHER = 'import { Circle } from "./base";\nexport class Big extends Circle {}\nexport function makeBig(): Big { return new Big(); }\n';
+
+const THIRD = 'export const third = 3;\nexport function helper(): number { return third; }\n';
+
+/** A workspace symbol as a provider gives it: the name's line and character in the text. */
+function declared(name: string, kind: string, absPath: string, text: string, after = ''): HostWorkspaceSymbol {
+  const at = text.indexOf(name, text.indexOf(after));
+  const before = text.slice(0, at).split('\n');
+  const start = { line: before.length - 1, character: before[before.length - 1].length };
+  return { name, kind, containerName: '', absPath, start, end: { line: start.line, character: start.character + name.length } };
+}
+
+describe('readiness: project-wide answers from a service still loading its project', () => {
+  let h: Harness;
+  let host: FakeHost;
+  let basePath: string;
+  let otherPath: string;
+  let thirdPath: string;
+  /** Whether the fake service has loaded the project: before, workspace symbols know the open files only. */
+  let loaded: boolean;
+  const saved = { ...READINESS };
+  const circle = { symbol: { location: { selection: { document: { path: 'src/base.ts' }, selectedText: 'Circle', contextBefore: 'class ' } } } };
+  const shape = { symbol: { location: { selection: { document: { path: 'src/base.ts' }, selectedText: 'Shape', contextBefore: 'interface ' } } } };
+
+  beforeEach(async () => {
+    Object.assign(READINESS, { maxWaitMs: 80, stepMs: 10 });
+    host = new FakeHost();
+    const folder = host.addFolder('app', { 'tsconfig.json': '{}', 'src/base.ts': BASE, 'src/other.ts': OTHER, 'src/third.ts': THIRD });
+    thirdPath = host.abs(folder, 'src/third.ts');
+    basePath = host.abs(folder, 'src/base.ts');
+    otherPath = host.abs(folder, 'src/other.ts');
+    host.setSymbols(basePath, symbolsIn(BASE, [{ name: 'Shape', kind: 'Interface', from: 'export interface', to: '}\n' }, { name: 'Circle', kind: 'Class', from: 'export class', to: '}\n}' }]));
+    host.setSymbols(otherPath, symbolsIn(OTHER, [{ name: 'Big', kind: 'Class', from: 'export class', to: '{}' }, { name: 'makeBig', kind: 'Function', from: 'export function', to: '}\n' }]));
+    loaded = false;
+    const all = [
+      declared('Shape', 'Interface', basePath, BASE),
+      declared('Circle', 'Class', basePath, BASE, 'class'),
+      declared('Big', 'Class', otherPath, OTHER, 'class'),
+      declared('makeBig', 'Function', otherPath, OTHER),
+      declared('third', 'Constant', thirdPath, THIRD),
+      declared('helper', 'Function', thirdPath, THIRD),
+    ];
+    const open = () => new Set(host.openDocuments().map((d) => d.absPath));
+    host.symbolProviders.workspaceSymbols = (q) => all.filter((s) => s.name.toLowerCase().includes(q.toLowerCase()) && (loaded || open().has(s.absPath)));
+    host.openDocument(basePath);
+    h = await createHarness({ host });
+  });
+
+  afterEach(() => Object.assign(READINESS, saved));
+
+  it('search-symbols: LanguageServiceStarting (RetryRequest) instead of an empty list, partial when the open files have matches, whole once loaded', async () => {
+    const refused = await h.fail('search-symbols', { query: 'Big' }, 'LanguageServiceStarting');
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+    assert.match(refused.error.message, /still loading the project/);
+    const partial = (await h.ok<{ symbols: { items: { name: string }[] }; complete?: boolean; note?: string }>('search-symbols', { query: 'Circle' })).data;
+    assert.deepEqual(partial.symbols.items.map((s) => s.name), ['Circle']);
+    assert.equal(partial.complete, false);
+    assert.match(partial.note ?? '', /open files only/);
+    loaded = true;
+    const whole = (await h.ok<{ symbols: { items: { name: string }[] }; complete?: boolean }>('search-symbols', { query: 'Big' })).data;
+    assert.deepEqual(whole.symbols.items.map((s) => s.name), ['Big', 'makeBig']);
+    assert.equal(whole.complete, undefined, 'a complete answer carries no complete field');
+  });
+
+  it('search-symbols with no document open starts the service on the most common source file, then waits for it', async () => {
+    host.closeDocument(basePath);
+    loaded = true;
+    const whole = (await h.ok<{ symbols: { items: { name: string }[] }; complete?: boolean }>('search-symbols', { query: 'makeBig' })).data;
+    assert.deepEqual(whole.symbols.items.map((s) => s.name), ['makeBig']);
+    assert.equal(whole.complete, undefined);
+  });
+
+  it('find-implementations, find-derived-types, get-type-hierarchy, find-callers: refused while empty, never an empty list from a loading service', async () => {
+    host.navigation.locations = () => [];
+    host.navigation.typeHierarchy = () => ({ roots: [], edges: [] });
+    host.openDocument(otherPath);
+    host.navigation.callHierarchy = (absPath, offset) => ({ roots: [{ name: 'makeBig', kind: 'Function', detail: '', absPath, range: { start: offset, end: offset + 7 }, selectionRange: { start: offset, end: offset + 7 } }], edges: [] });
+    await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    await h.fail('find-derived-types', circle, 'LanguageServiceStarting');
+    await h.fail('find-callers', { symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } } }, 'LanguageServiceStarting');
+    loaded = true;
+    const impls = (await h.ok<{ implementations: { items: unknown[] }; complete?: boolean }>('find-implementations', shape)).data;
+    assert.deepEqual([impls.implementations.items.length, impls.complete], [0, undefined], 'once loaded, none is an answer');
+    const callers = (await h.ok<{ calls: { items: unknown[] }; complete?: boolean }>('find-callers', { symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } } })).data;
+    assert.deepEqual([callers.calls.items.length, callers.complete], [0, undefined]);
+  });
+
+  it('find-implementations: a non-empty answer from a loading service says complete:false', async () => {
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = (feature) => (feature === 'implementation' ? [{ absPath: basePath, range: { start: circleAt, end: circleAt + 6 } }] : []);
+    const d = (await h.ok<{ implementations: { items: unknown[] }; complete?: boolean; note?: string }>('find-implementations', shape)).data;
+    assert.equal(d.implementations.items.length, 1);
+    assert.equal(d.complete, false);
+    assert.match(d.note ?? '', /Ask again/);
+  });
+
+  it('rename-symbol and prepare-fix-all refuse while loading and stage nothing; rename stages once loaded', async () => {
+    const circleAt = BASE.indexOf('Circle');
+    host.semantics.rename = () => ({ [basePath]: [{ start: circleAt, length: 6, newText: 'Round' }] });
+    const refused = await h.fail('rename-symbol', { ...circle, newName: 'Round' }, 'LanguageServiceStarting');
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+    assert.match(refused.error.message, /nothing was staged/);
+    assert.equal(host.callCount('renameEdits'), 0, 'the rename was not even asked for');
+    assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'no transaction');
+    await h.fail('prepare-fix-all', { document: { path: 'src/base.ts' } }, 'LanguageServiceStarting');
+    loaded = true;
+    const staged = (await h.ok<{ revision: { revision: number } }>('rename-symbol', { ...circle, newName: 'Round' })).data;
+    assert.equal(staged.revision.revision, 1);
+  });
+
+  it('a rename whose service began loading another project while it computed the edit is refused after it, and stages nothing', async () => {
+    loaded = true;
+    const circleAt = BASE.indexOf('Circle');
+    host.semantics.rename = () => {
+      // A document of the language opens meanwhile and its project starts loading.
+      host.openDocument(otherPath);
+      loaded = false;
+      return { [basePath]: [{ start: circleAt, length: 6, newText: 'Round' }] };
+    };
+    const refused = await h.fail('rename-symbol', { ...circle, newName: 'Round' }, 'LanguageServiceStarting');
+    assert.match(refused.error.message, /may have been computed from the open files only, so nothing was staged/);
+    assert.equal(host.callCount('renameEdits'), 1);
+    assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'no transaction');
+  });
+
+  it('each revision records what the service covered; one staged while it was loading is not committed until staged again', async () => {
+    loaded = true;
+    const circleAt = BASE.indexOf('Circle');
+    host.semantics.rename = () => ({ [basePath]: [{ start: circleAt, length: 6, newText: 'Round' }] });
+    await h.ok('rename-symbol', { ...circle, newName: 'Round' });
+    const w = h.registry.all()[0];
+    const tx = h.transactions.active(w.id);
+    assert.deepEqual(tx?.revisions[0].coverage, { languageId: 'typescript', state: 'loaded' });
+    // Defence in depth: every tool refuses to stage from a loading service, so such a revision is made here directly.
+    await h.transactions.stage(undefined, w, { tool: 'rename-symbol', summary: 'Rename Big to Large' }, [{ kind: 'edit', path: 'src/other.ts', edits: [{ start: OTHER.indexOf('Big'), end: OTHER.indexOf('Big') + 3, newText: 'Large' }] }], {
+      basis: 'staged',
+      coverage: { languageId: 'typescript', state: 'loading' },
+    });
+    const kept = deserializeTransaction(serializeTransaction(tx as Transaction, w.fsPath));
+    assert.deepEqual(kept.revisions.map((r) => r.coverage?.state), ['loaded', 'loading'], 'kept across a window reload');
+    const failed = await h.fail('transaction-commit', {}, 'LanguageServiceStarting');
+    assert.match(failed.error.message, /Revision 2 \(Rename Big to Large\) was staged while the typescript language service was still loading the project.*Nothing was written/);
+    assert.equal(failed.continuation?.kind, 'CallTool');
+    assert.equal(host.diskText(basePath), BASE, 'nothing written');
+    assert.equal(host.diskText(otherPath), OTHER, 'nothing written');
+    await assert.rejects(h.transactions.commit(undefined, w, 'person'), /Revision 2/, 'the person cannot commit it either');
+    await h.ok('transaction-history', { action: 'undo' });
+    await h.ok('transaction-commit', {});
+    assert.equal(host.diskText(basePath), BASE.replace('Circle', 'Round'), 'the revision staged from a loaded service is written');
+    assert.equal(host.diskText(otherPath), OTHER);
+  });
+
+  it('a loading service too slow to answer even from the open files: LanguageServiceStarting within the timeout, not Timeout', async () => {
+    Object.assign(READINESS, { marginMs: 300 });
+    h.settings.defaultTimeoutSeconds = 1;
+    const search = host.workspaceSymbols.bind(host);
+    host.workspaceSymbols = async (q: string) => {
+      if (q === 'Bi') await new Promise((resolve) => setTimeout(resolve, 3_000));
+      return search(q);
+    };
+    host.locationsAt = () => new Promise(() => undefined);
+    const started = Date.now();
+    const refused = await h.fail('search-symbols', { query: 'Bi' }, 'LanguageServiceStarting');
+    assert.match(refused.error.message, /did not come back before the call's timeout/);
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+    await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    assert.ok(Date.now() - started < 2_500, 'both answered within their 1 s timeouts');
+  });
+
+  it('the proof is kept until a document of the language opens, then asked once more', async () => {
+    host.navigation.locations = () => [];
+    loaded = true;
+    await h.ok('find-implementations', shape);
+    const before = host.callCount('workspaceSymbols');
+    await h.ok('find-implementations', shape);
+    await h.ok('find-derived-types', circle);
+    assert.equal(host.callCount('workspaceSymbols'), before, 'no probe while the open documents are the same');
+    host.openDocument(thirdPath);
+    await h.ok('find-implementations', shape);
+    assert.ok(host.callCount('workspaceSymbols') > before, 'probed again after a document opened');
+    // A document of another project opens and its service starts loading: the proof no longer holds.
+    loaded = false;
+    host.openDocument(host.abs(h.registry.all()[0].folder, 'src/fourth.ts'), 'export const fourth = 4;\n');
+    await h.fail('search-symbols', { query: 'Big' }, 'LanguageServiceStarting');
+  });
+
+  it('find-references: complete:false from a loading service, and complete once loaded', async () => {
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = () => [{ absPath: basePath, range: { start: circleAt, end: circleAt + 6 } }];
+    const partial = (await h.ok<{ complete: boolean }>('find-references', circle)).data;
+    assert.equal(partial.complete, false);
+    loaded = true;
+    assert.equal((await h.ok<{ complete: boolean }>('find-references', circle)).data.complete, true);
+  });
+});
+
+describe('readiness: languages it cannot test', () => {
+  it('reads a bounded number of closed files looking for a declaration, then takes the service at its word (unverifiable)', async () => {
+    const host = new FakeHost();
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`docs/page${i}.md`] = `# Page ${i}\n\nText.\n`;
+    const folder = host.addFolder('notes', files);
+    const page = host.abs(folder, 'docs/page0.md');
+    host.openDocument(page);
+    host.setSymbols(page, symbolsIn(files['docs/page0.md'], [{ name: 'Page 0', kind: 'String', from: '# Page 0' }]));
+    host.symbolProviders.workspaceSymbols = () => [];
+    host.navigation.locations = () => [{ absPath: page, range: { start: 2, end: 8 } }];
+    const h = await createHarness({ host });
+    const before = host.callCount('readFileText');
+    const d = (await h.ok<{ complete: boolean }>('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } })).data;
+    assert.ok(host.callCount('readFileText') - before <= 24, `${host.callCount('readFileText') - before} files read`);
+    assert.equal(d.complete, false, 'references only from open files, and nothing to show the service covers the others');
+    const again = host.callCount('readFileText');
+    await h.ok('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } });
+    assert.equal(host.callCount('readFileText'), again, 'the verdict is kept while no Markdown document opens');
+    host.openDocument(host.abs(folder, 'docs/page1.md'));
+    await h.ok('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } });
+    assert.ok(host.callCount('readFileText') > again, 'and tested again once one opens');
+  });
+});
+
+describe('overloads: questions are asked at the name, from any overload or the implementation', () => {
+  const TEXT = [
+    'export function innerFrom(input: string): number;',
+    'export function innerFrom(input: number): number;',
+    'export function innerFrom(input: unknown): number {',
+    '  return 1;',
+    '}',
+    'export function caller(): number { return innerFrom(1); }',
+    '',
+  ].join('\n');
+  let h: Harness;
+  let host: FakeHost;
+  let absPath: string;
+
+  beforeEach(async () => {
+    host = new FakeHost();
+    const folder = host.addFolder('app', { 'src/inner.ts': TEXT });
+    absPath = host.abs(folder, 'src/inner.ts');
+    host.openDocument(absPath);
+    // As TypeScript gives them: every declaration after the first has its whole range as selection range.
+    const decl = (n: number): HostSymbol => {
+      const start = TEXT.split('\n').slice(0, n).join('\n').length + (n > 0 ? 1 : 0);
+      const end = n === 2 ? TEXT.indexOf('}\n') + 1 : TEXT.indexOf(';', start) + 1;
+      const nameAt = TEXT.indexOf('innerFrom', start);
+      return { name: 'innerFrom', kind: 'Function', detail: '', range: { start, end }, selectionRange: n === 0 ? { start: nameAt, end: nameAt + 9 } : { start, end }, children: [] };
+    };
+    const callerAt = TEXT.indexOf('caller');
+    host.setSymbols(absPath, [decl(0), decl(1), decl(2), { name: 'caller', kind: 'Function', detail: '', range: { start: TEXT.lastIndexOf('export'), end: TEXT.length - 1 }, selectionRange: { start: callerAt, end: callerAt + 6 }, children: [] }]);
+    h = await createHarness({ host });
+  });
+
+  const names = () => [...TEXT.matchAll(/innerFrom/g)].map((m) => m.index ?? -1).slice(0, 3);
+
+  it('find-callers from the implementation asks the call hierarchy at its name, and finds the caller', async () => {
+    const asked: number[] = [];
+    const callerAt = TEXT.indexOf('caller');
+    const callSite = TEXT.lastIndexOf('innerFrom');
+    host.navigation.callHierarchy = (p, offset, direction) => {
+      asked.push(offset);
+      if (!names().includes(offset)) return { roots: [], edges: [] };
+      const root = { name: 'innerFrom', kind: 'Function', detail: '', absPath: p, range: { start: offset, end: offset + 9 }, selectionRange: { start: offset, end: offset + 9 } };
+      const item = { name: 'caller', kind: 'Function', detail: '', absPath: p, range: { start: callerAt, end: callerAt + 6 }, selectionRange: { start: callerAt, end: callerAt + 6 } };
+      return { roots: [root], edges: direction === 'incoming' ? [{ item, fromPath: p, fromRanges: [{ start: callSite, end: callSite + 9 }] }] : [] };
+    };
+    for (const contextAfter of ['(input: string)', '(input: number)', '(input: unknown)']) {
+      const d = (await h.ok<{ calls: { items: { symbol: { name: string } }[] } }>('find-callers', { symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } } })).data;
+      assert.deepEqual(d.calls.items.map((c) => c.symbol.name), ['caller'], `from the declaration with ${contextAfter}`);
+    }
+    assert.deepEqual(asked, names(), 'each asked at the name of its own declaration');
+  });
+
+  it('find-callers: a provider with nothing at one name is not "no provider"; no answer anywhere is UnsupportedLanguageFeature', async () => {
+    const callerAt = TEXT.indexOf('caller');
+    host.navigation.callHierarchy = (p, offset) =>
+      offset === callerAt ? { roots: [{ name: 'caller', kind: 'Function', detail: '', absPath: p, range: { start: offset, end: offset + 6 }, selectionRange: { start: offset, end: offset + 6 } }], edges: [] } : { roots: [], edges: [] };
+    const selection = { symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter: '(input: unknown)' } } } };
+    const notHere = await h.fail('find-callers', selection, 'SymbolNotFound');
+    assert.match(notHere.error.message, /answers for other functions/);
+    assert.doesNotMatch(notHere.error.message, /[Ii]nstall/);
+    host.navigation.callHierarchy = () => ({ roots: [], edges: [] });
+    const none = await h.fail('find-callers', selection, 'UnsupportedLanguageFeature');
+    assert.equal(none.continuation?.kind, 'ResolveExternally');
+  });
+
+  it('every overload and the implementation report the name as their location', async () => {
+    const outline = (await h.ok<{ symbols: { items: { name: string; location: { span: { start: number; length: number } } }[] } }>('get-document-outline', { document: { path: 'src/inner.ts' } })).data;
+    const spans = outline.symbols.items.filter((s) => s.name === 'innerFrom').map((s) => s.location.span);
+    assert.deepEqual(spans, names().map((start) => ({ start, length: 9 })));
+  });
+});

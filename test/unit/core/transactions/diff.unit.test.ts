@@ -1,0 +1,120 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { diffTexts, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+
+/** GNU diff's +/- line counts for two texts. */
+function gnuCounts(dir: string, original: string, updated: string): { added: number; removed: number } {
+  fs.writeFileSync(path.join(dir, 'a'), original);
+  fs.writeFileSync(path.join(dir, 'b'), updated);
+  const r = spawnSync('diff', ['-U0', path.join(dir, 'a'), path.join(dir, 'b')], { encoding: 'utf8' });
+  const lines = r.stdout.split('\n');
+  return {
+    added: lines.filter((l) => l.startsWith('+') && !l.startsWith('+++ ')).length,
+    removed: lines.filter((l) => l.startsWith('-') && !l.startsWith('--- ')).length,
+  };
+}
+
+/** Applies our hunks with GNU patch to the original and returns the result. */
+function patched(dir: string, original: string, updated: string, contextLines: number): string {
+  const file = path.join(dir, 'target');
+  fs.writeFileSync(file, original);
+  const { hunks } = diffTexts(original, updated, contextLines);
+  const patchFile = path.join(dir, 'change.patch');
+  fs.writeFileSync(patchFile, formatUnifiedDiff(hunks));
+  execFileSync('patch', ['--quiet', '--force', '--no-backup-if-mismatch', file, patchFile]);
+  return fs.readFileSync(file, 'utf8');
+}
+
+const CASES: { name: string; original: string; updated: string }[] = [
+  { name: 'LF, one line changed', original: 'a\nb\nc\nd\ne\nf\ng\nh\n', updated: 'a\nb\nc\nD\ne\nf\ng\nh\n' },
+  { name: 'CRLF lines', original: 'one\r\ntwo\r\nthree\r\nfour\r\nfive\r\n', updated: 'one\r\n2\r\nthree\r\nfour\r\nfive\r\nsix\r\n' },
+  { name: 'no final newline, last line changed', original: 'x\ny\nz', updated: 'x\ny\nZ' },
+  { name: 'final newline added', original: 'x\ny\nz', updated: 'x\ny\nz\n' },
+  { name: 'final newline removed', original: 'x\ny\nz\n', updated: 'x\ny\nz' },
+  { name: 'non-BMP characters', original: 'const a = "😀";\nconst b = "𝄞";\nconst c = 1;\n', updated: 'const a = "😀😀";\nconst b = "𝄞";\nconst c = "🎉";\n' },
+  { name: 'CRLF without final newline and emoji', original: 'α\r\n😀 β\r\nγ\r\nδ', updated: 'α\r\n😀 β!\r\nγ\r\nδ\r\nε' },
+  { name: 'empty to text', original: '', updated: 'new\nfile\n' },
+  { name: 'text to empty', original: 'gone\nfile\n', updated: '' },
+  { name: 'insert at start and delete at end', original: '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n', updated: '0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n' },
+];
+
+function scattered(lines: number, changes: number, seed: number): { original: string; updated: string } {
+  let s = seed;
+  const rnd = (): number => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x7fffffff;
+  };
+  const base = Array.from({ length: lines }, (_, i) => `line ${i} ${i % 7 === 0 ? '' : 'x'.repeat(i % 13)}`);
+  const next = [...base];
+  for (let k = 0; k < changes; k++) {
+    const at = Math.floor(rnd() * next.length);
+    const r = rnd();
+    if (r < 0.4) next[at] += ' // changed';
+    else if (r < 0.7) next.splice(at, 1);
+    else next.splice(at, 0, `inserted ${k} 😀`);
+  }
+  return { original: base.join('\r\n') + '\r\n', updated: next.join('\r\n') };
+}
+
+describe('diff (unified hunks against GNU patch and diff)', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-diff-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const all = [...CASES, { name: 'scattered changes in 2,000 CRLF lines', ...scattered(2000, 60, 7) }];
+  for (const c of all) {
+    for (const contextLines of [0, 3, 10]) {
+      it(`${c.name}, contextLines ${contextLines}: patch gives the staged text and counts equal GNU diff's`, () => {
+        assert.equal(patched(dir, c.original, c.updated, contextLines), c.updated);
+        const ours = diffTexts(c.original, c.updated, contextLines);
+        const gnu = gnuCounts(dir, c.original, c.updated);
+        assert.deepEqual({ added: ours.addedLines, removed: ours.removedLines }, gnu);
+        for (const h of ours.hunks) {
+          const old = h.lines.filter((l) => l[0] === ' ' || l[0] === '-').length;
+          const neu = h.lines.filter((l) => l[0] === ' ' || l[0] === '+').length;
+          assert.equal(h.originalLineCount, old);
+          assert.equal(h.updatedLineCount, neu);
+        }
+      });
+    }
+  }
+
+  it('keeps the \\r of CRLF lines and marks a missing final newline', () => {
+    const { hunks } = diffTexts('a\r\nb', 'a\r\nc', 1);
+    assert.deepEqual(hunks, [{ originalStartLine: 1, originalLineCount: 2, updatedStartLine: 1, updatedLineCount: 2, lines: [' a\r', '-b', '\\ No newline at end of file', '+c', '\\ No newline at end of file'] }]);
+  });
+
+  it('shows exactly contextLines unchanged lines before and after a change', () => {
+    const original = Array.from({ length: 20 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const updated = original.replace('line 10\n', 'LINE 10\n');
+    for (const contextLines of [0, 1, 3, 10]) {
+      const [hunk] = diffTexts(original, updated, contextLines).hunks;
+      const before = Array.from({ length: contextLines }, (_, k) => ` line ${10 - contextLines + k}`);
+      const after = Array.from({ length: Math.min(contextLines, 9) }, (_, k) => ` line ${11 + k}`);
+      assert.deepEqual(hunk.lines, [...before, '-line 10', '+LINE 10', ...after], `contextLines ${contextLines}`);
+      assert.equal(hunk.originalStartLine, 11 - contextLines);
+    }
+  });
+
+  it('counts changed lines as replacements in place', () => {
+    assert.deepEqual(lineCounts('a\nb\nc\n', 'a\nB\nC\nD\n'), { addedLines: 3, removedLines: 2, changedLines: 2 });
+    assert.deepEqual(lineCounts('same\n', 'same\n'), { addedLines: 0, removedLines: 0, changedLines: 0 });
+  });
+
+  it('merges hunks closer than twice the context, as diff -u does', () => {
+    const original = Array.from({ length: 30 }, (_, i) => `${i}`).join('\n') + '\n';
+    const updated = original.replace('\n5\n', '\nfive\n').replace('\n11\n', '\neleven\n');
+    assert.equal(diffTexts(original, updated, 3).hunks.length, 1, 'gap of 5 lines <= 6 merges');
+    assert.equal(diffTexts(original, updated, 2).hunks.length, 2, 'gap of 5 lines > 4 splits');
+  });
+
+  it('splits lines keeping their terminators', () => {
+    assert.deepEqual(splitLinesKeepEnds('a\r\nb\nc'), ['a\r\n', 'b\n', 'c']);
+    assert.deepEqual(splitLinesKeepEnds(''), []);
+  });
+});

@@ -1,0 +1,53 @@
+import * as assert from 'node:assert/strict';
+import { containerLabel, lineWindow, referencesListed } from '../../../src/tools/navigation';
+import type { ReferencesData } from '../../../src/tools/navigation';
+import { FakeHost, symbolsIn } from '../support/fakeHost';
+import { createHarness } from '../support/harness';
+
+describe('find-references: what a reference line costs', () => {
+  it('lineWindow keeps a short line whole and cuts a long one around the reference, marking each cut', () => {
+    assert.equal(lineWindow('return chainC(2);', 7), 'return chainC(2);');
+    const long = `const x = ${'a'.repeat(80)} + target(1) + ${'b'.repeat(80)};`;
+    const at = long.indexOf('target');
+    const cut = lineWindow(long, at);
+    assert.ok(cut.startsWith('…') && cut.endsWith('…'), cut);
+    assert.equal(cut.length, 102);
+    assert.ok(cut.includes('target(1)'), 'the reference is inside the window');
+    assert.equal(lineWindow(long, 0), `${long.slice(0, 100)}…`, 'a reference at the start: cut at the end only');
+    assert.equal(lineWindow(long, long.length - 2), `…${long.slice(long.length - 100)}`, 'at the end: cut at the start only');
+  });
+
+  it('containerLabel keeps a short path whole and the innermost names of a long one, marking the cut', () => {
+    assert.equal(containerLabel(['Editor', 'commands']), 'Editor.commands');
+    const test = ["describe('can') callback", "it('returns false for marks') callback", 'check'];
+    assert.equal(containerLabel(test), "….it('returns false for marks') callback.check");
+    const long = `it('${'x'.repeat(80)}') callback`;
+    assert.equal(containerLabel(['suite', long]), `${long.slice(0, 58)}…`);
+    for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 60, label);
+  });
+
+  it('an import or re-export line gives its offsets under import, without its text; other lines keep theirs', async () => {
+    const host = new FakeHost();
+    const DECL = 'export class Widget {}\n';
+    const USE = "import { Widget } from './widget';\nexport { Widget as W } from './widget';\nconst w = new Widget();\n";
+    const folder = host.addFolder('app', { 'src/widget.ts': DECL, 'src/use.ts': USE });
+    const declPath = host.abs(folder, 'src/widget.ts');
+    const usePath = host.abs(folder, 'src/use.ts');
+    host.setSymbols(declPath, symbolsIn(DECL, [{ name: 'Widget', kind: 'Class', from: 'export class' }]));
+    host.setSymbols(usePath, []);
+    host.openDocument(declPath);
+    host.openDocument(usePath);
+    const at = (from: number) => USE.indexOf('Widget', from);
+    const offsets = [at(0), at(USE.indexOf('export')), at(USE.indexOf('new'))];
+    host.navigation.locations = () => [{ absPath: declPath, range: { start: 13, end: 19 } }, ...offsets.map((start) => ({ absPath: usePath, range: { start, end: start + 6 } }))];
+    const h = await createHarness({ host });
+    const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: { selection: { document: { path: 'src/widget.ts' }, selectedText: 'Widget' } } } })).data;
+    const use = d.documents.items.find((x) => x.path === 'src/use.ts');
+    assert.deepEqual(use?.lines, [
+      { line: 1, import: [offsets[0]] },
+      { line: 2, import: [offsets[1]] },
+      { line: 3, text: 'const w = new Widget();', at: [offsets[2]] },
+    ]);
+    assert.equal(referencesListed(d), 4, 'imports count as references');
+  });
+});
