@@ -19,10 +19,12 @@ describe('find-references: what a reference line costs', () => {
 
   it('containerLabel keeps a short path whole and the innermost names of a long one, marking the cut', () => {
     assert.equal(containerLabel(['Editor', 'commands']), 'Editor.commands');
-    const test = ["describe('can') callback", "it('returns false for marks') callback", 'check'];
-    assert.equal(containerLabel(test), "….it('returns false for marks') callback.check");
+    // A callback is named by its call ("it('x') callback" says no more than "it('x')").
+    assert.equal(containerLabel(["describe('can') callback", "it('undoes') callback", 'check']), "describe('can').it('undoes').check");
+    const test = ["describe('can') callback", "it('returns false for marks when the cursor is') callback", 'check'];
+    assert.equal(containerLabel(test), "….it('returns false for marks when the cursor is').check");
     const long = `it('${'x'.repeat(80)}') callback`;
-    assert.equal(containerLabel(['suite', long]), `${long.slice(0, 58)}…`);
+    assert.equal(containerLabel(['suite', long]), `it('${'x'.repeat(54)}…`);
     for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 60, label);
   });
 
