@@ -10,7 +10,7 @@ import { pathOfSymbol, readSymbol } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { lineReferences, referencesListed } from '../../src/tools/navigation';
+import { lineReferences, readLines, referencesListed } from '../../src/tools/navigation';
 import { activateExtension, expectError, expectOk, invoke, readListed, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
@@ -90,7 +90,10 @@ async function rawOutline(file: string): Promise<{ name: string; kind: string; d
 
 /** Every listed reference as [path, line, offset, line text, container, write, decl]. */
 const refRows = (d: ReferencesData) =>
-  d.documents.items.flatMap((doc) => doc.lines.flatMap((l) => lineReferences(l).map((at) => [doc.path, l.line, at, l.text, l.in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const)));
+  d.documents.items.flatMap((doc) => {
+    const read = readLines(doc);
+    return doc.lines.flatMap((l, i) => lineReferences(l).map((at) => [doc.path, l.line, at, read[i].text, read[i].in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const));
+  });
 const refPlaces = (d: ReferencesData): Place[] => refRows(d).map((r) => `${r[0]}@${r[2]}`).sort();
 const refCount = (d: ReferencesData): number => referencesListed(d);
 

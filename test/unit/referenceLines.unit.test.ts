@@ -21,11 +21,11 @@ describe('find-references: what a reference line costs', () => {
     assert.equal(containerLabel(['Editor', 'commands']), 'Editor.commands');
     // A callback is named by its call ("it('x') callback" says no more than "it('x')").
     assert.equal(containerLabel(["describe('can') callback", "it('undoes') callback", 'check']), "describe('can').it('undoes').check");
-    const test = ["describe('can') callback", "it('returns false for marks when the cursor is') callback", 'check'];
-    assert.equal(containerLabel(test), "….it('returns false for marks when the cursor is').check");
+    const test = ["describe('can') callback", "it('returns false for marks') callback", 'check'];
+    assert.equal(containerLabel(test), "….it('returns false for marks').check");
     const long = `it('${'x'.repeat(80)}') callback`;
-    assert.equal(containerLabel(['suite', long]), `it('${'x'.repeat(54)}…`);
-    for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 60, label);
+    assert.equal(containerLabel(['suite', long]), `it('${'x'.repeat(34)}…`);
+    for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 40, label);
   });
 
   it('an import or re-export line gives its offsets under import, without its text; other lines keep theirs', async () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { documentIdOfSymbol, encodePart, parseSymbolId, readSymbol, symbolIdOf, SYMBOLS_READINESS } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../src/tools/navigation';
+import { readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../src/tools/navigation';
 import { READINESS } from '../../src/core/readiness';
 import { FakeHost, symbolsIn } from './fakeHost';
 import { createHarness, expectOk } from './harness';
@@ -214,9 +214,14 @@ describe('tools: symbols and references over the fake host', () => {
         // len follows position order across the access lists: the write (6), then the read (8).
         { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[2]], write: [starts[1]], len: [6, 8] },
         { line: 4, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'twice.x', len: [8] },
-        { line: 4, text: '(Circle)], y = [Circle', in: 'twice', write: [starts[4]] },
+        // The same line again for its other container: its text is the entry before's.
+        { line: 4, in: 'twice', write: [starts[4]] },
       ],
     });
+    assert.deepEqual(readLines(d.documents.items[0]).slice(2), [
+      { text: '(Circle)], y = [Circle', in: 'twice.x' },
+      { text: '(Circle)], y = [Circle', in: 'twice' },
+    ]);
     assert.deepEqual([d.totalReferences, referencesListed(d)], [6, 6]);
     assert.deepEqual(d.symbol, { symbolId: d.symbol.symbolId, line: 2, column: 14 }, 'the symbolId names the document and the name');
   });
