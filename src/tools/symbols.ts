@@ -135,7 +135,7 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, with symbolId, kind, depth and location: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
+    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each by symbolId (it says kind and name), depth and line: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
   inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
