@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocationOutput } from '../../src/core/context';
-import { readSymbol } from '../../src/core/symbols';
+import { pathOfSymbol, readSymbol } from '../../src/core/symbols';
 import type { SymbolOutput } from '../../src/core/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
 import { lineReferences, readLines } from '../../src/tools/navigation';
@@ -61,20 +61,18 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.equal(d.revision.summary, 'Rename areaOf to surfaceOf');
     assert.equal(d.transaction.revision, 1);
     assert.equal(d.transaction.canCommit, true);
-    assert.deepEqual(d.staged, {
-      files: {
-        items: [
-          { path: file('imports.ts'), edits: 2 },
-          { path: file('main.ts'), edits: 2 },
-          { path: file('report.ts'), edits: 2 },
-          { path: file('shapes.ts'), edits: 1 },
-        ],
-        hasMore: false,
-        totalCount: 4,
-      },
-      edits: 7,
-      fileOperations: 0,
-    });
+    // Each changed file says its edits beside its line counts; staged says the totals.
+    assert.deepEqual(
+      d.documents.items.map((x) => [x.path, x.changeKind, x.edits]),
+      [
+        [file('imports.ts'), undefined, 2],
+        [file('main.ts'), undefined, 2],
+        [file('report.ts'), undefined, 2],
+        [file('shapes.ts'), undefined, 1],
+      ],
+    );
+    assert.deepEqual([d.documents.hasMore, d.documents.totalCount], [false, 4]);
+    assert.deepEqual(d.staged, { edits: 7, fileOperations: 0 });
     for (const name of ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts']) {
       assert.equal(await stagedText(name), originals[name].replaceAll('areaOf', 'surfaceOf'), `staged ${name}`);
       assert.equal(onDisk(name), originals[name], `${name} on disk is unchanged`);
@@ -142,10 +140,12 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     expectError(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, view: 'staged' }), 'LocationNotFound');
 
     // A usage selected in staged text leads to the staged definition.
-    const def = expectOk<{ targets: { location: LocationOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
+    // The target is the staged declaration's name, so it is given as that symbol (its symbolId is the selector), its place in the staged text.
+    const def = expectOk<{ targets: { location?: LocationOutput; symbol?: SymbolOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
     assert.equal(def.targets.length, 1);
-    const target = def.targets[0].location;
-    assert.deepEqual([target.documentId.replace(/^[0-9a-f]{8}:/, ''), target.span, target.line, target.column, target.staged], [file('shapes.ts'), { start: staged['shapes.ts'].indexOf('surfaceOf'), length: 9 }, 1, 17, 'edited']);
+    const target = def.targets[0];
+    assert.equal(target.location, undefined, 'exactly the name of the symbol declared there');
+    assert.deepEqual([pathOfSymbol(target.symbol?.symbolId ?? ''), target.symbol?.line, target.symbol?.column, target.symbol?.staged], [file('shapes.ts'), 1, 17, 'edited']);
 
     // The outline of a document with a line staged above its symbols.
     type Outline = { symbols: { items: SymbolOutput[] } };
