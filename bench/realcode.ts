@@ -116,8 +116,8 @@ interface Selector {
 
 interface SymbolRef {
   symbolId: string;
-  name: string;
-  kind: string;
+  /** Only when the symbolId escapes it (nameOf reads it). */
+  name?: string;
 }
 
 export async function run(): Promise<void> {
@@ -139,6 +139,9 @@ const bytesOf = (s: string): number => Buffer.byteLength(s, 'utf8');
 const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The path in a symbolId `<folderId>:<path>#<Kind>:<name>/…`. */
 const pathOfSymbolId = (id: string): string => id.slice(id.indexOf(':') + 1, id.indexOf('#'));
+/** A listed symbol's name: given when the symbolId escapes it, else its symbolId's last segment ("Kind:name~n"). */
+const nameOf = (s: { name?: string; symbolId?: string }): string =>
+  s.name ?? decodeURIComponent((s.symbolId ?? '').slice((s.symbolId ?? '').lastIndexOf('#') + 1).split('/').pop()?.replace(/^[^:]*:/, '').replace(/~\d+$/, '') ?? '');
 
 async function measure(): Promise<void> {
   const out = process.env.AW_BENCH_OUT;
@@ -305,8 +308,8 @@ async function measure(): Promise<void> {
         };
       }
       case 'derived': {
-        const data = dataOf<{ derivedTypes: { items: { name: string }[]; hasMore?: boolean } }>(await tool('find-derived-types', { symbol: sel(q), typesLimit: 1000 }));
-        const toolNames = new Set(data.derivedTypes.items.map((t) => t.name));
+        const data = dataOf<{ derivedTypes: { items: { name?: string; symbolId: string }[]; hasMore?: boolean } }>(await tool('find-derived-types', { symbol: sel(q), typesLimit: 1000 }));
+        const toolNames = new Set(data.derivedTypes.items.map(nameOf));
         const raw = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeImplementationProvider', u, pos)) ?? [];
         const rawNames = new Set<string>();
         for (const l of raw) {
@@ -352,11 +355,11 @@ async function measure(): Promise<void> {
           calls: { items: { symbol: SymbolRef & { external?: unknown } }[]; hasMore?: boolean };
         }
         const level1 = dataOf<Callers>(await tool('find-callers', { symbol: sel(q), callersLimit: 1000 })).calls.items.map((c) => c.symbol);
-        const toolCallers = new Set(level1.map((s) => `${s.name}@${pathOfSymbolId(s.symbolId)}`));
+        const toolCallers = new Set(level1.map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
         for (const c of level1) {
           if (!c.symbolId) continue;
           const level2 = dataOf<Callers>(await tool('find-callers', { symbol: { symbolId: c.symbolId }, callersLimit: 1000 })).calls.items.map((x) => x.symbol);
-          for (const s of level2) toolCallers.add(`${s.name}@${s.symbolId ? pathOfSymbolId(s.symbolId) : 'external'}`);
+          for (const s of level2) toolCallers.add(`${nameOf(s)}@${s.symbolId ? pathOfSymbolId(s.symbolId) : 'external'}`);
         }
         const items = (await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', u, pos)) ?? [];
         const rawCallers = new Set<string>();
@@ -433,7 +436,8 @@ async function measure(): Promise<void> {
       }
       case 'info': {
         const text = await tool('get-symbol-info', { symbol: sel(q) });
-        const ok = new RegExp(`"${escapeRe(q.name)}"`).test(text) && /"ok":true/.test(text);
+        // The name is said by the symbolId's last segment ("…#Class:Name"), or by name when the symbolId escapes it.
+        const ok = new RegExp(`[":]${escapeRe(q.name)}"`).test(text) && /"ok":true/.test(text);
         const file = read(textOf(q.file));
         return {
           raw: 'none (the tool is checked to name the symbol)',
@@ -465,17 +469,14 @@ async function measure(): Promise<void> {
         }
         const staged = dataOf<{ documents: { items: { path: string }[]; totalCount: number } }>(await tool('rename-symbol', { symbol: sel(q), newName }));
         // One preview gives every document's hunks (diffs), cut from the end to fit; what it left out is asked for one document at a time.
-        const preview = dataOf<{ documents: { document: { path: string } }[]; documentsTruncated?: boolean; diffs?: { items: { path: string; truncated: boolean }[] } }>(
-          await tool('transaction-preview', { includeDiff: true }),
-        );
-        const whole = new Set((preview.diffs?.items ?? []).filter((d) => !d.truncated).map((d) => d.path));
+        const preview = dataOf<{ documentsTruncated?: boolean; diffs: { items: { path: string; diff?: string; truncated?: boolean }[] } }>(await tool('transaction-preview', { includeDiff: true }));
         let truncatedDiffs = 0;
-        for (const d of preview.documents) {
-          if (whole.has(d.document.path)) continue;
-          const diff = dataOf<{ diff?: { truncated?: boolean } }>(await tool('transaction-preview', { document: { path: d.document.path }, includeDiff: true }));
+        for (const d of preview.diffs.items) {
+          if (!d.truncated) continue;
+          const diff = dataOf<{ diff?: { truncated?: boolean } }>(await tool('transaction-preview', { document: { path: d.path }, includeDiff: true }));
           if (diff.diff?.truncated) truncatedDiffs++;
         }
-        const toolDocs = new Set(preview.documents.map((d) => d.document.path));
+        const toolDocs = new Set(preview.diffs.items.map((d) => d.path));
         const g = grepKeys(run(['-rnw', q.name, 'src']));
         // The diff an agent reads to review the same change: GNU diff -u of each file, labelled like git diff.
         const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-realcode-diff-'));
@@ -508,24 +509,32 @@ async function measure(): Promise<void> {
       }
       case 'search': {
         const query = q.query as string;
-        const data = dataOf<{ symbols: { items: { name: string; location?: { line?: number }; symbolId: string }[]; hasMore?: boolean; totalCount?: number } }>(await tool('search-symbols', { query }));
+        const data = dataOf<{ symbols: { items: { name?: string; symbolId: string }[]; hasMore?: boolean; totalCount?: number }; localsLeftOut?: number }>(await tool('search-symbols', { query }));
         const raw = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
         const contains = (n: string): boolean => n.toLowerCase().includes(query.toLowerCase());
         const rawIn = raw.filter((s) => rel(s.location.uri) && contains(s.name));
         // TypeScript's navto names functions `f()`; the tools say `f`.
         const rawKeys = new Set(rawIn.map((s) => `${s.name.replace(/\(\)$/, '')}@${rel(s.location.uri)}`));
         const rawLines = new Set(rawIn.map((s) => lineKey(s.location.uri, s.location.range.start.line)));
-        const toolKeys = new Set(data.symbols.items.map((s) => `${s.name}@${pathOfSymbolId(s.symbolId)}`));
+        const toolKeys = new Set(data.symbols.items.map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
+        // Locals the tool leaves out by default (it says how many: localsLeftOut): asked again with includeLocals, not counted as the agent's bytes.
+        const keysOf = async (includeLocals: boolean): Promise<Set<string>> => {
+          const e = JSON.parse(await invokeLm('workbench_search_symbols', { query, includeLocals, symbolsLimit: 1000 })) as Envelope<{ symbols: { items: SymbolRef[] } }>;
+          return new Set((e.ok ? e.data.symbols.items : []).map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
+        };
+        const nonLocal = await keysOf(false);
+        const localKeys = new Set([...(await keysOf(true))].filter((k) => !nonLocal.has(k)));
+        const missed = [...rawKeys].filter((k) => !toolKeys.has(k) && !localKeys.has(k));
         const g = grepKeys(run(['-rniE', `(class|interface|function|type|enum|namespace|const|let|var) +[A-Za-z0-9_$]*${escapeRe(query)}`, 'src']));
         return {
           raw: 'vscode.executeWorkspaceSymbolProvider, names containing the query, in the code base',
           rawCount: rawKeys.size,
           toolCount: data.symbols.items.length,
-          toolMisses: [...rawKeys].filter((k) => !toolKeys.has(k)).length,
+          toolMisses: missed.length,
           grepCount: g.length,
           grepFalsePositives: g.filter((k) => !rawLines.has(k)).length,
           grepMisses: [...rawLines].filter((k) => !g.includes(k)).length,
-          note: `tool missed: ${[...rawKeys].filter((k) => !toolKeys.has(k)).join(', ') || 'none'}; the tool lists ${data.symbols.items.length}${data.symbols.hasMore ? ` of ${data.symbols.totalCount ?? 'more'} (hasMore)` : ''}; grep misses are declarations its pattern does not catch (methods, properties); its false positives are lines that declare nothing of that name (comments, strings, uses)`,
+          note: `tool missed: ${missed.join(', ') || 'none'}; locals left out and counted (localsLeftOut ${data.localsLeftOut ?? 0}): ${[...rawKeys].filter((k) => localKeys.has(k)).length} of the raw command's; the tool lists ${data.symbols.items.length}${data.symbols.hasMore ? ` of ${data.symbols.totalCount ?? 'more'} (hasMore)` : ''}; grep misses are declarations its pattern does not catch (methods, properties); its false positives are lines that declare nothing of that name (comments, strings, uses)`,
         };
       }
     }

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/chain/envelope';
+import { readSymbol } from '../../src/core/symbols/symbols';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../in-host/languageService';
 
@@ -222,8 +223,10 @@ function sessionSteps(): Step[] {
       input: () => ({ query: 'greetAll', symbolsLimit: 5 }),
       expect: 'ok',
       check: (e) => {
+        // The symbolId says the kind and name ("…#Function:greetAll"); line and column say where.
         const first = items(data(e).symbols)[0];
-        return first?.name === 'greetAll' && first.kind === 'Function' && (first.location as Data).line === 23 ? undefined : `expected Function greetAll at line 23 first, got ${JSON.stringify(first)}`;
+        const read = first ? readSymbol(first as { symbolId: string }) : undefined;
+        return read?.name === 'greetAll' && read.kind === 'Function' && first.line === 23 ? undefined : `expected Function greetAll at line 23 first, got ${JSON.stringify(first)}`;
       },
       after: (e) => (greetAll = items(data(e).symbols)[0]),
     },
@@ -244,7 +247,7 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
       expect: 'ok',
       check: (e) => {
-        const calls = items(data(e).calls).map((c) => `${String((c.symbol as Data).containerName)}.${String((c.symbol as Data).name)}@${(c.callSites as Data[]).map((s) => s.line).join(',')}`);
+        const calls = items(data(e).calls).map((c) => `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${(c.callSites as Data[]).map((s) => s.line).join(',')}`);
         return JSON.stringify(calls) === JSON.stringify(['WelcomeService.welcomeAll@18']) ? undefined : `expected the caller WelcomeService.welcomeAll (call at line 18), got ${calls.join(' ')}`;
       },
       after: (e) => (caller = items(data(e).calls)[0]?.symbol as Data | undefined),
@@ -256,7 +259,7 @@ function sessionSteps(): Step[] {
         if (!caller || typeof caller.symbolId !== 'string') throw new Error('no caller was carried over from the find-callers step');
         // The caller's symbolId names its document: "<folderId>:<path>#...".
         const documentId = caller.symbolId.slice(0, caller.symbolId.lastIndexOf('#'));
-        return { symbol: { location: { selection: { document: { documentId }, selectedText: String(caller.containerName) } } } };
+        return { symbol: { location: { selection: { document: { documentId }, selectedText: String(readSymbol(caller as { symbolId: string }).containerName) } } } };
       },
       expect: 'ok',
       check: (e) => {

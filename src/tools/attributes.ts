@@ -6,7 +6,7 @@ import { defineTool } from '../core/chain/definition';
 import { resolveExternally, ToolError } from '../core/chain/envelope';
 import { collectionOutput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import { resolveSymbol } from '../core/symbols/symbols';
+import { lastSegmentOf, resolveSymbol } from '../core/symbols/symbols';
 import type { ResolvedSymbol, SymbolSelector } from '../core/symbols/symbols';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
@@ -69,7 +69,9 @@ async function typeOf(ctx: ToolContext, target: ResolvedSymbol, attribute: Parse
   const first = targets?.[0];
   if (!first) return null;
   const s = await symbolForItem(ctx, { name: attribute.name.replace(/<.*$/, '').split('.').pop() ?? attribute.name, kind: 'Unknown', absPath: first.absPath, selectionRange: first.range });
-  return { displayName: s.name, kind: s.kind, documentationCommentId: isExternal(s) ? null : s.symbolId };
+  if (isExternal(s)) return { displayName: s.name, kind: s.kind, documentationCommentId: null };
+  const last = lastSegmentOf(s.symbolId);
+  return { displayName: s.name ?? last?.name ?? '', kind: last?.kind ?? 'Unknown', documentationCommentId: s.symbolId };
 }
 
 async function itemsOf(ctx: ToolContext, target: ResolvedSymbol, inherited: boolean): Promise<AttributeItem[]> {
@@ -101,7 +103,7 @@ async function baseTypes(ctx: ToolContext, type: ResolvedSymbol): Promise<Resolv
     const next: ResolvedSymbol[] = [];
     for (const t of frontier) {
       for (const s of (await supertypes(ctx, t)).items) {
-        if (isExternal(s) || s.kind === 'Interface' || seen.has(s.symbolId)) continue;
+        if (isExternal(s) || lastSegmentOf(s.symbolId)?.kind === 'Interface' || seen.has(s.symbolId)) continue;
         seen.add(s.symbolId);
         const resolved = await resolveSymbol(ctx, { symbolId: s.symbolId });
         if (resolved.symbol.kind === 'Interface') continue;

@@ -432,7 +432,8 @@ export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number 
     const items = siblings.map((s) => {
       const name = nameSpan(doc.host.text, s);
       const out = symbolOutput(ctx, doc, s, target.containers, roots);
-      return { ...out, location: ctx.toLocation(doc, name.start, name.end - name.start), signature: signatureOf(doc, { ...s, selectionRange: name }) };
+      const { line, column } = ctx.toLocation(doc, name.start, name.end - name.start);
+      return { ...out, line, column, signature: signatureOf(doc, { ...s, selectionRange: name }) };
     });
     return { symbol: single(target, ctx), overloads: limited(items, input.overloadsLimit) };
   },

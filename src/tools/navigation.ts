@@ -60,7 +60,7 @@ async function targetOutputs(ctx: ToolContext, targets: readonly HostTarget[]): 
     const hit = symbolsAt(roots, t.range.start, t.range.end);
     const named = hit.byName ? hit.match[0] : undefined;
     const symbol = named ? symbolOutput(ctx, doc, named.symbol, named.containers, roots) : undefined;
-    const onName = symbol !== undefined && symbol.location.span.start === t.range.start && symbol.location.span.length === t.range.end - t.range.start;
+    const onName = named !== undefined && named.symbol.selectionRange.start === t.range.start && named.symbol.selectionRange.end === t.range.end;
     const location = ctx.toLocation(doc, t.range.start, t.range.end - t.range.start);
     items.push(symbol ? (onName ? { symbol } : { symbol, location }) : { location });
   }
@@ -231,8 +231,8 @@ export interface ReferenceDocument {
   staged?: 'deleted' | 'unmapped';
 }
 
-/** The symbol, its location without the snapshot (the answer's own) and the selector (documentId + span). */
-export type ReferencesSymbol = Omit<SymbolOutput, 'location'> & { location: Omit<SymbolOutput['location'], 'snapshot'> };
+/** The symbol, without the snapshot (the answer's own). */
+export type ReferencesSymbol = Omit<SymbolOutput, 'snapshot'>;
 
 export interface ReferencesData {
   symbol: ReferencesSymbol;
@@ -254,6 +254,20 @@ export interface ReferencesData {
 }
 
 /** How many references an answer lists. */
+/**
+ * Each entry's text and container as the answer means them: an entry without text has the text of
+ * the entry before (an import entry has none), one without in the container of the entry before.
+ */
+export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: string; in?: string }[] {
+  let text: string | undefined;
+  let container: string | undefined;
+  return doc.lines.map((l) => {
+    text = l.import ? undefined : (l.text ?? text);
+    if (l.in !== undefined) container = l.in === '' ? undefined : l.in;
+    return { ...(text !== undefined ? { text } : {}), ...(container !== undefined ? { in: container } : {}) };
+  });
+}
+
 export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
   data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + lineReferences(l).length, 0), 0);
 
@@ -313,13 +327,7 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   dataSchema: {
     type: 'object',
     properties: {
-      symbol: {
-        ...symbolOutputSchema,
-        properties: {
-          ...(symbolOutputSchema.properties as Record<string, JsonSchema>),
-          location: { type: 'object', description: "The span, line and column of the symbol's name, in the document its symbolId names." },
-        },
-      },
+      symbol: symbolOutputSchema,
       folderId: { type: 'string', description: 'documentId = "<folderId>:<path>" (a document may name its own folderId); with an offset it makes a span selector.' },
       documents: collectionOf({
         type: 'object',
@@ -333,9 +341,13 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
               type: 'object',
               properties: {
                 line: { type: 'integer', minimum: 1 },
-                text: { type: 'string', description: 'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines.' },
+                text: { type: 'string', description: 'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines, and when the entry before in the document has the same.' },
                 at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
-                in: { type: 'string', description: 'Containing symbol (dotted name path, innermost names kept past 60 characters, … marking the cut), leaving out symbols declared on this line; a line whose references differ in it appears once per container.' },
+                in: {
+                  type: 'string',
+                  description:
+                    'Containing symbol (dotted name path; a callback named by its call; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line. Left out when the entry before in the document says it; "" for none after one. A line whose references differ in it appears once per container.',
+                },
                 write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes)." },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
                 import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
@@ -401,6 +413,8 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       let current: ReferenceLine | undefined;
       let listed = 0; // references on the current line so far
       let imports = false; // the current line is an import statement
+      let said: string | undefined; // the container the lines so far say (an entry without in keeps it)
+      let lastText: string | undefined; // the text the entry before says (an entry without text has the same)
       // In the staged view the buffer's offsets, lines and text are mapped into the staged text.
       const view = doc.staged?.state === 'mapped' ? doc.staged : undefined;
       const text = view?.lines ?? doc.lines;
@@ -413,8 +427,11 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
           const full = text.lineText(line - 1);
           const trimmed = full.trim();
           imports = IMPORT_LINE.test(trimmed);
-          current = imports ? { line } : { line, text: lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length)) };
-          if (enclosing) current.in = enclosing;
+          const shown = imports ? undefined : lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length));
+          current = shown === undefined || shown === lastText ? { line } : { line, text: shown };
+          lastText = shown;
+          if ((enclosing ?? '') !== (said ?? '')) current.in = enclosing ?? '';
+          said = enclosing;
           lines.push(current);
           listed = 0;
         }
@@ -484,8 +501,8 @@ async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number)
 }
 
 function referencesSymbol(symbol: SymbolOutput): ReferencesSymbol {
-  const { snapshot: _own, ...location } = symbol.location;
-  return { ...symbol, location };
+  const { snapshot: _own, ...rest } = symbol;
+  return rest;
 }
 
 /**
@@ -507,10 +524,12 @@ function enclosingPath(roots: readonly HostSymbol[], start: number, end: number,
 }
 
 /** Longest container label: test callbacks are named by their whole description ("describe('…') callback.it('…') callback"). */
-const CONTAINER_MAX = 60;
+const CONTAINER_MAX = 40;
 
 /** The dotted container path, innermost names kept when it is too long, "…" marking what was cut. */
-export function containerLabel(names: readonly string[]): string {
+export function containerLabel(all: readonly string[]): string {
+  // TypeScript names a callback by its call: "describe('x') callback" says no more than "describe('x')".
+  const names = all.map((n) => n.replace(/\) callback$/, ')'));
   const whole = names.join('.');
   if (whole.length <= CONTAINER_MAX) return whole;
   let kept = names[names.length - 1];

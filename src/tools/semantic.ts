@@ -7,7 +7,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Services, ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
-import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
 import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { callTool, resolveExternally, revise, ToolError } from '../core/chain/envelope';
@@ -18,13 +17,13 @@ import { boundedString, collectionOutput, documentSelectorInput, limitParameter,
 import type { JsonSchema } from '../core/chain/schemas';
 import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols/symbols';
 import type { SymbolSelector } from '../core/symbols/symbols';
-import type { BoundedList, MutationData, StagedCoverage } from '../core/transactions/types';
+import type { BoundedList, MutationData, StagedCoverage, StagedFileSummary } from '../core/transactions/types';
 import type { Workspace } from '../core/documents/workspaces';
 import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/documents/context';
 import { starting } from '../core/symbols/readiness';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
-import { MUTATION, mutationAnnotations, mutationDataSchema } from './transactions';
+import { MUTATION, mutationAnnotations, mutationDataSchema, stagedFileSchema } from './transactions';
 import { applyEdits, effectiveEdits, toChanges } from '../core/transactions/editorEdits';
 import type { ConvertedEdit } from '../core/transactions/editorEdits';
 
@@ -46,22 +45,33 @@ function refused(outcome: Extract<HostOutcome<object>, { ok: false }>, what: str
 const nothingChanged = (what: string, instruction: string): ToolError => new ToolError('InvalidRequest', `${what}; nothing was staged.`, revise(instruction));
 
 /** What every semantic mutation answers: the transaction core's result plus what this call staged. */
-export type SemanticMutationData = MutationData & { staged: { files: BoundedList<{ path: string; edits: number }>; edits: number; fileOperations: number } };
+export type SemanticMutationData = Omit<MutationData, 'documents'> & {
+  /** Each listed file with the language service's edit count in it. */
+  documents: BoundedList<StagedFileSummary & { edits?: number }>;
+  staged: { edits: number; fileOperations: number };
+};
 
 const stagedSummarySchema: JsonSchema = {
   type: 'object',
-  description: 'What this call staged: files with their edit counts (bounded like documents), all edits, and file operations.',
+  description: "What this call staged: all edits and file operations (each listed document says its edits).",
   properties: {
-    files: collectionOutput('Files with their edit counts.', { type: 'object', properties: { path: { type: 'string' }, edits: { type: 'integer', minimum: 0 } }, required: ['path', 'edits'] }),
     edits: { type: 'integer', minimum: 0 },
     fileOperations: { type: 'integer', minimum: 0 },
   },
-  required: ['files', 'edits', 'fileOperations'],
+  required: ['edits', 'fileOperations'],
 };
 
+const mutationDocuments = (mutationDataSchema.properties as Record<string, JsonSchema>).documents;
 const semanticMutationSchema: JsonSchema = {
   ...mutationDataSchema,
-  properties: { ...(mutationDataSchema.properties as Record<string, JsonSchema>), staged: stagedSummarySchema },
+  properties: {
+    ...(mutationDataSchema.properties as Record<string, JsonSchema>),
+    documents: collectionOutput(String(mutationDocuments.description), {
+      ...stagedFileSchema,
+      properties: { ...(stagedFileSchema.properties as Record<string, JsonSchema>), edits: { type: 'integer', minimum: 0, description: "The language service's edits in the file." } },
+    }),
+    staged: stagedSummarySchema,
+  },
   required: [...((mutationDataSchema.required as string[] | undefined) ?? []), 'staged'],
 };
 
@@ -71,9 +81,10 @@ async function stage(ctx: ToolContext, workspace: Workspace, provenance: { tool:
     computedOn: converted.computedOn,
     ...(coverage ? { coverage } : {}),
   });
-  const files = converted.documents.map((d) => ({ path: d.path, edits: d.edits }));
+  const edits = new Map(converted.documents.map((d) => [d.path, d.edits]));
+  const items = result.documents.items.map((d) => (edits.has(d.path) ? { ...d, edits: edits.get(d.path) } : d));
   const notes = [...(result.notes ?? []), ...converted.notes];
-  return { ...result, ...(notes.length > 0 ? { notes } : {}), staged: { files: limitItems(files, null, ANSWER_LIST_DEFAULT), edits: files.reduce((n, f) => n + f.edits, 0), fileOperations: converted.fileOperations } };
+  return { ...result, ...(notes.length > 0 ? { notes } : {}), documents: { ...result.documents, items }, staged: { edits: converted.documents.reduce((n, d) => n + d.edits, 0), fileOperations: converted.fileOperations } };
 }
 
 /**

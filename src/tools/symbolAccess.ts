@@ -25,9 +25,9 @@ export const anySymbolSchema: JsonSchema = {
   type: 'object',
   properties: {
     ...(symbolOutputSchema.properties as Record<string, JsonSchema>),
-    external: { type: 'object', description: 'Outside the workspace (no symbolId).', properties: { path: { type: 'string' }, line: { type: 'integer' } } },
+    kind: { type: 'string', description: 'Only with external.' },
+    external: { type: 'object', description: 'Outside the workspace (no symbolId; name and kind given).', properties: { path: { type: 'string' }, line: { type: 'integer' } } },
   },
-  required: ['name', 'kind'],
 };
 
 const TYPE_KINDS = new Set(['Class', 'Interface', 'Struct', 'Enum']);
@@ -72,7 +72,7 @@ export async function documentFor(ctx: ToolContext, absPath: string, workspace?:
 
 /** Deterministic order for symbols: path, then offset (external ones last, by path and line). */
 export function compareSymbols(a: AnySymbol, b: AnySymbol): number {
-  const key = (s: AnySymbol): [number, string, number] => (isExternal(s) ? [1, s.external.path, s.external.line] : [0, documentIdOfSymbol(s.symbolId), s.location.span.start]);
+  const key = (s: AnySymbol): [number, string, number] => (isExternal(s) ? [1, s.external.path, s.external.line] : [0, documentIdOfSymbol(s.symbolId), s.line * 1e6 + s.column]);
   const [ea, pa, oa] = key(a);
   const [eb, pb, ob] = key(b);
   return ea - eb || (pa < pb ? -1 : pa > pb ? 1 : 0) || oa - ob;

@@ -10,6 +10,7 @@ import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols/symbols';
 import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
+import { mapConcurrently } from '../core/util/concurrency';
 import { signatureOf } from './codeContext';
 import { inputSchema, QUERY, queryAnnotations } from './common';
 import type { CommonInput } from './common';
@@ -49,11 +50,24 @@ const example = (workflowId: string, step: number, id: string, title: string, re
 interface SearchInput extends CommonInput {
   query: string;
   symbolsLimit?: number | null;
+  includeLocals?: boolean;
 }
+
+/** Containers whose variables and functions are locals: a body's. */
+const BODY_KINDS = new Set(['Function', 'Method', 'Constructor', 'Variable', 'Constant']);
+const LOCAL_KINDS = new Set(['Variable', 'Constant', 'Function']);
+
+/** A variable, constant or function declared inside a function, method, accessor or variable initializer: a local. */
+export function isLocal(symbol: HostSymbol, containers: readonly HostSymbol[]): boolean {
+  return LOCAL_KINDS.has(symbol.kind) && containers.some((c) => BODY_KINDS.has(c.kind) || (c.kind === 'Property' && /^\((get|set)\) /.test(c.name)));
+}
+
+/** Documents whose symbol trees search-symbols asks for at once. */
+const SEARCH_DOCUMENTS_AT_ONCE = 8;
 
 const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
 
-type SearchData = { symbols: Collection<SymbolOutput> } & Partial<PartialAnswer>;
+type SearchData = { symbols: Collection<SymbolOutput>; localsLeftOut?: number } & Partial<PartialAnswer>;
 
 export const searchSymbols = defineTool<SearchInput, SearchData>({
   name: 'search-symbols',
@@ -61,9 +75,13 @@ export const searchSymbols = defineTool<SearchInput, SearchData>({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Finds declarations whose name matches query across the workspace with the language services' symbol search (fuzzy, case-insensitive; exact names first), each with symbolId, kind, container and location. Better than text search for a class, function or member; languages without symbol search are not covered.",
-  inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols') }, ['query'], { view: true }),
-  dataSchema: { type: 'object', properties: { symbols: collectionOf(symbolOutputSchema), ...partialProperties }, required: ['symbols'] },
+    "Finds declarations whose name matches query across the workspace with the language services' symbol search (fuzzy, case-insensitive; exact names first), by symbolId and line. Locals (declared in a function body) are left out and counted unless includeLocals. Better than text search for a class, function or member; languages without symbol search are not covered.",
+  inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols'), includeLocals: { type: 'boolean', default: false } }, ['query'], { view: true }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbols: collectionOf(symbolOutputSchema), localsLeftOut: { type: 'integer', minimum: 1, description: 'Matching locals left out (not in totalCount).' }, ...partialProperties },
+    required: ['symbols'],
+  },
   annotations: queryAnnotations('Search Symbols'),
   examples: [example('find-symbols', 1, 'search-symbols-name', 'Find a class by name', { query: 'Greeter' })],
   async run(input, ctx) {
@@ -90,22 +108,21 @@ async function searchAnswer(input: SearchInput, ctx: ToolContext, scope: Workspa
   // Deterministic: rank, then path, then position.
   inside.sort((a, b) => rank(a.s.name) - rank(b.s.name) || (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) || a.s.start.line - b.s.start.line || a.s.start.character - b.s.start.character);
   if (loading && inside.length === 0) throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
-  const page = limited(inside, input.symbolsLimit);
-  const items: SymbolOutput[] = [];
-  for (const { s } of page.items) {
+  // Every match is placed in its document's symbol tree (kept per text), so locals can be told and counted.
+  const placed = await mapConcurrently(inside, SEARCH_DOCUMENTS_AT_ONCE, async ({ s }) => {
     const doc = await ctx.document({ path: s.absPath }, input.workspace, 'symbols');
     const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
     const start = doc.lines.offsetAt(s.start);
     const hit = symbolsAt(roots, start, start).match.find((m) => m.symbol.name === s.name) ?? symbolsAt(roots, start, start).match[0];
-    if (hit) items.push(symbolOutput(ctx, doc, hit.symbol, hit.containers, roots));
-    else {
-      // The document's symbol tree does not have it: still a declaration the provider found, named by its own span.
-      const end = doc.lines.offsetAt(s.end);
-      const synthetic: HostSymbol = { name: s.name, kind: s.kind, detail: '', range: { start, end }, selectionRange: { start, end }, children: [] };
-      items.push(symbolOutput(ctx, doc, synthetic, [], [synthetic]));
-    }
-  }
-  return { symbols: { ...page, items }, ...(loading ? partialNote(loading) : {}) };
+    if (hit) return { output: symbolOutput(ctx, doc, hit.symbol, hit.containers, roots), local: isLocal(hit.symbol, hit.containers) };
+    // The document's symbol tree does not have it: still a declaration the provider found, named by its own span.
+    const end = doc.lines.offsetAt(s.end);
+    const synthetic: HostSymbol = { name: s.name, kind: s.kind, detail: '', range: { start, end }, selectionRange: { start, end }, children: [] };
+    return { output: symbolOutput(ctx, doc, synthetic, [], [synthetic]), local: false };
+  });
+  const kept = placed.filter((p) => input.includeLocals || !p.local).map((p) => p.output);
+  const localsLeftOut = placed.length - kept.length;
+  return { symbols: limited(kept, input.symbolsLimit), ...(localsLeftOut > 0 ? { localsLeftOut } : {}), ...(loading ? partialNote(loading) : {}) };
 }
 
 // ---------------------------------------------------------------- get-document-outline
@@ -127,7 +144,7 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, with symbolId, kind, depth and location: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
+    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each by symbolId (it says kind and name), depth and line: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
   inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',

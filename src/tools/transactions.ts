@@ -107,13 +107,13 @@ export const stagedFileSchema: JsonSchema = {
   type: 'object',
   properties: {
     path: { type: 'string', description: 'Staged path.' },
-    changeKind: { type: 'string', enum: ['Added', 'Modified', 'Deleted', 'Renamed'] },
+    changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
     previousPath: { type: 'string' },
     addedLines: { type: 'integer' },
     removedLines: { type: 'integer' },
     changedLines: { type: 'integer' },
   },
-  required: ['path', 'changeKind', 'addedLines', 'removedLines', 'changedLines'],
+  required: ['path', 'addedLines', 'removedLines', 'changedLines'],
 };
 
 const revisionHeadSchema: JsonSchema = {
@@ -223,11 +223,26 @@ const DIFF_RESERVE_BYTES = 1024;
 /** Room kept for the note that says what was left out of diffs. */
 const NOTE_RESERVE_BYTES = 512;
 
-/** A document's hunks in diffs: its path says which (the documents list has its documentId and project). */
+/**
+ * A changed document in diffs: its path, its change kind unless Modified, and its unified diff as
+ * one text (the hunks as `diff -u` prints them, without the file header). Line counts only where
+ * the diff does not say them (left out or truncated).
+ */
 interface PathDiff {
   path: string;
-  hunks: DiffHunk[];
-  truncated: boolean;
+  changeKind?: ChangedDocument['changeKind'];
+  previousPath?: string;
+  diff?: string;
+  truncated?: true;
+  addedLines?: number;
+  removedLines?: number;
+  changedLines?: number;
+}
+
+/** One hunk as `diff -u` prints it: the @@ header (a count of 1 left out), then its lines. */
+export function hunkText(h: DiffHunk): string {
+  const range = (start: number, count: number) => (count === 1 ? `${start}` : `${start},${count}`);
+  return [`@@ -${range(h.originalStartLine, h.originalLineCount)} +${range(h.updatedStartLine, h.updatedLineCount)} @@`, ...h.lines].join('\n');
 }
 
 interface DocumentDiff {
@@ -243,12 +258,12 @@ function stagedHunks(staged: StagedDocument, contextLines: number): DiffHunk[] {
   return diffTexts(original, updated, contextLines).hunks;
 }
 
-/** The hunks that fit in `budget` bytes, in order, and the bytes they take. */
-function hunksWithin(all: DiffHunk[], budget: number): { hunks: DiffHunk[]; used: number } {
+/** The hunks that fit in `budget` bytes (each as JSON, or as its unified text), in order, and the bytes they take. */
+function hunksWithin(all: DiffHunk[], budget: number, asText = false): { hunks: DiffHunk[]; used: number } {
   const hunks: DiffHunk[] = [];
   let used = 0;
   for (const h of all) {
-    const size = utf8Bytes(JSON.stringify(h)) + 1;
+    const size = utf8Bytes(JSON.stringify(asText ? hunkText(h) : h)) + 1;
     if (used + size > budget) break;
     hunks.push(h);
     used += size;
@@ -262,7 +277,7 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document of every changed document in one answer (diffs, cut from the end to fit: hasMore, truncated, note).',
+    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document every changed document with its diff -u text (diffs instead of documents; cut from the end to fit: truncated, note).',
   inputSchema: inputSchema({
     document: previewDocumentInput,
     includeDiff: bool('Include unified diff hunks.'),
@@ -277,8 +292,21 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
       documentsTruncated: bool('Whether documents were left out to fit the output limit.'),
       diff: { ...documentDiffSchema, description: 'The optional detailed diff.', type: ['object', 'null'] },
       diffs: collectionOutput(
-        'With includeDiff and no document: the diff of every changed document, in the order of documents; cut from the end to fit the output limit (hasMore; the last one may be truncated). totalCount: changed documents.',
-        { type: 'object', properties: { path: { type: 'string' }, hunks: (documentDiffSchema.properties as Record<string, JsonSchema>).hunks, truncated: { type: 'boolean' } }, required: ['path', 'hunks', 'truncated'] },
+        'With includeDiff and no document, instead of documents: every changed document, in path order, with its unified diff; diffs are cut from the end to fit the output limit (truncated, note). totalCount: changed documents.',
+        {
+          type: 'object',
+          properties: {
+            path: { type: 'string' },
+            changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
+            previousPath: { type: 'string' },
+            diff: { type: 'string', description: "The hunks as diff -u prints them after the file header, '\\n'-separated. Left out when nothing fit." },
+            truncated: { type: 'boolean', enum: [true], description: 'Hunks (or the whole diff) were left out to fit: ask with document.' },
+            addedLines: { type: 'integer', description: 'Line counts only when diff is left out or truncated (else the diff says them).' },
+            removedLines: { type: 'integer' },
+            changedLines: { type: 'integer' },
+          },
+          required: ['path'],
+        },
       ),
       note: { type: 'string', description: 'What was left out of diffs and how to get it.' },
     },
@@ -288,8 +316,8 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     'Data: changeKind may also be Renamed, with previousPath (the path before the move). documents is a plain array as in the seed, so it cannot carry hasMore: ' +
     'documentCount (how many documents the transaction changes) and documentsTruncated (true when documents were left out to fit the output limit) are added next to it; ' +
     'the selected diff is kept whole first, documents give way. ' +
-    'includeDiff without document (refused in this extension before, and not described by the seed) answers diffs: the diff of every changed document in the order of documents, ' +
-    'a collection cut from the end to fit the output limit (hasMore; the last one may be truncated), each named by its path, with a note naming the documents to ask for one at a time. ' +
+    'includeDiff without document (not described by the seed) answers diffs instead of documents: every changed document by path (changeKind unless Modified), its hunks as one diff -u text, ' +
+    'cut from the end to fit the output limit (truncated; line counts given where the diff does not say them), with a note naming the documents to ask for one at a time. ' +
     'With document, documents lists that document only (documentCount still counts every changed document).',
   examples: [
     {
@@ -329,37 +357,44 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
         // The list is the asked document's entry: the others are what a call without document lists.
         shownDocuments = [entry];
       } else {
-        // The list keeps its share here: the output bounding would cut the later diffs first.
-        let listed = documents.length;
-        while (listed > 0 && utf8Bytes(JSON.stringify(documents.slice(0, listed))) > listBytes) listed = Math.floor(listed * 0.9);
-        shownDocuments = documents.slice(0, listed);
-        // Every changed document in order, until the budget is spent: the document it runs out in keeps the hunks that fit.
+        // Every changed document in order, each with what fits of its diff; the list of documents is not repeated beside them.
         const items: PathDiff[] = [];
-        let left = budget - NOTE_RESERVE_BYTES;
-        for (const [i, staged] of changed.entries()) {
-          const ref = (documents[i] ?? (await tm.describe(ws, staged))).document;
-          const path = ref?.path ?? staged.path ?? staged.origin?.path ?? '';
-          const head = utf8Bytes(JSON.stringify({ path, hunks: [], truncated: false })) + 1;
-          if (head > left) break;
-          const all = stagedHunks(staged, contextLines);
-          const { hunks, used } = hunksWithin(all, left - head);
-          items.push({ path, hunks, truncated: hunks.length < all.length });
-          left -= head + used;
-          if (hunks.length < all.length) break;
+        let left = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES - NOTE_RESERVE_BYTES;
+        let out = false; // the budget ran out: the rest are listed with their counts only
+        for (const [i, staged] of changed.slice(0, PREVIEW_DOCUMENTS_MAX).entries()) {
+          const described = documents[i];
+          const item: PathDiff = { path: described.document?.path ?? staged.path ?? staged.origin?.path ?? '' };
+          if (described.changeKind !== 'Modified') item.changeKind = described.changeKind;
+          if (described.previousPath !== undefined) item.previousPath = described.previousPath;
+          const all = out ? [] : stagedHunks(staged, contextLines);
+          const { hunks } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, true);
+          if (hunks.length > 0) item.diff = hunks.map(hunkText).join('\n');
+          if (hunks.length < all.length || (out && described.preview.addedLines + described.preview.removedLines > 0)) {
+            item.truncated = true;
+            out = true;
+          }
+          if (item.truncated || item.diff === undefined) Object.assign(item, described.preview);
+          left -= utf8Bytes(JSON.stringify(item)) + 1;
+          items.push(item);
         }
         diffs = { items, hasMore: items.length < changed.length, totalCount: changed.length };
+        shownDocuments = [];
         const cut = items.filter((d) => d.truncated).map((d) => d.path);
         if (diffs.hasMore || cut.length > 0) {
           const rest = changed.slice(items.length).map((d) => d.path ?? d.origin?.path ?? d.removedPath ?? '');
+          const partial = items.filter((d) => d.truncated && d.diff !== undefined).map((d) => d.path);
+          const without = cut.length - partial.length;
           note =
             `Whole diffs of ${items.length - cut.length} of ${countOf(changed.length, 'changed document')} fit the output limit` +
-            (cut.length > 0 ? `; ${cut.join(', ')} lost hunks from its end` : '') +
+            (partial.length > 0 ? `; ${partial.join(', ')} lost hunks from its end` : '') +
+            (without > 0 ? `; ${countOf(without, 'document')} listed without ${without === 1 ? 'its' : 'their'} diff` : '') +
             `. Ask with document for ${[...cut, ...rest].slice(0, 5).join(', ')}${rest.length + cut.length > 5 ? ', …' : ''} (one call each), or with fewer contextLines.`;
         }
       }
     }
     const truncated = diff ? false : changed.length > shownDocuments.length;
-    return { transaction: tm.state(tx), documents: shownDocuments, documentCount: changed.length, documentsTruncated: truncated, diff, ...(diffs ? { diffs } : {}), ...(note ? { note } : {}) };
+    if (diffs) return { transaction: tm.state(tx), documentCount: changed.length, documentsTruncated: diffs.hasMore, diffs, ...(note ? { note } : {}) };
+    return { transaction: tm.state(tx), documents: shownDocuments, documentCount: changed.length, documentsTruncated: truncated, diff, ...(note ? { note } : {}) };
   },
 });
 

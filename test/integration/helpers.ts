@@ -5,10 +5,13 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/chain/definition';
-import type { Envelope } from '../../src/core/chain/envelope';
+import type { Envelope, SuccessEnvelope } from '../../src/core/chain/envelope';
 import { assertValidEnvelope } from '../shared/envelopes';
 
 export { assertValidEnvelope, expectError, expectOk } from '../shared/envelopes';
+import { stableUuid } from '../../src/core/documents/snapshots';
+import { documentIdOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
+import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
@@ -76,4 +79,60 @@ export function ensureEscapeLink(): void {
   const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-outside-'));
   fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
   fs.symlinkSync(outside, link);
+}
+
+/**
+ * A listed symbol as an agent reads it: its name, kind and container from the symbolId's last
+ * segments (readSymbol), and the offset of its line and column in the document's current text
+ * (the open editor buffer, else the file), so answers can be compared with the raw providers'.
+ */
+export interface ReadSymbol {
+  symbolId: string;
+  name: string;
+  kind: string;
+  containerName?: string;
+  line: number;
+  column: number;
+  /** Zero-based UTF-16 offset of the name. */
+  offset: number;
+}
+
+export function readListed(s: SymbolOutput): ReadSymbol {
+  // The compact encoding: symbolId, line and column; name only when escaped; no span, kind or container.
+  assert.ok(!('location' in s) && !('kind' in s) && !('containerName' in s), `compact symbol: ${JSON.stringify(s)}`);
+  const documentId = s.documentId ?? documentIdOfSymbol(s.symbolId);
+  const file = path.join(workspaceRootOf(documentId), documentId.replace(/^[0-9a-f]{8}:/, ''));
+  const open = vscode.workspace.textDocuments.find((d) => d.uri.fsPath === file);
+  const text = open ? open.getText() : fs.readFileSync(file, 'utf8');
+  let offset = 0;
+  for (let line = 1; line < s.line; line++) offset = text.indexOf('\n', offset) + 1;
+  return { symbolId: s.symbolId, ...readSymbol(s), line: s.line, column: s.column, offset: offset + s.column - 1 };
+}
+
+function workspaceRootOf(documentId: string): string {
+  const folders = vscode.workspace.workspaceFolders ?? [];
+  const short = documentId.slice(0, 8);
+  const folder = folders.find((f) => stableUuid(f.uri.toString()).startsWith(short)) ?? folders[0];
+  return folder.uri.fsPath;
+}
+
+/**
+ * An answer with every listed symbol (an object with a symbolId, line and column) checked to be
+ * compact and given what an agent reads from it (readListed): name, kind, containerName, and
+ * location {line, column, span: {start}} for the tests written against the raw providers.
+ */
+export function withSymbolsRead<T>(envelope: SuccessEnvelope<T>): SuccessEnvelope<T> {
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk);
+    else if (v && typeof v === 'object') {
+      const o = v as Record<string, unknown>;
+      for (const x of Object.values(o)) walk(x);
+      if (typeof o.symbolId === 'string' && typeof o.line === 'number' && typeof o.column === 'number') {
+        const r = readListed(o as unknown as SymbolOutput);
+        Object.assign(o, { name: r.name, kind: r.kind, ...(r.containerName !== undefined ? { containerName: r.containerName } : {}), location: { line: r.line, column: r.column, span: { start: r.offset } } });
+      }
+    }
+  };
+  walk(envelope.data);
+  return envelope;
 }

@@ -3,9 +3,10 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { LocationOutput } from '../../src/core/documents/context';
+import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { ReferencesData } from '../../src/tools/navigation';
-import { lineReferences } from '../../src/tools/navigation';
+import { lineReferences, readLines } from '../../src/tools/navigation';
 import type { FixAllData, ListActionsData, SemanticMutationData } from '../../src/tools/semantic';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
@@ -60,20 +61,18 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.equal(d.revision.summary, 'Rename areaOf to surfaceOf');
     assert.equal(d.transaction.revision, 1);
     assert.equal(d.transaction.canCommit, true);
-    assert.deepEqual(d.staged, {
-      files: {
-        items: [
-          { path: file('imports.ts'), edits: 2 },
-          { path: file('main.ts'), edits: 2 },
-          { path: file('report.ts'), edits: 2 },
-          { path: file('shapes.ts'), edits: 1 },
-        ],
-        hasMore: false,
-        totalCount: 4,
-      },
-      edits: 7,
-      fileOperations: 0,
-    });
+    // Each changed file says its edits beside its line counts; staged says the totals.
+    assert.deepEqual(
+      d.documents.items.map((x) => [x.path, x.changeKind, x.edits]),
+      [
+        [file('imports.ts'), undefined, 2],
+        [file('main.ts'), undefined, 2],
+        [file('report.ts'), undefined, 2],
+        [file('shapes.ts'), undefined, 1],
+      ],
+    );
+    assert.deepEqual([d.documents.hasMore, d.documents.totalCount], [false, 4]);
+    assert.deepEqual(d.staged, { edits: 7, fileOperations: 0 });
     for (const name of ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts']) {
       assert.equal(await stagedText(name), originals[name].replaceAll('areaOf', 'surfaceOf'), `staged ${name}`);
       assert.equal(onDisk(name), originals[name], `${name} on disk is unchanged`);
@@ -123,16 +122,17 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     for (const d of refs.documents.items) {
       const text = staged[path.basename(d.path)];
       const lines = text.split('\n');
-      for (const l of d.lines) {
+      const read = readLines(d);
+      for (const [i, l] of d.lines.entries()) {
         if (l.import) assert.match(lines[l.line - 1], /^import\b/, `${d.path} line ${l.line}: an import line, given without its text`);
-        else assert.equal(l.text, lines[l.line - 1].trim(), `${d.path} line ${l.line} is the staged line`);
+        else assert.equal(read[i].text, lines[l.line - 1].trim(), `${d.path} line ${l.line} is the staged line`);
         for (const at of lineReferences(l)) assert.equal(text.slice(at, at + 'surfaceOf'.length), 'surfaceOf', `${d.path} offset ${at}`);
         assert.deepEqual(l.edited, lineReferences(l), 'every reference is marked edited: the rename replaced its text');
       }
     }
     const lineNumbers = (data: ReferencesData) => data.documents.items.find((d) => d.path === file('report.ts'))?.lines.map((l) => l.line);
     assert.deepEqual(lineNumbers(refs), [2, 5], 'report.ts lines follow the staged line inserted above');
-    assert.equal(refs.symbol.location.staged, 'edited');
+    assert.equal(refs.symbol.staged, 'edited');
     // The buffer view still answers about the editor's text.
     const inBuffer = expectOk<ReferencesData>(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, referencesLimit: 100 })).data;
     assert.deepEqual(lineNumbers(inBuffer), [1, 4]);
@@ -140,16 +140,19 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     expectError(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, view: 'staged' }), 'LocationNotFound');
 
     // A usage selected in staged text leads to the staged definition.
-    const def = expectOk<{ targets: { location: LocationOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
+    // The target is the staged declaration's name, so it is given as that symbol (its symbolId is the selector), its place in the staged text.
+    const def = expectOk<{ targets: { location?: LocationOutput; symbol?: SymbolOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
     assert.equal(def.targets.length, 1);
-    const target = def.targets[0].location;
-    assert.deepEqual([target.documentId.replace(/^[0-9a-f]{8}:/, ''), target.span, target.line, target.column, target.staged], [file('shapes.ts'), { start: staged['shapes.ts'].indexOf('surfaceOf'), length: 9 }, 1, 17, 'edited']);
+    const target = def.targets[0];
+    assert.equal(target.location, undefined, 'exactly the name of the symbol declared there');
+    assert.deepEqual([pathOfSymbol(target.symbol?.symbolId ?? ''), target.symbol?.line, target.symbol?.column, target.symbol?.staged], [file('shapes.ts'), 1, 17, 'edited']);
 
     // The outline of a document with a line staged above its symbols.
     type Outline = { symbols: { items: SymbolOutput[] } };
-    const outline = async (view?: string) => expectOk<Outline>(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).data.symbols.items.find((s) => s.name === 'report')?.location;
+    const outline = async (view?: string) => expectOk<Outline>(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).data.symbols.items.find((s) => readSymbol(s).name === 'report');
     const stagedReport = await outline('staged');
-    assert.deepEqual([stagedReport?.line, stagedReport?.span.start, stagedReport?.staged], [4, staged['report.ts'].indexOf('report('), undefined]);
+    const reportAt = staged['report.ts'].indexOf('report(');
+    assert.deepEqual([stagedReport?.line, stagedReport?.column, stagedReport?.staged], [4, reportAt - staged['report.ts'].lastIndexOf('\n', reportAt - 1), undefined]);
     assert.equal((await outline())?.line, 3);
 
     // Text only the transaction has is unknown to the language service: said, not guessed.
@@ -188,7 +191,7 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     // How many blank lines TypeScript leaves behind varies between runs; the oracle below checks the exact text.
     assert.match(await stagedText('shapes.ts'), /^export function areaOf\(width: number, height: number\): number \{\n {2}return width \* height;\n\}\n+$/, 'the declaration left shapes.ts');
     assert.deepEqual(
-      staged.data.staged.files.items.map((f) => f.path).sort(),
+      staged.data.documents.items.filter((f) => (f.edits ?? 0) > 0 || f.changeKind === 'Added').map((f) => f.path).sort(),
       [file('imports.ts'), file('shapes.ts'), file(created)].sort(),
       'the importer of UNIT is updated too',
     );

@@ -4,15 +4,19 @@ import * as vscode from 'vscode';
 import { pathOfSymbol } from '../../src/core/symbols/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
-import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
+import type { Envelope } from '../../src/core/chain/envelope';
+
+/** Every listed symbol is compact (symbolId, line, column); its name, kind, container and offset are read from it (withSymbolsRead). */
+const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
 
 interface Sym {
   symbolId: string;
   name: string;
   kind: string;
   containerName?: string;
-  /** The symbolId names the document. */
-  location: { line: number; column: number; span: { start: number; length: number } };
+  /** Read from the compact answer by withSymbolsRead: the symbolId names the document, span.start is the name's offset. */
+  location: { line: number; column: number; span: { start: number } };
 }
 interface Coll<T> {
   items: T[];

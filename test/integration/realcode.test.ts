@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readSymbol } from '../../src/core/symbols/symbols';
+import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { MutationData } from '../../src/core/transactions/types';
 import { activateExtension, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
@@ -60,10 +62,10 @@ async function references(name: string): Promise<ReferencesData> {
 async function navigate(name: string): Promise<void> {
   const refs = await references(name);
   assert.equal(refs.documents.totalCount, 29, `find-references on ${name}: 29 documents`);
-  const derived = expectOk(await invoke('find-derived-types', { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') }));
-  assert.match(JSON.stringify(derived.data), /"SafeSubscriber"/, 'SafeSubscriber derives from Subscription (through Subscriber)');
-  const info = expectOk(await invoke('get-symbol-info', { symbol: sel('src/internal/Subscriber.ts', 'Subscriber', 'export class ') }));
-  assert.match(JSON.stringify(info.data), /"Subscriber"/);
+  const derived = expectOk<{ derivedTypes: { items: SymbolOutput[] } }>(await invoke('find-derived-types', { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') }));
+  assert.ok(derived.data.derivedTypes.items.some((t) => readSymbol(t).name === 'SafeSubscriber'), 'SafeSubscriber derives from Subscription (through Subscriber)');
+  const info = expectOk<SymbolOutput>(await invoke('get-symbol-info', { symbol: sel('src/internal/Subscriber.ts', 'Subscriber', 'export class ') }));
+  assert.deepEqual([readSymbol(info.data).name, readSymbol(info.data).kind], ['Subscriber', 'Class']);
   const callers = expectOk(await invoke('find-callers', { symbol: sel(DECLARATION, name, 'function ') }));
   assert.match(JSON.stringify(callers.data), /src\/internal\/Subscription\.ts/, `Subscription.ts calls ${name}`);
   expectOk(await invoke('get-symbol-attributes', { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') }));

@@ -38,27 +38,39 @@ export interface ResolvedSymbol {
   symbolId: string;
 }
 
-/** What every tool returns for a symbol. */
+/**
+ * What every tool returns for a symbol, the one compact encoding of every answer that lists
+ * symbols: the symbolId (which names the folder, the path, the container path, the kind and the
+ * name) and the line and column of the name. What the symbolId already says is not repeated:
+ * kind and container are read from its last segments, the name too unless it needed
+ * percent-escapes; a span is not needed to act on it (the symbolId is the selector).
+ */
 export interface SymbolOutput {
   symbolId: string;
-  name: string;
-  kind: string;
-  /** The enclosing symbol's name, when there is one. */
-  containerName?: string;
-  /** The span of the symbol's name; its document is the one the symbolId names (documentId given only when it differs). */
-  location: Place | LocationOutput;
+  /** Only when the symbolId's last segment does not spell the name plainly (percent-escapes). */
+  name?: string;
+  line: number;
+  column: number;
+  /** Only when the name is in another document than the symbolId names (a staged move). */
+  documentId?: string;
+  /** Only when it is not the answer's own snapshot (a location in another folder). */
+  snapshot?: Place['snapshot'];
+  staged?: Place['staged'];
 }
 
 export const symbolOutputSchema: JsonSchema = {
   type: 'object',
   properties: {
-    symbolId: { type: 'string', description: 'Opaque; pass it back as symbol.symbolId. Built from the container path in the document, so it survives edits elsewhere.' },
-    name: { type: 'string' },
-    kind: { type: 'string', description: 'VS Code SymbolKind name (Class, Method, Function, ...).' },
-    containerName: { type: 'string' },
-    location: { type: 'object', description: "The span, line and column of the symbol's name, in the document the symbolId names." },
+    symbolId: {
+      type: 'string',
+      description: 'Pass it back as symbol.symbolId. "<folderId>:<path>#Kind:name" with its containers\' segments before (Class:C/Method:m): kind, name and container are read there.',
+    },
+    name: { type: 'string', description: 'Only when the symbolId percent-escapes it.' },
+    line: { type: 'integer', minimum: 1, description: "The name's line." },
+    column: { type: 'integer', minimum: 1 },
+    documentId: { type: 'string', description: 'Only when not the document the symbolId names.' },
   },
-  required: ['symbolId', 'name', 'kind', 'location'],
+  required: ['symbolId', 'line', 'column'],
 };
 
 // ---------------------------------------------------------------- symbolId encoding
@@ -257,17 +269,29 @@ export const documentIdOfSymbol = (symbolId: string): string => symbolId.slice(0
 /** The workspace-relative path of the document a symbolId names. */
 export const pathOfSymbol = (symbolId: string): string => documentIdOfSymbol(symbolId).replace(/^[0-9a-f]{8}:/, '');
 
-/** The compact returned shape of a symbol. `roots` defaults to the tree documentSymbolTree loaded for the document. */
+/** The last segment of a symbolId, decoded: the symbol's kind and name (undefined when it is not a symbolId). */
+export function lastSegmentOf(symbolId: string): { kind: string; name: string } | undefined {
+  const parsed = parseSymbolId(symbolId);
+  const last = parsed?.segments[parsed.segments.length - 1];
+  return last ? { kind: last.kind, name: last.name } : undefined;
+}
+
+/** A returned symbol's name, kind and container name, read from its symbolId (its name field when the symbolId escapes it). */
+export function readSymbol(s: { symbolId?: string; name?: string; kind?: string }): { name: string; kind: string; containerName?: string } {
+  const parsed = s.symbolId === undefined ? undefined : parseSymbolId(s.symbolId);
+  const segments = parsed?.segments ?? [];
+  const last = segments[segments.length - 1];
+  const container = segments[segments.length - 2];
+  return { name: s.name ?? last?.name ?? '', kind: s.kind ?? last?.kind ?? 'Unknown', ...(container ? { containerName: container.name } : {}) };
+}
+
+/** The compact returned shape of a symbol (SymbolOutput). `roots` defaults to the tree documentSymbolTree loaded for the document. */
 export function symbolOutput(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol, containers: readonly HostSymbol[], roots?: readonly HostSymbol[]): SymbolOutput {
   const tree = roots ?? trees.get(doc) ?? (containers.length === 0 ? [symbol] : [containers[0]]);
-  const out: SymbolOutput = {
-    symbolId: symbolIdOf(doc.ref.documentId, tree, [...containers, symbol]),
-    name: symbol.name,
-    kind: symbol.kind,
-    location: placeOf(ctx.toLocation(doc, symbol.selectionRange.start, symbol.selectionRange.end - symbol.selectionRange.start), doc.ref.documentId),
-  };
-  const container = containers[containers.length - 1];
-  if (container) out.containerName = container.name;
+  const { documentId, span: _span, ...place } = ctx.toLocation(doc, symbol.selectionRange.start, symbol.selectionRange.end - symbol.selectionRange.start);
+  const out: SymbolOutput = { symbolId: symbolIdOf(doc.ref.documentId, tree, [...containers, symbol]), ...place };
+  if (encodePart(symbol.name) !== symbol.name) out.name = symbol.name;
+  if (documentId !== doc.ref.documentId) out.documentId = documentId;
   return out;
 }
 
@@ -303,6 +327,12 @@ export function symbolWithName(roots: readonly HostSymbol[], start: number, end:
 
 // ---------------------------------------------------------------- resolution
 
+/** "Kind name" of a returned symbol, for messages. */
+function describeOutput(c: SymbolOutput): string {
+  const last = lastSegmentOf(c.symbolId);
+  return `${last?.kind ?? 'Symbol'} ${c.name ?? last?.name ?? c.symbolId}`;
+}
+
 /** ctx.location for the location of a symbol selector: its errors name the field as the request has it (`symbol.location...`). */
 export async function symbolLocation(ctx: ToolContext, location: LocationSelector, workspace?: WorkspaceSelector | null, field = 'symbol'): Promise<ResolvedLocation> {
   try {
@@ -330,7 +360,7 @@ export async function resolveSymbol(ctx: ToolContext, selector: SymbolSelector, 
     const candidates = match.map((m) => symbolOutput(ctx, doc, m.symbol, m.containers, roots));
     throw new ToolError(
       'SymbolAmbiguous',
-      `The location in ${doc.relativePath} is inside ${match.length} symbols: ${candidates.map((c) => `${c.kind} ${c.name} (line ${c.location.line}, symbolId "${c.symbolId}")`).join('; ')}.`,
+      `The location in ${doc.relativePath} is inside ${match.length} symbols: ${candidates.map((c) => `${describeOutput(c)} (line ${c.line}, symbolId "${c.symbolId}")`).join('; ')}.`,
       revise(`Use one of the candidate symbolIds as ${field}.symbolId.`),
       { candidates },
     );
@@ -344,7 +374,7 @@ export async function resolveSymbol(ctx: ToolContext, selector: SymbolSelector, 
   throw new ToolError(
     'SymbolNotFound',
     `No symbol of ${doc.relativePath} contains line ${line + 1}${roots.length === 0 ? ' (the language service reports no symbols in this document)' : ''}.` +
-      (near.length > 0 ? ` Nearest: ${near.map((c) => `${c.kind} ${c.name} (line ${c.location.line})`).join(', ')}.` : ''),
+      (near.length > 0 ? ` Nearest: ${near.map((c) => `${describeOutput(c)} (line ${c.line})`).join(', ')}.` : ''),
     near.length > 0 ? revise(`Select the symbol's name, or use one of the nearest symbolIds as ${field}.symbolId.`) : callTool('get-document-outline', 'List the symbols of the document, then pick one.'),
     { nearest: near },
   );
@@ -386,7 +416,7 @@ function symbolIdNotFound(ctx: ToolContext, doc: ResolvedDocument, roots: readon
   return new ToolError(
     'SymbolNotFound',
     `${doc.relativePath} has no ${segment.kind} "${segment.name}"${segment.ordinal > 0 ? ` number ${segment.ordinal + 1} (there are ${overloads})` : ''} ${where} any more.` +
-      (near.length > 0 ? ` Symbols there: ${near.map((c) => `${c.kind} ${c.name}`).join(', ')}.` : ''),
+      (near.length > 0 ? ` Symbols there: ${near.map(describeOutput).join(', ')}.` : ''),
     revise(`The symbol was renamed, moved or deleted: resolve it again (search-symbols or a location), or use one of the listed symbolIds as ${field}.symbolId.`),
     { nearest: near },
   );

@@ -304,7 +304,8 @@ export class TransactionManager {
         const previous = before.get(d.key);
         // Against the base these are the counts transaction-preview shows: cached for it.
         const counts = previous ? lineCounts(previous.path === null ? '' : previous.text, d.path === null ? '' : d.text) : this.counts(d);
-        return { path: pathOf(d), changeKind: changeKindOf(d), ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}), ...counts };
+        const kind = changeKindOf(d);
+        return { path: pathOf(d), ...(kind === 'Modified' ? {} : { changeKind: kind }), ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}), ...counts };
       });
       ctx?.commitPoint();
       const { transaction: tx } = this.start(workspace);

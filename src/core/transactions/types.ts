@@ -84,7 +84,8 @@ export interface RevisionInfo {
 /** One file a revision changed, compact: its staged path and line counts for this revision. */
 export interface StagedFileSummary extends LineCounts {
   path: string;
-  changeKind: ChangeKind;
+  /** Left out when Modified. */
+  changeKind?: Exclude<ChangeKind, 'Modified'>;
   previousPath?: string;
 }
 

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { HostCall, HostHierarchyItem, HostSymbol, HostTarget } from '../../../src/core/documents/editorPort';
-import { walkSymbols } from '../../../src/core/symbols/symbols';
+import { readSymbol, walkSymbols } from '../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../src/core/symbols/symbols';
 import type { AttributesData } from '../../../src/tools/attributes';
 import type { DiagnosticsData } from '../../../src/tools/diagnostics';
@@ -225,7 +225,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   let libPath: string;
 
   const at = (file: string, selectedText: string, contextBefore?: string) => ({ symbol: { location: { selection: { document: { path: file }, selectedText, ...(contextBefore ? { contextBefore } : {}) } } } });
-  const names = (items: (SymbolOutput | ExternalSymbol)[]) => items.map((s) => ('containerName' in s && s.containerName ? `${s.containerName}.${s.name}` : s.name));
+  const names = (items: (SymbolOutput | ExternalSymbol)[]) => items.map((s) => { const r = readSymbol(s); return r.containerName ? `${r.containerName}.${r.name}` : r.name; });
   const page = (c: { items: unknown[]; hasMore: boolean; totalCount?: number | null }) => [c.items.length, c.hasMore, c.totalCount];
 
   beforeEach(async () => {
@@ -283,9 +283,9 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
 
   it('find-callers: every caller with its call sites, by path and position whatever order the provider gives', async () => {
     const d = (await h.ok<{ symbol: SymbolOutput; calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number; at: number; len?: number }[] }[]; hasMore: boolean; totalCount: number } }>('find-callers', at('src/chain.ts', 'middle', 'function '))).data;
-    assert.equal(d.symbol.name, 'middle');
+    assert.equal(readSymbol(d.symbol).name, 'middle');
     assert.deepEqual(
-      d.calls.items.map((c) => [c.symbol.name, c.symbol.kind, c.symbol.location.line, c.callSites.map((s) => `${s.line}:${s.column}`)]),
+      d.calls.items.map((c) => [readSymbol(c.symbol).name, readSymbol(c.symbol).kind, c.symbol.line, c.callSites.map((s) => `${s.line}:${s.column}`)]),
       [
         ['top', 'Function', 9, ['10:10']],
         ['other', 'Function', 13, ['14:10']],
@@ -299,12 +299,12 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   it('find-callers: callersLimit bounds the list, hasMore and totalCount say so', async () => {
     const d = (await h.ok<{ calls: { items: { symbol: SymbolOutput }[]; hasMore: boolean; totalCount: number } }>('find-callers', { ...at('src/chain.ts', 'middle', 'function '), callersLimit: 1 })).data;
     assert.deepEqual(page(d.calls), [1, true, 2]);
-    assert.equal(d.calls.items[0].symbol.name, 'top');
+    assert.equal(readSymbol(d.calls.items[0].symbol).name, 'top');
   });
 
   it('find-callees: call sites sorted by position; a library callee comes last, outside the workspace, without a symbolId', async () => {
     const middle = (await h.ok<{ calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number }[] }[] } }>('find-callees', at('src/chain.ts', 'middle', 'function '))).data;
-    assert.deepEqual(middle.calls.items.map((c) => [c.symbol.name, c.callSites.map((s) => `${s.line}:${s.column}`)]), [['leaf', ['6:10', '6:19']]]);
+    assert.deepEqual(middle.calls.items.map((c) => [readSymbol(c.symbol).name, c.callSites.map((s) => `${s.line}:${s.column}`)]), [['leaf', ['6:10', '6:19']]]);
     const top = (await h.ok<{ calls: { items: { symbol: SymbolOutput | ExternalSymbol }[]; totalCount: number } }>('find-callees', at('src/chain.ts', 'top', 'function '))).data;
     assert.deepEqual(names(top.calls.items.map((c) => c.symbol)), ['middle', 'max']);
     assert.deepEqual(top.calls.items[1].symbol, { name: 'max', kind: 'Function', external: { path: libPath.split(path.sep).join('/'), line: 2 } });
@@ -368,10 +368,10 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   it('find-derived-types: every descendant breadth first with its depth; limits', async () => {
     type Derived = { derivedTypes: { items: (SymbolOutput & { depth: number })[]; hasMore: boolean; totalCount: number }; source: string };
     const shape = (await h.ok<Derived>('find-derived-types', at('src/shapes.ts', 'Shape', 'interface '))).data;
-    assert.deepEqual(shape.derivedTypes.items.map((t) => `${t.name}@${t.depth}`), ['Base@1', 'Circle@2', 'Square@2', 'UnitSquare@3']);
+    assert.deepEqual(shape.derivedTypes.items.map((t) => `${readSymbol(t).name}@${t.depth}`), ['Base@1', 'Circle@2', 'Square@2', 'UnitSquare@3']);
     assert.equal(shape.source, 'declarations');
     const limited = (await h.ok<Derived>('find-derived-types', { ...at('src/shapes.ts', 'Shape', 'interface '), typesLimit: 2 })).data;
-    assert.deepEqual([page(limited.derivedTypes), limited.derivedTypes.items.map((t) => t.name)], [[2, true, 4], ['Base', 'Circle']]);
+    assert.deepEqual([page(limited.derivedTypes), limited.derivedTypes.items.map((t) => readSymbol(t).name)], [[2, true, 4], ['Base', 'Circle']]);
     const leaf = (await h.ok<Derived>('find-derived-types', at('src/shapes.ts', 'UnitSquare', 'class '))).data;
     assert.deepEqual(page(leaf.derivedTypes), [0, false, 0]);
   });
@@ -382,10 +382,10 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     type Overrides = { symbol: SymbolOutput; overrides: { items: SymbolOutput[]; hasMore: boolean; totalCount: number } };
     const area = (await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))).data;
     assert.deepEqual(names(area.overrides.items), ['Circle.area', 'Square.area', 'UnitSquare.area']);
-    assert.deepEqual(area.overrides.items.map((o) => o.location.line), [13, 19, 28]);
+    assert.deepEqual(area.overrides.items.map((o) => o.line), [13, 19, 28]);
     assert.deepEqual(page(area.overrides), [3, false, 3]);
     const describe = (await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'describe', 'abstract area(): number;\n  '))).data;
-    assert.equal(describe.symbol.containerName, 'Base');
+    assert.equal(readSymbol(describe.symbol).containerName, 'Base');
     assert.deepEqual(names(describe.overrides.items), ['Square.describe']);
     const limited = (await h.ok<Overrides>('find-overrides', { ...at('src/shapes.ts', 'area', 'abstract '), overridesLimit: 1 })).data;
     assert.deepEqual([page(limited.overrides), names(limited.overrides.items)], [[1, true, 3], ['Circle.area']]);
@@ -409,17 +409,17 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   it('find-overloads: each signature and the implementation, in declaration order, each with its own symbolId', async () => {
     const d = (await h.ok<Overloads>('find-overloads', at('src/overloads.ts', 'format', 'string, width: number): string;\nexport function '))).data;
     assert.deepEqual(
-      d.overloads.items.map((o) => [o.symbolId.slice(o.symbolId.lastIndexOf('#')), o.location.line, o.location.column, o.location.span.length, o.signature]),
+      d.overloads.items.map((o) => [o.symbolId.slice(o.symbolId.lastIndexOf('#')), o.line, o.column, o.signature]),
       [
-        ['#Function:format', 1, 17, 6, 'export function format(value: number): string;'],
-        ['#Function:format~1', 2, 17, 6, 'export function format(value: string, width: number): string;'],
-        ['#Function:format~2', 3, 17, 6, 'export function format(value: number | string, width = 0): string'],
+        ['#Function:format', 1, 17, 'export function format(value: number): string;'],
+        ['#Function:format~1', 2, 17, 'export function format(value: string, width: number): string;'],
+        ['#Function:format~2', 3, 17, 'export function format(value: number | string, width = 0): string'],
       ],
     );
     assert.match(d.symbol.symbolId, /#Function:format~2$/, 'the selected implementation');
     const pad = (await h.ok<Overloads>('find-overloads', { symbol: { symbolId: d.overloads.items[0].symbolId.replace(/#.*$/, '#Class:Formatter/Method:pad~1') } })).data;
     assert.deepEqual(names(pad.overloads.items), ['Formatter.pad', 'Formatter.pad', 'Formatter.pad']);
-    assert.deepEqual(pad.overloads.items.map((o) => `${o.location.line}:${o.location.column}`), ['8:3', '9:3', '10:3']);
+    assert.deepEqual(pad.overloads.items.map((o) => `${o.line}:${o.column}`), ['8:3', '9:3', '10:3']);
     assert.deepEqual(pad.overloads.items.map((o) => o.signature), ['pad(value: number): string;', 'pad(value: string, fill: string): string;', "pad(value: number | string, fill = ' '): string"]);
     const two = (await h.ok<Overloads>('find-overloads', { symbol: { symbolId: pad.overloads.items[2].symbolId }, overloadsLimit: 2 })).data;
     assert.deepEqual(page(two.overloads), [2, true, 3]);
@@ -435,7 +435,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     roots[0].children.forEach((c, i) => (c.name = ['Pad(int)', 'Pad(string)', 'Trim()'][i]));
     host.setSymbols(file, roots);
     const d = (await h.ok<Overloads>('find-overloads', { symbol: { location: { span: { document: { path: 'src/Formatter.ts' }, range: { start: text.indexOf('Pad(string'), length: 3 } } } } })).data.overloads;
-    assert.deepEqual([d.items.map((o) => [o.name, o.location.line]), d.totalCount], [[['Pad(int)', 2], ['Pad(string)', 3]], 2]);
+    assert.deepEqual([d.items.map((o) => [readSymbol(o).name, o.line]), d.totalCount], [[['Pad(int)', 2], ['Pad(string)', 3]], 2]);
   });
 
   it('find-overloads: UnsupportedLanguageFeature (ResolveExternally) for a document without a symbol provider, never an empty list', async () => {
@@ -453,7 +453,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     host.navigation.locations = (feature) =>
       feature === 'declaration' ? [formats[2], formats[0]].map((s) => ({ absPath: overloadsPath, range: s.selectionRange })) : feature === 'definition' ? [formats[1], formats[0]].map((s) => ({ absPath: overloadsPath, range: s.selectionRange })) : undefined;
     const d = (await h.ok<Decls>('get-partial-declarations', firstFormat)).data;
-    assert.deepEqual(d.declarations.items.map((s) => s.location.line), [1, 2, 3]);
+    assert.deepEqual(d.declarations.items.map((s) => s.line), [1, 2, 3]);
     assert.deepEqual(d.declarations.items.map((s) => s.symbolId.replace(/^.*#/, '')), ['Function:format', 'Function:format~1', 'Function:format~2']);
     assert.deepEqual(page(d.declarations), [3, false, 3]);
     const limited = (await h.ok<Decls>('get-partial-declarations', { ...firstFormat, declarationsLimit: 1 })).data;

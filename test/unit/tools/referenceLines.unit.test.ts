@@ -19,11 +19,13 @@ describe('find-references: what a reference line costs', () => {
 
   it('containerLabel keeps a short path whole and the innermost names of a long one, marking the cut', () => {
     assert.equal(containerLabel(['Editor', 'commands']), 'Editor.commands');
+    // A callback is named by its call ("it('x') callback" says no more than "it('x')").
+    assert.equal(containerLabel(["describe('can') callback", "it('undoes') callback", 'check']), "describe('can').it('undoes').check");
     const test = ["describe('can') callback", "it('returns false for marks') callback", 'check'];
-    assert.equal(containerLabel(test), "….it('returns false for marks') callback.check");
+    assert.equal(containerLabel(test), "….it('returns false for marks').check");
     const long = `it('${'x'.repeat(80)}') callback`;
-    assert.equal(containerLabel(['suite', long]), `${long.slice(0, 58)}…`);
-    for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 60, label);
+    assert.equal(containerLabel(['suite', long]), `it('${'x'.repeat(34)}…`);
+    for (const label of [containerLabel(test), containerLabel(['suite', long])]) assert.ok(label.length <= 40, label);
   });
 
   it('an import or re-export line gives its offsets under import, without its text; other lines keep theirs', async () => {

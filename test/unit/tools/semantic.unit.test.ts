@@ -64,19 +64,14 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.equal(d.transaction.canCommit, true);
       assert.equal(d.revision.tool, 'rename-symbol');
       assert.equal(d.revision.summary, 'Rename formatName to formatPersonName');
-      assert.deepEqual(d.staged, {
-        files: {
-          items: [
-            { path: 'src/greeter.ts', edits: 2 },
-            { path: 'src/main.ts', edits: 2 },
-            { path: 'src/util.ts', edits: 1 },
-          ],
-          hasMore: false,
-          totalCount: 3,
-        },
-        edits: 5,
-        fileOperations: 0,
-      });
+      // Each changed file says its edits beside its line counts; staged says the totals.
+      assert.deepEqual(d.documents.items.map((x) => [x.path, x.edits]), [
+        ['src/greeter.ts', 2],
+        ['src/main.ts', 2],
+        ['src/util.ts', 1],
+      ]);
+      assert.deepEqual([d.documents.hasMore, d.documents.totalCount], [false, 3]);
+      assert.deepEqual(d.staged, { edits: 5, fileOperations: 0 });
       assert.equal(staged('src/util.ts'), UTIL.replace('formatName', 'formatPersonName'));
       assert.equal(staged('src/greeter.ts'), GREETER.replaceAll('formatName', 'formatPersonName'));
       assert.equal(staged('src/main.ts'), MAIN.replaceAll('formatName', 'formatPersonName'));
@@ -171,7 +166,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.deepEqual(seen, { options: { tabSize: 2, insertSpaces: true }, range: undefined });
       assert.equal(staged('src/messy.ts'), 'export function messy(a: number, b: number) {\n  return a + b;\n}\n');
       assert.equal(answer.data.revision.summary, 'Format src/messy.ts');
-      assert.deepEqual(answer.data.staged, { files: { items: [{ path: 'src/messy.ts', edits: 1 }], hasMore: false, totalCount: 1 }, edits: 1, fileOperations: 0 });
+      assert.deepEqual([answer.data.documents.items.map((x) => [x.path, x.edits]), answer.data.staged], [[['src/messy.ts', 1]], { edits: 1, fileOperations: 0 }]);
       assert.equal(host.diskText(abs('src/messy.ts')), MESSY);
     });
 
@@ -188,7 +183,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const start = MESSY.indexOf('return');
       const answer = await h.ok<SemanticMutationData>('format-document', { document: { path: 'src/messy.ts' }, range: { start, length: 14 } });
       assert.deepEqual(seenRange, { start, end: start + 14 });
-      assert.deepEqual(answer.data.staged.files, { items: [{ path: 'src/messy.ts', edits: 1 }], hasMore: false, totalCount: 1 });
+      assert.deepEqual([answer.data.documents, answer.data.staged], [{ items: [{ path: 'src/messy.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 }], hasMore: false, totalCount: 1 }, { edits: 1, fileOperations: 0 }]);
       assert.equal(answer.data.revision.summary, 'Format src/messy.ts lines 2-2');
       assert.equal(staged('src/messy.ts'), MESSY.replace('return a+b;   ', 'return a+b;'));
       host.semantics.format = () => [{ start: 0, length: 6, newText: 'export' }];
@@ -282,7 +277,8 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const answer = await h.ok<SemanticMutationData>('stage-code-action', { actionRef: list.data.actions.items[0].actionRef });
       assert.equal(staged('src/moved.ts'), MESSY);
       assert.equal(staged('src/messy.ts'), '');
-      assert.deepEqual(answer.data.staged, { files: { items: [{ path: 'src/messy.ts', edits: 1 }, { path: 'src/moved.ts', edits: 1 }], hasMore: false, totalCount: 2 }, edits: 2, fileOperations: 1 });
+      assert.deepEqual(answer.data.documents.items.map((x) => [x.path, x.changeKind, x.edits]), [['src/messy.ts', undefined, 1], ['src/moved.ts', 'Added', 1]]);
+      assert.deepEqual(answer.data.staged, { edits: 2, fileOperations: 1 });
       assert.equal(host.diskText(abs('src/moved.ts')), undefined);
     });
 
@@ -298,7 +294,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       ];
       const list = await h.ok<ListActionsData>('list-code-actions', { location: sel('src/messy.ts', 'messy') });
       const answer = await h.ok<SemanticMutationData>('stage-code-action', { actionRef: list.data.actions.items[0].actionRef });
-      assert.deepEqual(answer.data.staged, { files: { items: [{ path: 'src/messy.ts', edits: 1 }], hasMore: false, totalCount: 1 }, edits: 1, fileOperations: 0 });
+      assert.deepEqual([answer.data.documents.items.map((x) => [x.path, x.changeKind, x.edits]), answer.data.staged], [[['src/messy.ts', undefined, 1]], { edits: 1, fileOperations: 0 }]);
       assert.equal(staged('src/messy.ts'), `// header\n${MESSY}`);
     });
 

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import { READINESS } from '../../../../src/core/symbols/readiness';
 import type { Transaction } from '../../../../src/core/transactions/transaction';
 import { deserializeTransaction, serializeTransaction } from '../../../../src/core/transactions/store';
+import { readSymbol } from '../../../../src/core/symbols/symbols';
+import type { SymbolOutput } from '../../../../src/core/symbols/symbols';
 import type { HostSymbol, HostWorkspaceSymbol } from '../../../../src/core/documents/editorPort';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
 import { createHarness } from '../../support/harness';
@@ -67,21 +69,21 @@ describe('readiness: project-wide answers from a service still loading its proje
     const refused = await h.fail('search-symbols', { query: 'Big' }, 'LanguageServiceStarting');
     assert.equal(refused.continuation?.kind, 'RetryRequest');
     assert.match(refused.error.message, /still loading the project/);
-    const partial = (await h.ok<{ symbols: { items: { name: string }[] }; complete?: boolean; note?: string }>('search-symbols', { query: 'Circle' })).data;
-    assert.deepEqual(partial.symbols.items.map((s) => s.name), ['Circle']);
+    const partial = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean; note?: string }>('search-symbols', { query: 'Circle' })).data;
+    assert.deepEqual(partial.symbols.items.map((s) => readSymbol(s).name), ['Circle']);
     assert.equal(partial.complete, false);
     assert.match(partial.note ?? '', /open files only/);
     loaded = true;
-    const whole = (await h.ok<{ symbols: { items: { name: string }[] }; complete?: boolean }>('search-symbols', { query: 'Big' })).data;
-    assert.deepEqual(whole.symbols.items.map((s) => s.name), ['Big', 'makeBig']);
+    const whole = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean }>('search-symbols', { query: 'Big' })).data;
+    assert.deepEqual(whole.symbols.items.map((s) => readSymbol(s).name), ['Big', 'makeBig']);
     assert.equal(whole.complete, undefined, 'a complete answer carries no complete field');
   });
 
   it('search-symbols with no document open starts the service on the most common source file, then waits for it', async () => {
     host.closeDocument(basePath);
     loaded = true;
-    const whole = (await h.ok<{ symbols: { items: { name: string }[] }; complete?: boolean }>('search-symbols', { query: 'makeBig' })).data;
-    assert.deepEqual(whole.symbols.items.map((s) => s.name), ['makeBig']);
+    const whole = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean }>('search-symbols', { query: 'makeBig' })).data;
+    assert.deepEqual(whole.symbols.items.map((s) => readSymbol(s).name), ['makeBig']);
     assert.equal(whole.complete, undefined);
   });
 
@@ -279,8 +281,8 @@ describe('overloads: questions are asked at the name, from any overload or the i
       return { roots: [root], edges: direction === 'incoming' ? [{ item, fromPath: p, fromRanges: [{ start: callSite, end: callSite + 9 }] }] : [] };
     };
     for (const contextAfter of ['(input: string)', '(input: number)', '(input: unknown)']) {
-      const d = (await h.ok<{ calls: { items: { symbol: { name: string } }[] } }>('find-callers', { symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } } })).data;
-      assert.deepEqual(d.calls.items.map((c) => c.symbol.name), ['caller'], `from the declaration with ${contextAfter}`);
+      const d = (await h.ok<{ calls: { items: { symbol: SymbolOutput }[] } }>('find-callers', { symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } } })).data;
+      assert.deepEqual(d.calls.items.map((c) => readSymbol(c.symbol).name), ['caller'], `from the declaration with ${contextAfter}`);
     }
     assert.deepEqual(asked, names(), 'each asked at the name of its own declaration');
   });
@@ -299,8 +301,9 @@ describe('overloads: questions are asked at the name, from any overload or the i
   });
 
   it('every overload and the implementation report the name as their location', async () => {
-    const outline = (await h.ok<{ symbols: { items: { name: string; location: { span: { start: number; length: number } } }[] } }>('get-document-outline', { document: { path: 'src/inner.ts' } })).data;
-    const spans = outline.symbols.items.filter((s) => s.name === 'innerFrom').map((s) => s.location.span);
-    assert.deepEqual(spans, names().map((start) => ({ start, length: 9 })));
+    const outline = (await h.ok<{ symbols: { items: SymbolOutput[] } }>('get-document-outline', { document: { path: 'src/inner.ts' } })).data;
+    const places = outline.symbols.items.filter((s) => readSymbol(s).name === 'innerFrom').map((s) => `${s.line}:${s.column}`);
+    const at = (offset: number) => `${TEXT.slice(0, offset).split('\n').length}:${offset - TEXT.lastIndexOf('\n', offset - 1)}`;
+    assert.deepEqual(places, names().map(at));
   });
 });

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { documentIdOfSymbol, parseSymbolId, symbolIdOf, SYMBOLS_READINESS } from '../../../../src/core/symbols/symbols';
+import { documentIdOfSymbol, encodePart, parseSymbolId, readSymbol, symbolIdOf, SYMBOLS_READINESS } from '../../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../../src/core/symbols/symbols';
 import type { ReferencesData } from '../../../../src/tools/navigation';
-import { REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/navigation';
+import { readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/navigation';
 import { READINESS } from '../../../../src/core/symbols/readiness';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
 import { createHarness, expectOk } from '../../support/harness';
@@ -96,27 +96,29 @@ describe('tools: symbols and references over the fake host', () => {
 
   it('resolve-symbol: a location gives the symbolId, which resolves again after lines are inserted above', async () => {
     const first = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'pad(x: string)' } } } })).data;
-    assert.equal(first.name, 'pad');
-    assert.equal(first.kind, 'Method');
-    assert.equal(first.containerName, 'Circle');
+    // The symbolId says the name, kind and container; they are not repeated, nor a span.
+    assert.deepEqual(readSymbol(first), { name: 'pad', kind: 'Method', containerName: 'Circle' });
+    assert.deepEqual([first.name, 'kind' in first, 'containerName' in first, 'span' in first, 'location' in first], [undefined, false, false, false, false]);
     assert.match(first.symbolId, /#Class:Circle\/Method:pad~1$/);
-    assert.equal(first.location.line, 5);
+    assert.deepEqual([first.line, first.column], [5, 3]);
     const edited = `// one\n// two\n${SHAPES}`;
     host.editBuffer(shapesPath, edited);
     host.setSymbols(shapesPath, shapeSymbols(edited));
     const again = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { symbolId: first.symbolId } })).data;
     assert.equal(again.symbolId, first.symbolId);
-    assert.equal(again.location.line, 7);
-    assert.equal(again.location.span.start, edited.indexOf('pad(x: string)'));
+    assert.deepEqual([again.line, again.column], [7, 3]);
   });
 
   it('resolve-symbol: every odd property name round-trips through its symbolId', async () => {
     const outline = (await h.ok<{ symbols: { items: SymbolOutput[] } }>('get-document-outline', { document: { path: 'src/shapes.ts' }, symbolsLimit: 100 })).data;
-    const odd = outline.symbols.items.filter((s) => s.containerName === 'odd');
-    assert.deepEqual(odd.map((s) => s.name), ODD_NAMES);
+    const odd = outline.symbols.items.filter((s) => readSymbol(s).containerName === 'odd');
+    assert.deepEqual(odd.map((s) => readSymbol(s).name), ODD_NAMES);
+    // A name the symbolId percent-escapes is said again as name.
+    for (const s of odd) assert.equal(s.name, encodePart(readSymbol(s).name) === readSymbol(s).name ? undefined : readSymbol(s).name, s.symbolId);
+    assert.ok(odd.some((s) => s.name !== undefined), 'some odd names need escapes');
     for (const s of odd) {
       const back = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { symbolId: s.symbolId } })).data;
-      assert.deepEqual([back.symbolId, back.name, back.location], [s.symbolId, s.name, s.location]);
+      assert.deepEqual([back.symbolId, back.name, back.line, back.column], [s.symbolId, s.name, s.line, s.column]);
     }
   });
 
@@ -212,11 +214,16 @@ describe('tools: symbols and references over the fake host', () => {
         // len follows position order across the access lists: the write (6), then the read (8).
         { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[2]], write: [starts[1]], len: [6, 8] },
         { line: 4, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'twice.x', len: [8] },
-        { line: 4, text: '(Circle)], y = [Circle', in: 'twice', write: [starts[4]] },
+        // The same line again for its other container: its text is the entry before's.
+        { line: 4, in: 'twice', write: [starts[4]] },
       ],
     });
+    assert.deepEqual(readLines(d.documents.items[0]).slice(2), [
+      { text: '(Circle)], y = [Circle', in: 'twice.x' },
+      { text: '(Circle)], y = [Circle', in: 'twice' },
+    ]);
     assert.deepEqual([d.totalReferences, referencesListed(d)], [6, 6]);
-    assert.deepEqual(d.symbol.location, { span: { start: circleAt, length: 6 }, line: 2, column: 14 }, 'the symbolId names the document');
+    assert.deepEqual(d.symbol, { symbolId: d.symbol.symbolId, line: 2, column: 14 }, 'the symbolId names the document and the name');
   });
 
   it('find-references: an answer over the output limit drops whole documents from the end and says hasMore, never cuts JSON', async () => {
@@ -289,10 +296,10 @@ describe('tools: symbols and references over the fake host', () => {
       { name: 'CircleLike', kind: 'Interface', containerName: '', absPath: shapesPath, start: { line: 0, character: 17 }, end: { line: 0, character: 22 } },
     ];
     const found = (await h.ok<{ symbols: { items: SymbolOutput[]; totalCount: number } }>('search-symbols', { query: 'Circle' })).data;
-    assert.equal(found.symbols.items[0].name, 'Circle');
+    assert.equal(readSymbol(found.symbols.items[0]).name, 'Circle');
     assert.match(found.symbols.items[0].symbolId, /#Class:Circle$/);
     const members = (await h.ok<{ members: { items: SymbolOutput[] } }>('get-symbol-members', { symbol: { symbolId: found.symbols.items[0].symbolId } })).data;
-    assert.deepEqual(members.members.items.map((m) => m.name), ['area', 'pad', 'pad', 'pad']);
+    assert.deepEqual(members.members.items.map((m) => readSymbol(m).name), ['area', 'pad', 'pad', 'pad']);
     host.navigation.locations = (feature) => (feature === 'definition' ? [{ absPath: shapesPath, range: { start: SHAPES.indexOf('Circle'), end: SHAPES.indexOf('Circle') + 6 } }] : undefined);
     const def = (await h.ok<{ targets: { symbol?: SymbolOutput }[] }>('go-to-definition', { location: { selection: { document: { path: 'src/use.ts' }, selectedText: 'Circle', contextAfter: '()' } } })).data;
     assert.equal(def.targets[0].symbol?.symbolId, found.symbols.items[0].symbolId);

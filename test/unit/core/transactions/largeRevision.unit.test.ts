@@ -63,9 +63,9 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.equal(d.documents.totalCount, FILES);
     assert.equal(d.documents.hasMore, true);
     assert.equal(d.documents.items.length, ANSWER_LIST_DEFAULT, 'an agent reads the first files; transaction-preview shows the rest');
-    assert.deepEqual(d.documents.items[0], { path: 'src/entity.ts', changeKind: 'Modified', addedLines: 1, removedLines: 1, changedLines: 1 });
-    assert.deepEqual([d.staged.files.totalCount, d.staged.edits, d.staged.fileOperations], [FILES, referenceCount, 0]);
-    assert.deepEqual([d.staged.files.hasMore, d.staged.files.items.length], [true, ANSWER_LIST_DEFAULT]);
+    assert.deepEqual(d.documents.items[0], { path: 'src/entity.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 }, 'changeKind left out: Modified; the edits in the file');
+    assert.deepEqual([d.staged.edits, d.staged.fileOperations], [referenceCount, 0]);
+    assert.deepEqual(d.documents.items.slice(1).map((x) => x.edits), Array<number>(ANSWER_LIST_DEFAULT - 1).fill(4), 'every listed module has its 4 edits');
     assert.equal(h.transactions.stagedText(ws(), modulePath(1998)), moduleText(1998).replaceAll('Entity', 'Thing'));
     assert.equal(h.logs.at(-1)?.truncated, false, 'the capped lists fit without the chain shortening them');
   });
@@ -76,7 +76,7 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     const d = envelope.data;
     assert.deepEqual(
       [d.transaction.revision, d.revision.summary, d.documents, d.staged],
-      [1, 'Rename Entity to Thing', { items: [], hasMore: true, totalCount: FILES }, { files: { items: [], hasMore: true, totalCount: FILES }, edits: referenceCount, fileOperations: 0 }],
+      [1, 'Rename Entity to Thing', { items: [], hasMore: true, totalCount: FILES }, { edits: referenceCount, fileOperations: 0 }],
     );
     assert.deepEqual(d.notes, [SHORTENED_NOTE]);
     assert.equal(envelope.snapshot.transactionRevision, 1, 'the snapshot still says revision 1 is staged');
@@ -116,16 +116,23 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     expectOk(await rename());
     const result = await h.call('transaction-preview', { includeDiff: true });
     assert.ok(utf8Bytes(result.text) <= LIMIT, `${utf8Bytes(result.text)} bytes`);
-    type Diff = { path: string; hunks: { lines: string[] }[]; truncated: boolean };
-    const d = expectOk<{ documents: { document: { path: string } }[]; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note: string }>(result).data;
+    type Diff = { path: string; diff?: string; truncated?: boolean; addedLines?: number };
+    const d = expectOk<{ documents?: unknown; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note: string }>(result).data;
+    assert.equal(d.documents, undefined, 'diffs name the documents: no second list beside them');
     assert.deepEqual([d.diffs.totalCount, d.diffs.hasMore], [FILES, true]);
-    const shown = d.diffs.items.map((x) => x.path);
-    assert.ok(shown.length > 1 && shown.length < FILES, `${shown.length} diffs`);
-    assert.deepEqual(shown, [...paths].sort().slice(0, shown.length), 'the first documents, in order');
-    for (const x of d.diffs.items.filter((i) => !i.truncated)) {
-      assert.ok(x.hunks.flatMap((hunk) => hunk.lines).some((l) => l.startsWith('+') && l.includes('Thing')), x.path);
+    const listed = d.diffs.items.map((x) => x.path);
+    assert.deepEqual(listed, [...paths].sort().slice(0, listed.length), 'the first documents, in order');
+    const whole = d.diffs.items.filter((i) => !i.truncated);
+    assert.ok(whole.length > 1 && whole.length < listed.length, `${whole.length} whole diffs of ${listed.length} listed`);
+    assert.deepEqual(d.diffs.items.slice(0, whole.length), whole, 'whole diffs first, then the documents the limit cut');
+    for (const x of whole) {
+      assert.match(x.diff ?? '', /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@\n/, x.path);
+      assert.ok((x.diff ?? '').split('\n').some((l) => l.startsWith('+') && l.includes('Thing')), x.path);
+      assert.equal(x.addedLines, undefined, 'a whole diff says its own line counts');
     }
-    const next = [...paths].sort()[shown.length];
+    for (const x of d.diffs.items.slice(whole.length)) assert.deepEqual([x.truncated, (x.addedLines ?? 0) > 0], [true, true], `${x.path}: cut, with its counts`);
+    for (const x of d.diffs.items.slice(whole.length + 1)) assert.equal(x.diff, undefined, `${x.path}: past the limit, no diff`);
+    const next = listed[whole.length];
     assert.match(d.note, new RegExp(`of ${FILES} changed documents fit the output limit.*Ask with document for .*${next.replace('.', '\\.')}`));
     // The one named next has its diff on its own.
     const alone = expectOk<{ diff: { document: { path: string }; hunks: unknown[]; truncated: boolean } }>(await h.call('transaction-preview', { document: { path: next }, includeDiff: true })).data;

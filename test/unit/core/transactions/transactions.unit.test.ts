@@ -7,7 +7,8 @@ import type { MutationData, TransactionState } from '../../../../src/core/transa
 import { changedRegions, sha256 } from '../../../../src/core/transactions/segments';
 import { ALL_TOOLS } from '../../../../src/tools';
 import { inputSchema } from '../../../../src/tools/common';
-import { MUTATION, mutationAnnotations, mutationDataSchema } from '../../../../src/tools/transactions';
+import { hunkText, MUTATION, mutationAnnotations, mutationDataSchema } from '../../../../src/tools/transactions';
+import type { DiffHunk } from '../../../../src/core/transactions/diff';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
 import { createHarness } from '../../support/harness';
 import type { Harness } from '../../support/harness';
@@ -42,7 +43,7 @@ describe('transactions: staging, revisions and state', () => {
     assert.deepEqual(stateOf(first), { revision: 1, revisionCount: 1, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: false, canCommit: true, canRollback: true });
     assert.equal(first.revision.tool, 'edit-text');
     assert.equal(first.revision.by, 'agent');
-    assert.deepEqual(first.documents, { items: [{ path: 'src/greeter.ts', changeKind: 'Modified', addedLines: 1, removedLines: 1, changedLines: 1 }], hasMore: false, totalCount: 1 });
+    assert.deepEqual(first.documents, { items: [{ path: 'src/greeter.ts', addedLines: 1, removedLines: 1, changedLines: 1 }], hasMore: false, totalCount: 1 }, 'changeKind left out: Modified');
     // "Hi, " exists only in the staged text.
     await edit(h, 'src/greeter.ts', 'Hi, ', 'Hey, ');
     assert.equal(h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'), GREETER.replace('Hello', 'Hey'));
@@ -186,7 +187,8 @@ describe('transactions: files, preview and history', () => {
     await h.ok('create-file', { path: 'src/new.ts', text: 'n\n' });
     const restored = await h.transactions.stage(undefined, ws, { tool: 'review-panel', summary: 'Discard all', by: 'person' }, ['src/util.ts', 'src/app.ts', 'src/greeter.ts', 'src/new.ts'].map((path) => ({ kind: 'restore' as const, path })), { basis: 'staged' });
     assert.equal(restored.revision.by, 'person');
-    assert.deepEqual(restored.documents.items.map((d) => d.changeKind).sort(), ['Deleted', 'Modified', 'Modified', 'Modified']);
+    assert.deepEqual(restored.documents.items.map((d) => d.changeKind ?? 'Modified').sort(), ['Deleted', 'Modified', 'Modified', 'Modified']);
+    assert.equal(restored.documents.items.filter((d) => 'changeKind' in d).length, 1, 'changeKind is said only when not Modified');
     assert.deepEqual(await h.transactions.preview(ws), []);
     assert.equal(h.transactions.state(h.transactions.active(ws.id))?.canCommit, false);
     await h.ok('transaction-history', { action: 'undo' });
@@ -211,11 +213,14 @@ describe('transactions: files, preview and history', () => {
     assert.ok(small.data.diff.hunks.length > 0 && small.data.diff.hunks.length < 40, `${small.data.diff.hunks.length} hunks`);
     await h.fail('transaction-preview', { includeDiff: true, document: { path: 'src/util.ts' } }, 'DocumentNotFound');
     // Every document's diff under the same limit: cut inside src/big.txt, src/windows.ts left out, and the note says so.
-    const all = await h.ok<{ diffs: { items: { path: string; hunks: unknown[]; truncated: boolean }[]; hasMore: boolean; totalCount: number }; note: string }>('transaction-preview', { includeDiff: true });
-    assert.deepEqual(all.data.diffs.items.map((d) => [d.path, d.truncated]), [['src/big.txt', true]]);
-    assert.ok(all.data.diffs.items[0].hunks.length > 0 && all.data.diffs.items[0].hunks.length < 40);
-    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount], [true, 2]);
-    assert.match(all.data.note, /^Whole diffs of 0 of 2 changed documents fit the output limit; src\/big\.txt lost hunks from its end\. Ask with document for src\/big\.txt, src\/windows\.ts /);
+    type Item = { path: string; diff?: string; truncated?: boolean; addedLines?: number; removedLines?: number; changedLines?: number };
+    const all = await h.ok<{ diffs: { items: Item[]; hasMore: boolean; totalCount: number }; note: string }>('transaction-preview', { includeDiff: true });
+    assert.deepEqual(all.data.diffs.items.map((d) => [d.path, d.truncated]), [['src/big.txt', true], ['src/windows.ts', true]]);
+    const kept = (all.data.diffs.items[0].diff ?? '').split('\n').filter((l) => l.startsWith('@@')).length;
+    assert.ok(kept > 0 && kept < 40, `${kept} hunks`);
+    assert.deepEqual(all.data.diffs.items[1], { path: 'src/windows.ts', truncated: true, addedLines: 1, removedLines: 1, changedLines: 1 }, 'past the limit: listed with its counts, no diff');
+    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount], [false, 2]);
+    assert.match(all.data.note, /^Whole diffs of 0 of 2 changed documents fit the output limit; src\/big\.txt lost hunks from its end; 1 document listed without its diff\. Ask with document for src\/big\.txt, src\/windows\.ts /);
   });
 
   it('previews the hunks of every changed document in one call when includeDiff names no document', async () => {
@@ -224,19 +229,20 @@ describe('transactions: files, preview and history', () => {
     await edit(h, 'src/util.ts', 'toUpperCase', 'toLocaleUpperCase');
     await h.ok('create-file', { path: 'src/new.ts', text: 'export const n = 1;\n' });
     await h.ok('delete-file', { document: { path: 'src/main.ts' } });
-    type Diff = { path: string; hunks: { lines: string[] }[]; truncated: boolean };
-    const all = await h.ok<{ documents: { document: { path: string } }[]; diff: unknown; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note?: string }>('transaction-preview', { includeDiff: true, contextLines: 0 });
-    const paths = all.data.documents.map((d) => d.document.path);
-    assert.equal(paths.length, 4);
-    assert.deepEqual(all.data.diffs.items.map((d) => d.path), paths, 'one diff per changed document, in the order of documents');
-    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount, all.data.note, all.data.diff], [false, 4, undefined, null]);
-    // Each is the diff the one-document preview gives.
+    type Diff = { path: string; changeKind?: string; diff?: string; truncated?: boolean; addedLines?: number };
+    const all = await h.ok<{ documents?: unknown; documentCount: number; diff?: unknown; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note?: string }>('transaction-preview', { includeDiff: true, contextLines: 0 });
+    const paths = all.data.diffs.items.map((d) => d.path);
+    assert.deepEqual(paths, ['src/main.ts', 'src/new.ts', 'src/util.ts', 'src/windows.ts'], 'one diff per changed document, in path order');
+    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount, all.data.documentCount, all.data.note, all.data.diff, all.data.documents], [false, 4, 4, undefined, undefined, undefined]);
+    assert.deepEqual(all.data.diffs.items.map((d) => d.changeKind), ['Deleted', 'Added', undefined, undefined], 'changeKind said unless Modified');
+    // Each is the diff the one-document preview gives, as diff -u prints its hunks.
     for (const d of all.data.diffs.items) {
-      const one = await h.ok<{ documents: { document: { path: string } }[]; documentCount: number; diff: { document: { path: string }; hunks: unknown[]; truncated: boolean } }>('transaction-preview', { document: { path: d.path }, includeDiff: true, contextLines: 0 });
-      assert.deepEqual({ path: d.path, hunks: d.hunks, truncated: d.truncated }, { path: one.data.diff.document.path, hunks: one.data.diff.hunks, truncated: one.data.diff.truncated }, d.path);
+      const one = await h.ok<{ documents: { document: { path: string } }[]; documentCount: number; diff: { document: { path: string }; hunks: DiffHunk[]; truncated: boolean } }>('transaction-preview', { document: { path: d.path }, includeDiff: true, contextLines: 0 });
+      assert.deepEqual({ path: d.path, diff: d.diff, truncated: d.truncated, addedLines: d.addedLines }, { path: one.data.diff.document.path, diff: one.data.diff.hunks.map(hunkText).join('\n'), truncated: undefined, addedLines: undefined }, d.path);
       assert.deepEqual([one.data.documents.map((x) => x.document.path), one.data.documentCount], [[d.path], 4], 'a one-document preview lists that document, and counts them all');
     }
-    const byPath = new Map(all.data.diffs.items.map((d) => [d.path, d.hunks.flatMap((x) => x.lines)]));
+    assert.equal(all.data.diffs.items.find((d) => d.path === 'src/util.ts')?.diff, '@@ -2 +2 @@\n-  return text.toUpperCase();\n+  return text.toLocaleUpperCase();', 'a count of 1 left out, as diff -u does');
+    const byPath = new Map(all.data.diffs.items.map((d) => [d.path, (d.diff ?? '').split('\n').filter((l) => !l.startsWith('@@'))]));
     assert.deepEqual(byPath.get('src/new.ts'), ['+export const n = 1;']);
     assert.deepEqual(byPath.get('src/main.ts')?.filter((l) => !l.startsWith('-')), [], 'a deleted document: every line removed');
     assert.deepEqual(byPath.get('src/util.ts'), ['-  return text.toUpperCase();', '+  return text.toLocaleUpperCase();']);
