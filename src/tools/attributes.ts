@@ -8,10 +8,10 @@ import { collectionOutput, limitParameter, seedLocationOutput, symbolSelectorInp
 import type { JsonSchema } from '../core/chain/schemas';
 import { lastSegmentOf, resolveSymbol } from '../core/symbols/symbols';
 import type { ResolvedSymbol, SymbolSelector } from '../core/symbols/symbols';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
-import { supertypes } from './hierarchy';
-import { isExternal, isTypeKind, symbolForItem } from './symbolAccess';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { CommonInput } from './shared/common';
+import { supertypes } from './shared/typeHierarchy';
+import { isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 
 /** A location as roslyn-workbench-mcp's get-symbol-attributes gives it: the document as documentId, path and projectId, and the snapshot. */
 type SeedLocation = Omit<LocationOutput, 'documentId'> & { document: DocumentRef };

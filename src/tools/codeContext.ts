@@ -3,8 +3,9 @@ import type { ToolContext, LocationSelector, ResolvedDocument, LocationOutput } 
 import type { HostSymbol } from '../core/documents/editorPort';
 import { locationOutput, locationSelectorInput } from '../core/chain/schemas';
 import { utf8Bytes } from '../core/chain/bounding';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { CommonInput } from './shared/common';
+import { signatureOf } from '../core/symbols/signature';
 
 interface CodeContextInput extends CommonInput {
   location: LocationSelector;
@@ -35,7 +36,6 @@ export interface CodeContextData {
   view?: 'staged';
 }
 
-const SIGNATURE_MAX = 300;
 const LINE_MAX = 2000;
 
 /** Symbols whose range contains [start, end], outermost first. */
@@ -48,14 +48,6 @@ export function enclosingSymbols(symbols: readonly HostSymbol[], start: number, 
     chain.push(next);
     level = next.children;
   }
-}
-
-/** The declaration line of a symbol: from its start to the end of its name's line, without an opening brace. */
-export function signatureOf(doc: ResolvedDocument, symbol: HostSymbol): string {
-  const nameLine = doc.lines.positionAt(symbol.selectionRange.end).line;
-  const text = doc.host.text.slice(symbol.range.start, Math.max(symbol.range.start, doc.lines.lineEnd(nameLine)));
-  const compact = text.replace(/\s+/g, ' ').replace(/\s*\{\s*$/, '').trim();
-  return compact.length > SIGNATURE_MAX ? `${compact.slice(0, SIGNATURE_MAX)}…` : compact;
 }
 
 function windowAround(doc: ResolvedDocument, start: number, end: number, contextLines: number) {

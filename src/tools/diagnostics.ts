@@ -5,8 +5,8 @@ import type { DocumentSelector, ResolvedDocument, ToolContext } from '../core/do
 import type { HostDiagnostic } from '../core/documents/editorPort';
 import { isInside, toPosix } from '../core/documents/paths';
 import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { CommonInput } from './shared/common';
 
 export type Severity = HostDiagnostic['severity'];
 const SEVERITIES: Severity[] = ['Error', 'Warning', 'Information', 'Hint'];

@@ -12,9 +12,9 @@ import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';
 import type { SymbolSelector } from '../core/symbols/symbols';
-import { inputSchema } from './common';
-import type { CommonInput } from './common';
-import { MUTATION, mutationAnnotations, mutationDataSchema } from './transactions';
+import { inputSchema } from './shared/common';
+import type { CommonInput } from './shared/common';
+import { MUTATION, mutationAnnotations, mutationDataSchema } from './shared/mutations';
 
 const CATEGORY = 'Mutations' as const;
 

@@ -1,19 +1,20 @@
 import { defineTool } from '../core/chain/definition';
 import type { LocationOutput, ToolContext } from '../core/documents/context';
 import { retry, revise, ToolError } from '../core/chain/envelope';
-import { inHeritage, heritageNames } from '../core/symbols/heritage';
-import type { HostHierarchyItem, HostRange, HostSymbol } from '../core/documents/editorPort';
+import type { HostRange, HostSymbol } from '../core/documents/editorPort';
 import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
 import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { LineIndex } from '../core/documents/text';
-import { signatureOf } from './codeContext';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
-import { anySymbolSchema, compareSymbols, documentFor, isExternal, isTypeKind, symbolForItem } from './symbolAccess';
-import type { AnySymbol } from './symbolAccess';
+import { signatureOf } from '../core/symbols/signature';
+import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
+import type { CommonInput } from './shared/common';
+import { subtypes, supertypes, unique } from './shared/typeHierarchy';
+import type { HierarchySource } from './shared/typeHierarchy';
+import { anySymbolSchema, compareSymbols, isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
+import type { AnySymbol } from './shared/symbolAccess';
 
 interface SymbolInput extends CommonInput {
   symbol: SymbolSelector;
@@ -44,17 +45,7 @@ export interface Site {
   staged?: LocationOutput['staged'];
 }
 
-const key = (s: AnySymbol): string => (isExternal(s) ? `${s.external.path}:${s.external.line}:${s.name}` : s.symbolId);
 
-function unique<T extends AnySymbol>(list: T[]): T[] {
-  const seen = new Set<string>();
-  return list.filter((s) => !seen.has(key(s)) && seen.add(key(s)) !== undefined).sort(compareSymbols);
-}
-
-function limited<T>(all: T[], limit: number | null | undefined): { items: T[]; hasMore: boolean; totalCount: number } {
-  const n = limit ?? 50;
-  return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
-}
 
 async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], nameLength: number): Promise<Site[]> {
   const site = (line: number, column: number, start: number, length: number, staged?: Site['staged']): Site => ({
@@ -210,53 +201,10 @@ export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | nu
 
 // ---------------------------------------------------------------- types
 
-export type HierarchySource = 'typeHierarchy' | 'declarations';
-
 function requireType(target: ResolvedSymbol): void {
   if (!isTypeKind(target.symbol.kind)) {
     throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a type.`, revise('Select a class, interface, struct or enum.'));
   }
-}
-
-const hierarchyItem = (item: HostHierarchyItem) => item;
-
-/**
- * Direct supertypes. The language's type hierarchy provider when it has one; otherwise (as
- * for TypeScript) the names of the declaration's base list, each resolved by the definition provider.
- */
-export async function supertypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
-  const doc = target.document;
-  const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'supertypes');
-  if (h.roots && h.roots.length > 0) return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, hierarchyItem(e))))), source: 'typeHierarchy' };
-  const items: AnySymbol[] = [];
-  for (const n of heritageNames(doc.host.text, target.symbol.selectionRange.end, target.symbol.range.end)) {
-    const targets = await ctx.host.locationsAt('definition', doc.absolutePath, n.offset);
-    if (targets === undefined) throw unsupportedFeature(doc, 'type hierarchy');
-    for (const t of targets) items.push(await symbolForItem(ctx, { name: n.name.split('.').pop() ?? n.name, kind: 'Unknown', absPath: t.absPath, selectionRange: t.range }));
-  }
-  return { items: unique(items), source: 'declarations' };
-}
-
-/** Direct subtypes: the provider's, or the types whose base list references the type. */
-export async function subtypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
-  const doc = target.document;
-  const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'subtypes');
-  if (h.roots && h.roots.length > 0) return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, e)))), source: 'typeHierarchy' };
-  const refs = await ctx.host.locationsAt('references', doc.absolutePath, target.symbol.selectionRange.start);
-  if (refs === undefined) throw unsupportedFeature(doc, 'type hierarchy');
-  const items: AnySymbol[] = [];
-  for (const r of refs) {
-    const d = await documentFor(ctx, r.absPath);
-    if (!d) continue;
-    const roots = await documentSymbolTree(ctx, d).catch(() => undefined);
-    if (!roots) continue;
-    for (const { symbol, containers } of walkSymbols(roots)) {
-      if (isTypeKind(symbol.kind) && symbol.range.start <= r.range.start && r.range.end <= symbol.range.end && inHeritage(d.host.text, symbol.selectionRange.end, symbol.range.end, r.range.start)) {
-        items.push(symbolOutput(ctx, d, symbol, containers, roots));
-      }
-    }
-  }
-  return { items: unique(items), source: 'declarations' };
 }
 
 const sourceSchema: JsonSchema = { enum: ['typeHierarchy', 'declarations'], description: "typeHierarchy: the language's provider; declarations: base lists resolved by definitions and references." };

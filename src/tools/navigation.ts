@@ -11,9 +11,8 @@ import { utf8Bytes } from '../core/chain/bounding';
 import { cacheFor } from '../core/documents/textCache';
 import type { TextKeyedCache } from '../core/documents/textCache';
 import { mapConcurrently } from '../core/util/concurrency';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
-import type { Collection } from './symbols';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { Collection, CommonInput } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
 

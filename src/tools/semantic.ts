@@ -21,9 +21,9 @@ import type { BoundedList, MutationData, StagedCoverage, StagedFileSummary } fro
 import type { Workspace } from '../core/documents/workspaces';
 import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/documents/context';
 import { starting } from '../core/symbols/readiness';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
-import { MUTATION, mutationAnnotations, mutationDataSchema, stagedFileSchema } from './transactions';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { CommonInput } from './shared/common';
+import { MUTATION, mutationAnnotations, mutationDataSchema, stagedFileSchema } from './shared/mutations';
 import { applyEdits, effectiveEdits, toChanges } from '../core/transactions/editorEdits';
 import type { ConvertedEdit } from '../core/transactions/editorEdits';
 

@@ -1,8 +1,8 @@
 import { defineTool } from '../core/chain/definition';
 import { revise, ToolError } from '../core/chain/envelope';
 import { modeAllows } from '../core/chain/modes';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { CommonInput } from './shared/common';
 
 const CATEGORY = 'Workspaces' as const;
 

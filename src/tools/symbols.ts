@@ -11,17 +11,11 @@ import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, sy
 import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
-import { signatureOf } from './codeContext';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
+import { signatureOf } from '../core/symbols/signature';
+import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
+import type { Collection, CommonInput } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
-
-export interface Collection<T> {
-  items: T[];
-  hasMore: boolean;
-  totalCount: number;
-}
 
 const collectionOf = (items: JsonSchema): JsonSchema => ({
   type: 'object',
@@ -29,10 +23,6 @@ const collectionOf = (items: JsonSchema): JsonSchema => ({
   required: ['items', 'hasMore', 'totalCount'],
 });
 
-function limited<T>(all: readonly T[], limit: number | null | undefined): Collection<T> {
-  const n = limit ?? 50;
-  return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
-}
 
 const example = (workflowId: string, step: number, id: string, title: string, request: Record<string, unknown>) => ({
   workflowId,

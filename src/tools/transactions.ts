@@ -1,6 +1,6 @@
 import type { DocumentSelector, ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
-import type { ApprovalSummary, ToolAnnotations, ToolDefinition } from '../core/chain/definition';
+import type { ApprovalSummary } from '../core/chain/definition';
 import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { revise, ToolError } from '../core/chain/envelope';
@@ -11,8 +11,9 @@ import type { ChangedDocument, RevisionInfo, StagedDocument, TransactionState } 
 import type { Transaction } from '../core/transactions/transaction';
 import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
-import { inputSchema, QUERY, queryAnnotations } from './common';
-import type { CommonInput } from './common';
+import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import { MUTATION, mutationAnnotations, int, bool, transactionStateSchema, changedDocumentSchema, revisionInfoSchema } from './shared/mutations';
+import type { CommonInput } from './shared/common';
 import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
 
 const CATEGORY = 'Transactions' as const;
@@ -24,115 +25,8 @@ const transactionInput = (properties: Record<string, JsonSchema> = {}): JsonSche
   additionalProperties: false,
 });
 
-/** The marks every mutation (staging) tool shares. */
 /** Documents transaction-preview lists at most (documentCount says how many there are). */
 const PREVIEW_DOCUMENTS_MAX = 200;
-
-export const MUTATION: Pick<ToolDefinition, 'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'> = {
-  operationKind: 'Mutation',
-  effect: 'Write',
-  requiresApproval: false,
-  requiredPermission: 'workspace.stage',
-  safeToRepeat: false,
-  timeoutSeconds: 0,
-  maxOutputBytes: 0,
-};
-
-export const mutationAnnotations = (title: string, destructive = false): ToolAnnotations => ({
-  title,
-  readOnlyHint: false,
-  destructiveHint: destructive,
-  idempotentHint: false,
-  openWorldHint: false,
-});
-
-const int = (description: string): JsonSchema => ({ type: 'integer', description });
-const bool = (description: string): JsonSchema => ({ type: 'boolean', description });
-
-/** The seed's transaction state. */
-export const transactionStateSchema: JsonSchema = {
-  description: 'The active transaction info.',
-  type: ['object', 'null'],
-  properties: {
-    revision: int('Current staged transaction revision.'),
-    revisionCount: int('Number of revisions retained in transaction history.'),
-    maxRevisions: int('Maximum number of revisions the transaction can retain.'),
-    remainingRevisions: int('Number of additional revisions that can be staged.'),
-    canMutate: bool('Whether mutation tools may stage another change.'),
-    canUndo: bool('Whether transaction history can move to the preceding revision.'),
-    canRedo: bool('Whether transaction history can move to the following revision.'),
-    canCommit: bool('Whether the staged transaction can be committed to disk.'),
-    canRollback: bool('Whether the complete staged transaction can be discarded.'),
-  },
-  required: ['revision', 'revisionCount', 'maxRevisions', 'remainingRevisions', 'canMutate', 'canUndo', 'canRedo', 'canCommit', 'canRollback'],
-};
-
-export const lineCountsSchema: JsonSchema = {
-  description: 'The diff summary for the change.',
-  type: ['object', 'null'],
-  properties: {
-    addedLines: int('The number of added lines.'),
-    removedLines: int('The number of removed lines.'),
-    changedLines: int('The number of changed lines (replaced in place).'),
-  },
-};
-
-export const changedDocumentSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    document: { ...documentRefOutput, description: 'The document that changed (its staged path).' },
-    changeKind: { description: 'The kind of change applied to the document.', type: 'string', enum: ['Added', 'Modified', 'Deleted', 'Renamed'] },
-    previousPath: { type: 'string', description: 'The path before a rename.' },
-    preview: lineCountsSchema,
-  },
-  required: ['document', 'changeKind'],
-};
-
-export const revisionInfoSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    revision: { type: 'integer' },
-    tool: { type: 'string' },
-    summary: { type: 'string' },
-    codeActionKind: { type: 'string' },
-    by: { type: 'string', enum: ['agent', 'person'] },
-    time: { type: 'string', format: 'date-time' },
-    paths: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['revision', 'tool', 'summary', 'by', 'time', 'paths'],
-};
-
-/** One file a revision changed, compact: path and this revision's line counts. */
-export const stagedFileSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    path: { type: 'string', description: 'Staged path.' },
-    changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
-    previousPath: { type: 'string' },
-    addedLines: { type: 'integer' },
-    removedLines: { type: 'integer' },
-    changedLines: { type: 'integer' },
-  },
-  required: ['path', 'addedLines', 'removedLines', 'changedLines'],
-};
-
-const revisionHeadSchema: JsonSchema = {
-  ...revisionInfoSchema,
-  properties: Object.fromEntries(Object.entries(revisionInfoSchema.properties as Record<string, JsonSchema>).filter(([k]) => k !== 'paths')),
-  required: ['revision', 'tool', 'summary', 'by', 'time'],
-};
-
-/** `data` of every mutation tool: the state, the revision staged, and the files it changed (counts for this revision). */
-export const mutationDataSchema: JsonSchema = {
-  type: 'object',
-  properties: {
-    transaction: transactionStateSchema,
-    revision: revisionHeadSchema,
-    documents: collectionOutput('Files this revision changed, by path; hasMore when the answer was shortened to fit (totalCount counts all).', stagedFileSchema),
-    notes: { type: 'array', items: { type: 'string' } },
-  },
-  required: ['transaction', 'revision', 'documents'],
-};
 
 /** What an answer shows after the transaction ended (commit or rollback): nothing to undo or commit. */
 function closedState(ctx: ToolContext, tx: Transaction): TransactionState {

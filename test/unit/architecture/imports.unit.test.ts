@@ -66,6 +66,19 @@ describe('architecture: imports', () => {
     assert.deepEqual(wrong, []);
   });
 
+  it('tool families import the core and tools/shared only, never each other (tools/index.ts lists them)', () => {
+    const wrong: string[] = [];
+    for (const [f, deps] of g) {
+      const from = rel(f);
+      if (!from.startsWith('tools/') || from === 'tools/index.ts') continue;
+      for (const d of deps.map(rel)) {
+        if (d.startsWith('tools/') && !d.startsWith('tools/shared/')) wrong.push(`${from} → ${d}`);
+        if (from.startsWith('tools/shared/') && d.startsWith('tools/') && !d.startsWith('tools/shared/')) wrong.push(`${from} → ${d}`);
+      }
+    }
+    assert.deepEqual(wrong, []);
+  });
+
   it('imports vscode only in the host ring and extension.ts', () => {
     const wrong = sources(SRC)
       .filter((f) => !rel(f).startsWith('host/') && rel(f) !== 'extension.ts')

@@ -5,7 +5,7 @@ import { readSymbol, walkSymbols } from '../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../src/core/symbols/symbols';
 import type { AttributesData } from '../../../src/tools/attributes';
 import type { DiagnosticsData } from '../../../src/tools/diagnostics';
-import type { ExternalSymbol } from '../../../src/tools/symbolAccess';
+import type { ExternalSymbol } from '../../../src/tools/shared/symbolAccess';
 import { FakeHost, symbolsIn } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 import type { Harness } from '../support/harness';

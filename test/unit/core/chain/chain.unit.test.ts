@@ -10,7 +10,7 @@ import type { FailureEnvelope } from '../../../../src/core/chain/envelope';
 import { envelopeOutputSchema } from '../../../../src/core/chain/schemas';
 import { compileSchema } from '../../../../src/core/chain/validation';
 import { ALL_TOOLS } from '../../../../src/tools';
-import { QUERY } from '../../../../src/tools/common';
+import { QUERY } from '../../../../src/tools/shared/common';
 import { FakeHost } from '../../support/fakeHost';
 import { assertValidEnvelope, createHarness, expectError, expectOk } from '../../support/harness';
 import type { Harness } from '../../support/harness';

@@ -7,7 +7,7 @@ import { ANSWER_LIST_DEFAULT, SHORTENED_NOTE, boundToFit, fitsBytes, utf8Bytes }
 import { defineTool } from '../../../../src/core/chain/definition';
 import type { SemanticMutationData } from '../../../../src/tools/semantic';
 import { ALL_TOOLS } from '../../../../src/tools';
-import { MUTATION, mutationAnnotations } from '../../../../src/tools/transactions';
+import { MUTATION, mutationAnnotations } from '../../../../src/tools/shared/mutations';
 import { FakeHost } from '../../support/fakeHost';
 import type { FakeEdits } from '../../support/fakeHost';
 import { createHarness, expectError, expectOk } from '../../support/harness';

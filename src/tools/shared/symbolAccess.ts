@@ -4,13 +4,13 @@
  * diagnostics tools.
  */
 import * as path from 'node:path';
-import type { ResolvedDocument, ToolContext } from '../core/documents/context';
-import type { HostHierarchyItem, HostSymbol } from '../core/documents/editorPort';
-import { isInside, toPosix } from '../core/documents/paths';
-import type { JsonSchema } from '../core/chain/schemas';
-import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../core/symbols/symbols';
-import type { SymbolOutput } from '../core/symbols/symbols';
-import type { WorkspaceSelector } from '../core/documents/workspaces';
+import type { ResolvedDocument, ToolContext } from '../../core/documents/context';
+import type { HostHierarchyItem, HostSymbol } from '../../core/documents/editorPort';
+import { isInside, toPosix } from '../../core/documents/paths';
+import type { JsonSchema } from '../../core/chain/schemas';
+import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../../core/symbols/symbols';
+import type { SymbolOutput } from '../../core/symbols/symbols';
+import type { WorkspaceSelector } from '../../core/documents/workspaces';
 
 /** A symbol a provider named outside the workspace (a library's declaration file): where it is, without a selector. */
 export interface ExternalSymbol {

@@ -1,8 +1,8 @@
-import type { ToolAnnotations, ToolDefinition } from '../core/chain/definition';
-import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../core/chain/schemas';
-import type { JsonSchema } from '../core/chain/schemas';
-import type { Snapshot } from '../core/chain/envelope';
-import type { WorkspaceSelector } from '../core/documents/workspaces';
+import type { ToolAnnotations, ToolDefinition } from '../../core/chain/definition';
+import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../../core/chain/schemas';
+import type { JsonSchema } from '../../core/chain/schemas';
+import type { Snapshot } from '../../core/chain/envelope';
+import type { WorkspaceSelector } from '../../core/documents/workspaces';
 
 /** Fields every request may carry. */
 export interface CommonInput {
@@ -78,3 +78,16 @@ export const projectInfoSchema: JsonSchema = {
   },
   required: ['projectId', 'name', 'kind', 'path', 'directory'],
 };
+
+/** A bounded list as answers give it. */
+export interface Collection<T> {
+  items: T[];
+  hasMore: boolean;
+  totalCount: number;
+}
+
+/** The first `limit` items (default 50), saying how many there are. */
+export function limited<T>(all: readonly T[], limit: number | null | undefined): Collection<T> {
+  const n = limit ?? 50;
+  return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
+}
