@@ -16,8 +16,6 @@ import type { Services } from '../src/core/documents/context';
 import { registeredToolName } from '../src/core/chain/definition';
 import type { AnyToolDefinition } from '../src/core/chain/definition';
 import type { Envelope } from '../src/core/chain/envelope';
-import { forgetSymbolTrees } from '../src/core/symbols/symbols';
-import { forgetHighlights } from '../src/tools/navigation';
 import { ErrorStore } from '../src/core/chain/errorStore';
 import { WorkspaceRegistry } from '../src/core/documents/workspaces';
 import type { AgentWorkbenchApi } from '../src/extension';
@@ -26,6 +24,7 @@ import { readSettings, watchSettings } from '../src/host/settings';
 import { VsCodeHost } from '../src/host/vscodeHost';
 import { ALL_TOOLS } from '../src/tools';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
+import { LanguageServiceCaches } from '../src/core/documents/caches';
 import { ProjectReadiness } from '../src/core/symbols/readiness';
 
 const EXTENSION_ID = 'agent-workbench.agent-workbench';
@@ -179,8 +178,7 @@ export function overheadVariants(tool: AnyToolDefinition, input: object, service
           id: `${tool.name}.cold`,
           label: `${tool.name}: ToolRunner.invoke(), kept answers forgotten first`,
           call: () => {
-            forgetSymbolTrees(services.host);
-            forgetHighlights(services.host);
+            services.caches.clear();
             return runner.invoke(tool.name, input);
           },
           verify: (r) => envelopeProblem((r as { text: string }).text),
@@ -260,7 +258,7 @@ export async function benchRuntime(version: string): Promise<{ services: Service
     update: async (key: string, value: unknown) => void memoryStore.set(key, value),
   }, (id) => transactions.revision(id));
   await registry.sync();
-  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now(), transactions, readiness: new ProjectReadiness() };
+  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now(), transactions, readiness: new ProjectReadiness(), caches: new LanguageServiceCaches() };
   const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
   const runner = new ToolRunner(ALL_TOOLS, {
     services,

@@ -16,6 +16,7 @@ import { keptTransactionFiles } from './host/transactionFiles';
 import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
 import { ALL_TOOLS } from './tools';
+import { LanguageServiceCaches } from './core/documents/caches';
 import { ProjectReadiness } from './core/symbols/readiness';
 
 /** What activate() returns: enough for tests and other extensions to see what is offered. */
@@ -56,7 +57,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
   await kept.restore(registry.all());
-  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: started, transactions, readiness: new ProjectReadiness() };
+  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: started, transactions, readiness: new ProjectReadiness(), caches: new LanguageServiceCaches() };
   const runner = new ToolRunner(ALL_TOOLS, {
     services,
     log: (e) => {

@@ -2,14 +2,12 @@ import { defineTool } from '../core/chain/definition';
 import { partialProperties, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
 import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
-import type { HostLocationFeature, HostSymbol, HostTarget, WorkbenchHost } from '../core/documents/editorPort';
+import type { HostLocationFeature, HostSymbol, HostTarget } from '../core/documents/editorPort';
 import { limitParameter, locationSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols/symbols';
 import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { utf8Bytes } from '../core/chain/bounding';
-import { cacheFor } from '../core/documents/textCache';
-import type { TextKeyedCache } from '../core/documents/textCache';
 import { mapConcurrently } from '../core/util/concurrency';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection, CommonInput } from './shared/common';
@@ -477,18 +475,9 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   },
 });
 
-/** Read/write kinds of a symbol's highlights in unchanged documents, across calls (keyed by document, offset and text). */
-const writesByText = new WeakMap<object, TextKeyedCache<ReadonlySet<number>>>();
-const HIGHLIGHTS_KEPT = 4000;
-
-/** Forgets the highlights kept across calls (benchmarks measure the first call this way). */
-export function forgetHighlights(host: WorkbenchHost): void {
-  writesByText.get(host)?.clear();
-}
-
 /** Start offsets of the write accesses among the highlights of the symbol at an offset of a document. */
 async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number): Promise<ReadonlySet<number>> {
-  const kept = cacheFor(writesByText, ctx.host, HIGHLIGHTS_KEPT);
+  const kept = ctx.services.caches.writeAccesses;
   const key = `${doc.host.languageId}\0${doc.absolutePath}\0${offset}`;
   const hit = kept.get(key, doc.host.text);
   if (hit) return hit;

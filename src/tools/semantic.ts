@@ -4,8 +4,9 @@
  * editor buffers; each mutation stages one revision through the transaction core, which maps
  * the edits onto the staged text or refuses with TransactionConflicted when they overlap.
  */
-import { randomBytes } from 'node:crypto';
-import type { Services, ToolContext } from '../core/documents/context';
+import type { ToolContext } from '../core/documents/context';
+import { ACTION_REF_TTL_MS } from '../core/documents/caches';
+import type { CachedAction } from '../core/documents/caches';
 import { defineTool } from '../core/chain/definition';
 import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
@@ -203,63 +204,6 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
 
 // ---------------------------------------------------------------- code action references
 
-/** How long an actionRef stays valid, and how many are kept. */
-export const ACTION_REF_TTL_MS = 10 * 60_000;
-export const ACTION_REF_CAPACITY = 500;
-
-interface CachedAction {
-  workspaceId: string;
-  workspaceEpoch: number;
-  action: HostCodeAction;
-  createdAt: number;
-  /** Why it cannot be staged, when it cannot. */
-  unstageable?: string;
-  /** How far the language service saw the project when it computed the action's edit. */
-  coverage: StagedCoverage;
-}
-
-/** Code actions listed recently, by actionRef; bounded, oldest dropped first. */
-export class ActionCache {
-  private readonly entries = new Map<string, CachedAction>();
-
-  constructor(
-    private readonly now: () => number = Date.now,
-    readonly capacity = ACTION_REF_CAPACITY,
-    readonly ttlMs = ACTION_REF_TTL_MS,
-  ) {}
-
-  add(entry: Omit<CachedAction, 'createdAt'>): string {
-    const ref = `ca-${randomBytes(6).toString('hex')}`;
-    this.entries.set(ref, { ...entry, createdAt: this.now() });
-    while (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
-    return ref;
-  }
-
-  get(ref: string): CachedAction | undefined {
-    const entry = this.entries.get(ref);
-    if (entry && this.now() - entry.createdAt > this.ttlMs) {
-      this.entries.delete(ref);
-      return undefined;
-    }
-    return entry;
-  }
-
-  delete(ref: string): void {
-    this.entries.delete(ref);
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-}
-
-const caches = new WeakMap<Services, ActionCache>();
-
-export function actionCache(services: Services): ActionCache {
-  let cache = caches.get(services);
-  if (!cache) caches.set(services, (cache = new ActionCache()));
-  return cache;
-}
 
 function unstageableReason(workspace: Workspace, action: HostCodeAction): string | undefined {
   if (action.disabled) return `the provider disabled it: ${action.disabled}`;
@@ -284,7 +228,7 @@ interface ActionItem {
 
 function describeAction(ctx: ToolContext, workspace: Workspace, action: HostCodeAction, lineOf: (offset: number) => number, coverage: StagedCoverage): ActionItem {
   const reason = unstageableReason(workspace, action);
-  const actionRef = actionCache(ctx.services).add({ workspaceId: workspace.id, workspaceEpoch: workspace.snapshot().workspaceEpoch, action, unstageable: reason, coverage });
+  const actionRef = ctx.services.caches.codeActions.add({ workspaceId: workspace.id, workspaceEpoch: workspace.snapshot().workspaceEpoch, action, unstageable: reason, coverage });
   const item: ActionItem = { actionRef, title: action.title, stageable: reason === undefined };
   if (action.kind) item.kind = action.kind;
   if (action.isPreferred) item.isPreferred = true;
@@ -384,19 +328,19 @@ interface StageActionInput extends CommonInput {
 
 /** The action behind a ref, checked against the current buffers; stale or unknown refs ask for a new listing. */
 async function liveAction(ctx: ToolContext, ref: string): Promise<{ workspace: Workspace; entry: CachedAction }> {
-  const entry = actionCache(ctx.services).get(ref);
+  const entry = ctx.services.caches.codeActions.get(ref);
   const again = callTool('list-code-actions', 'List the code actions at that location again and use a fresh actionRef.');
   if (!entry) throw new ToolError('SnapshotMismatch', `actionRef "${truncate(ref, 40)}" is unknown or expired (refs live ${ACTION_REF_TTL_MS / 60_000} minutes).`, again);
   const workspace = ctx.registry.byId(entry.workspaceId);
   if (!workspace || workspace.snapshot().workspaceEpoch !== entry.workspaceEpoch) {
-    actionCache(ctx.services).delete(ref);
+    ctx.services.caches.codeActions.delete(ref);
     throw new ToolError('SnapshotMismatch', `actionRef "${ref}" belongs to a workspace that was closed or reloaded.`, again);
   }
   ctx.workspace({ workspaceId: workspace.id });
   for (const doc of entry.action.edit?.documents ?? []) {
     const current = await ctx.host.readDocument(doc.absPath);
     if (doc.version !== 0 && current?.text !== doc.baseText) {
-      actionCache(ctx.services).delete(ref);
+      ctx.services.caches.codeActions.delete(ref);
       throw new ToolError('SnapshotMismatch', `${toRelativePath(workspace.fsPath, doc.absPath)} changed since the code action was listed; its edit no longer applies.`, again, { actionRef: ref });
     }
   }
@@ -438,7 +382,7 @@ export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData
     const provenance: { tool: string; summary: string; codeActionKind?: string } = { tool: 'stage-code-action', summary: entry.action.title };
     if (entry.action.kind) provenance.codeActionKind = entry.action.kind;
     const data = await stage(ctx, workspace, provenance, converted, entry.coverage);
-    actionCache(ctx.services).delete(input.actionRef);
+    ctx.services.caches.codeActions.delete(input.actionRef);
     return data;
   },
 });
@@ -537,7 +481,7 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     if (!chosen) return data;
     const action = chosen.a;
     const converted = toChanges(doc.workspace, action.edit as HostWorkspaceEdit, kind);
-    const actionRef = actionCache(ctx.services).add({ workspaceId: doc.workspace.id, workspaceEpoch: doc.workspace.snapshot().workspaceEpoch, action, coverage });
+    const actionRef = ctx.services.caches.codeActions.add({ workspaceId: doc.workspace.id, workspaceEpoch: doc.workspace.snapshot().workspaceEpoch, action, coverage });
     data.action = { actionRef, title: action.title, ...(action.kind ? { kind: action.kind } : {}) };
     const contextLines = input.contextLines ?? 3;
     data.documents.items = converted.documents.map((d) => {

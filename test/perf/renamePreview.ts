@@ -9,8 +9,6 @@ import * as vscode from 'vscode';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 import { benchRuntime, envelopeProblem } from '../../bench/inHost';
 import { activateWorkbench, perfInput } from './setup';
-import { forgetSymbolTrees } from '../../src/core/symbols/symbols';
-import { forgetHighlights } from '../../src/tools/navigation';
 
 interface Info {
   entityPath: string;
@@ -76,8 +74,7 @@ export async function run(): Promise<void> {
     }
     const coldTimes: number[] = [];
     for (let i = 0; i < 10; i++) {
-      forgetSymbolTrees(services.host);
-      forgetHighlights(services.host);
+      services.caches.clear();
       coldTimes.push(await timed(async () => ok(await runner.invoke('find-references', refs))));
     }
     samples.coldReferences = coldTimes;

@@ -8,6 +8,7 @@ import type { EffectiveSettings } from '../chain/modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
 import type { Coverage } from '../symbols/coverage';
+import type { LanguageServiceCaches } from './caches';
 import { StagedOverlay } from './stagedOverlay';
 import type { StagedDocument } from '../transactions/types';
 import type { TransactionManager } from '../transactions/manager';
@@ -97,6 +98,8 @@ export interface Services {
   transactions: TransactionManager;
   /** Whether each language service answers for the whole project yet (src/core/symbols/readiness.ts). */
   readiness: Readiness;
+  /** Language-service answers kept across calls (caches.ts): one object, one clear(). */
+  caches: LanguageServiceCaches;
 }
 
 /**

@@ -14,12 +14,10 @@
  */
 import type { LocationOutput, LocationSelector, Place, ResolvedDocument, ResolvedLocation, ToolContext } from '../documents/context';
 import { callTool, resolveExternally, retry, revise, ToolError } from '../chain/envelope';
-import type { HostSymbol, WorkbenchHost } from '../documents/editorPort';
+import type { HostSymbol } from '../documents/editorPort';
 import { truncate } from '../documents/paths';
 import { symbolSelectorInput as symbolSelectorSchema } from '../chain/schemas';
 import type { JsonSchema } from '../chain/schemas';
-import { cacheFor } from '../documents/textCache';
-import type { TextKeyedCache } from '../documents/textCache';
 import type { WorkspaceSelector } from '../documents/workspaces';
 
 export interface SymbolSelector {
@@ -134,21 +132,8 @@ export function parseSymbolId(symbolId: string): { documentId: string; segments:
 
 // ---------------------------------------------------------------- document symbol trees
 
+/** Within one call: a resolved document lives as long as the call, so its tree is not asked for twice. */
 const trees = new WeakMap<ResolvedDocument, HostSymbol[]>();
-
-/** Symbol trees of unchanged documents across calls (a tree depends only on the text and language). */
-const treesByText = new WeakMap<object, TextKeyedCache<HostSymbol[]>>();
-export const SYMBOL_TREES_KEPT = 2000;
-
-/** Forgets the symbol trees kept across calls (benchmarks measure the first call this way). */
-export function forgetSymbolTrees(host: WorkbenchHost): void {
-  treesByText.get(host)?.clear();
-}
-
-/** Languages whose document symbol provider has answered in this session (per host). */
-const answered = new WeakMap<WorkbenchHost, Set<string>>();
-/** Languages whose running extensions gave no symbols for a whole wait: not waited for again. */
-const silent = new WeakMap<WorkbenchHost, Set<string>>();
 
 /** How long a first request waits for the document symbols of a language whose extension is starting. */
 export const SYMBOLS_READINESS = { waitMs: 8000, stepMs: 250, retryAfterSeconds: 5 };
@@ -168,17 +153,15 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
   if (cached) return cached;
   const language = doc.host.languageId;
   // Only a buffer's text is what the provider analyses; a staged document's text is not.
-  const kept = doc.view === 'buffer' ? cacheFor(treesByText, ctx.host, SYMBOL_TREES_KEPT) : undefined;
+  const kept = doc.view === 'buffer' ? ctx.services.caches.symbolTrees : undefined;
   const key = `${language}\0${doc.absolutePath}`;
   const hit = kept?.get(key, doc.host.text);
   if (hit) {
     trees.set(doc, hit);
     return hit;
   }
-  const seen = answered.get(ctx.host) ?? new Set<string>();
-  answered.set(ctx.host, seen);
-  const quiet = silent.get(ctx.host) ?? new Set<string>();
-  silent.set(ctx.host, quiet);
+  const seen = ctx.services.caches.symbolsAnswered;
+  const quiet = ctx.services.caches.symbolsSilent;
   let symbols = await ctx.host.documentSymbols(doc.absolutePath);
   if (symbols === undefined && !seen.has(language) && !quiet.has(language)) {
     const services = () => ctx.host.languages().find((l) => l.id === language)?.providedBy ?? [];

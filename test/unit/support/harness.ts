@@ -19,6 +19,7 @@ import type { KeyValueStore } from '../../../src/core/documents/workspaces';
 import { ALL_TOOLS } from '../../../src/tools';
 import { FakeHost } from './fakeHost';
 import { assertValidEnvelope, expectError as sharedError, expectOk as sharedOk } from '../../shared/envelopes';
+import { LanguageServiceCaches } from '../../../src/core/documents/caches';
 import { ProjectReadiness } from '../../../src/core/symbols/readiness';
 
 /** A KeyValueStore (VS Code's globalState) kept in memory. */
@@ -96,6 +97,7 @@ export class Harness {
       startedAt: Date.now(),
       transactions: this.transactions,
       readiness: new ProjectReadiness(),
+      caches: new LanguageServiceCaches(),
     };
     this.runner = new ToolRunner(tools, {
       services: this.services,

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import type { HostTextEdit } from '../../../src/core/documents/editorPort';
-import { ActionCache } from '../../../src/tools/semantic';
+import { ActionCache } from '../../../src/core/documents/caches';
 import { applyEdits } from '../../../src/core/transactions/editorEdits';
 import type { ReferencesData } from '../../../src/tools/navigation';
 import type { FixAllData, ListActionsData, SemanticMutationData } from '../../../src/tools/semantic';
