@@ -16,8 +16,8 @@ export default tseslint.config(
     },
   },
   {
-    // The core and the tools are plain TypeScript: only src/host and src/extension.ts talk to VS Code.
-    files: ['src/core/**/*.ts', 'src/tools/**/*.ts'],
+    // The core, the tools and the MCP door (src/mcp) are plain TypeScript: only src/host and src/extension.ts talk to VS Code.
+    files: ['src/core/**/*.ts', 'src/tools/**/*.ts', 'src/mcp/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }] }],
     },

@@ -60,7 +60,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   const runner = new ToolRunner(ALL_TOOLS, {
     services,
     log: (e) => {
-      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId}`;
+      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId} door=${e.door}`;
       if (e.outcome === 'ok') log.info(line);
       else if (e.outcome === 'UnhandledException') log.error(line);
       else log.warn(line);
