@@ -101,6 +101,9 @@ export class McpHttpServer {
       });
     });
     server.headersTimeout = 30_000;
+    // Clients keep their connection between calls; a client whose event loop is busy (the SDK's client compiles every
+    // listed output schema) may not see the default 5 s idle close in time and send on a closed socket.
+    server.keepAliveTimeout = 65_000;
     server.requestTimeout = 0; // SSE streams stay open; a body still has to arrive within headersTimeout + the socket's activity.
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
