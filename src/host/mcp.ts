@@ -82,8 +82,18 @@ export function registerMcp(deps: {
     return { effectiveMode: s.effectiveMode, trusted: s.trusted, profile: settings.profile, untrusted: settings.untrusted };
   };
 
-  const confirm = async (_tool: AnyToolDefinition, summary: ApprovalSummary): Promise<boolean> => {
+  const confirm = async (tool: AnyToolDefinition, summary: ApprovalSummary): Promise<boolean> => {
     if (confirmHook) return confirmHook(summary);
+    try {
+      return await askPerson(summary);
+    } catch (error) {
+      // No answer is a refusal: nothing is written unless the person said so.
+      log.warn(`MCP: could not ask the person to approve ${tool.name} (${error instanceof Error ? error.message : String(error)}); not approved.`);
+      return false;
+    }
+  };
+
+  const askPerson = async (summary: ApprovalSummary): Promise<boolean> => {
     const title = `An agent connected over MCP asks: ${summary.title}`;
     const choice = await vscode.window.showWarningMessage(title, { modal: true, detail: plainText(summary.message) }, 'Commit', 'Open Review Panel First');
     if (choice !== 'Open Review Panel First') return choice === 'Commit';
