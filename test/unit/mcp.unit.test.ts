@@ -401,3 +401,45 @@ describe('MCP door: raw HTTP refusals', () => {
     assert.equal(h.logs.length, 0, 'no tool ran');
   });
 });
+
+describe('MCP door: the stdio bridge', function () {
+  this.timeout(60_000);
+  const bridge = path.resolve(__dirname, '..', '..', 'src', 'mcp', 'stdioBridge.js');
+
+  it('relays to the window whose folder holds the directory, refuses when none does, and exits when the window is gone', async () => {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bridge-'));
+    const dir = path.join(scratch, 'mcp');
+    const project = path.join(scratch, 'project');
+    fs.mkdirSync(path.join(project, 'src'), { recursive: true });
+    const h = await createHarness({ host: sampleHost() });
+    const s = await serve(h);
+    const file = writeDiscoveryFile(dir, { format: DISCOVERY_FORMAT, url: s.server.url, token: s.server.token, folders: [project], pid: process.pid, startedAt: new Date().toISOString(), version: 'test' });
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
+    const env = { ...process.env, AGENT_WORKBENCH_MCP_DIR: dir } as Record<string, string>;
+    try {
+      const client = new Client({ name: 'bridge', version: '1' });
+      const transport = new StdioClientTransport({ command: process.execPath, args: [bridge], cwd: path.join(project, 'src'), env, stderr: 'pipe' });
+      let stderr = '';
+      transport.stderr?.on('data', (c: Buffer) => (stderr += c.toString()));
+      await client.connect(transport);
+      const status = await client.callTool({ name: 'workspace-list', arguments: {} });
+      assert.equal(status.isError, false);
+      const closed = new Promise<void>((resolve) => (client.onclose = () => resolve()));
+      await s.server.stop();
+      await assert.rejects(client.callTool({ name: 'workspace-list', arguments: {} }));
+      await closed;
+      assert.match(stderr, /is gone/);
+
+      const elsewhere = new Client({ name: 'bridge', version: '1' });
+      const refused = new StdioClientTransport({ command: process.execPath, args: [bridge], cwd: scratch, env, stderr: 'pipe' });
+      let why = '';
+      refused.stderr?.on('data', (c: Buffer) => (why += c.toString()));
+      await assert.rejects(elsewhere.connect(refused));
+      assert.match(why, /no window serving MCP has .* in its workspace/);
+    } finally {
+      fs.rmSync(file, { force: true });
+      await s.server.stop();
+      fs.rmSync(scratch, { recursive: true, force: true });
+    }
+  });
+});
