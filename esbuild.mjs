@@ -18,13 +18,11 @@ const problemReporter = {
   },
 };
 
-const context = await esbuild.context({
-  entryPoints: ['src/extension.ts'],
+const shared = {
   bundle: true,
   format: 'cjs',
   platform: 'node',
   target: 'node20',
-  outfile: 'dist/extension.js',
   external: ['vscode'],
   // jsonc-parser's main entry is UMD, which esbuild cannot follow; its ES module entry bundles cleanly.
   mainFields: ['module', 'main'],
@@ -34,12 +32,18 @@ const context = await esbuild.context({
   logLevel: 'silent',
   metafile: true,
   plugins: [problemReporter],
-});
+};
+
+// The extension, and the stdio bridge an MCP client starts with `node <extension>/dist/mcp-stdio.js` (src/mcp/stdioBridge.ts).
+const contexts = await Promise.all([
+  esbuild.context({ ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' }),
+  esbuild.context({ ...shared, entryPoints: ['src/mcp/stdioBridge.ts'], outfile: 'dist/mcp-stdio.js' }),
+]);
 
 if (watch) {
-  await context.watch();
+  await Promise.all(contexts.map((c) => c.watch()));
 } else {
-  const result = await context.rebuild();
-  await context.dispose();
-  if (result.errors.length > 0) process.exit(1);
+  const results = await Promise.all(contexts.map((c) => c.rebuild()));
+  await Promise.all(contexts.map((c) => c.dispose()));
+  if (results.some((r) => r.errors.length > 0)) process.exit(1);
 }

@@ -42,6 +42,19 @@ export default tseslint.config(
     },
   },
   {
+    // The MCP door is plain Node (its HTTP server and the stdio bridge): VS Code stays in src/host.
+    files: ['src/mcp/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }],
+          patterns: [{ group: ['**/host/*', '**/extension'], message: 'src/mcp never imports src/host.' }],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.mjs'],
     languageOptions: {
       globals: { process: 'readonly', console: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', URL: 'readonly' },

@@ -23,7 +23,7 @@ try {
   if (!fs.existsSync(vsix)) problems.push('no .vsix was written');
   // vsce ls lists exactly what vsce package packs.
   const files = run('npx', ['vsce', 'ls', '--no-dependencies']).split('\n').map((f) => f.trim()).filter(Boolean);
-  for (const wanted of ['package.json', 'dist/extension.js', 'README.md', 'docs/reference/index.md', 'docs/images/review-panel.png', 'media/panel.js', 'media/panel.css', 'LICENSE']) {
+  for (const wanted of ['package.json', 'dist/extension.js', 'dist/mcp-stdio.js', 'README.md', 'docs/reference/index.md', 'docs/images/review-panel.png', 'media/panel.js', 'media/panel.css', 'LICENSE']) {
     if (!files.includes(wanted)) problems.push(`the package lacks ${wanted}`);
   }
   const unwanted = files.filter((f) => /^(src|test|scripts|bench|node_modules|out)\//.test(f) || /\.ts$/.test(f));

@@ -22,6 +22,9 @@ const SUITES = [
   { name: 'realcode', workspace: rxjsWorkspace, trusted: true },
   // The same sources in fresh windows, asked at once while TypeScript loads the project: a partial answer showed in 3 runs of 4.
   { name: 'realcode-cold', workspace: rxjsWorkspace, trusted: true, runs: 3 },
+  // The MCP door: its server on (user settings), discovery files in a temp directory of the run (AGENT_WORKBENCH_MCP_DIR).
+  { name: 'mcp', fixture: 'sample', trusted: true, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
+  { name: 'mcp-untrusted', fixture: 'sample', trusted: false, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
 ];
 
 /** A generated workspace in a temp folder, with what the tests need to know about it (exact reference counts). */
@@ -43,7 +46,10 @@ for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.na
     const started = Date.now();
     try {
       const env = { AW_SUITE: suite.name, AW_RUN: String(run), ...(fixture.info ? { AW_GENERATED: JSON.stringify(fixture.info) } : {}) };
-      const code = await runExtensionTests({ extensionPath: REPO_ROOT, testsPath, workspace, trusted: suite.trusted, env, userSettings: HEADLESS_USER_SETTINGS });
+      // Beside the workspace folder, never inside it (fixture.scratch is removed with the fixture).
+      if (suite.discoveryDir) env.AGENT_WORKBENCH_MCP_DIR = path.join(fixture.scratch, 'mcp-windows');
+      const userSettings = { ...HEADLESS_USER_SETTINGS, ...suite.settings };
+      const code = await runExtensionTests({ extensionPath: REPO_ROOT, testsPath, workspace, trusted: suite.trusted, env, userSettings });
       console.log(`--- suite "${label} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       if (code !== 0) failed++;
     } finally {

@@ -8,6 +8,8 @@ import * as fs from 'node:fs';
 import net from 'node:net';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
@@ -71,9 +73,11 @@ const ok = async (tool, input) => {
   return envelope.data;
 };
 
+// The MCP test reads this window's discovery file here (beside the workspace folder, removed with it).
+const mcpDir = path.join(fixture.scratch, 'mcp-windows');
 const server = await startServer({
   trusted: true,
-  env: { AW_BRIDGE_PORT: String(bridgePort) },
+  env: { AW_BRIDGE_PORT: String(bridgePort), AGENT_WORKBENCH_MCP_DIR: mcpDir },
   userSettings: { ...HEADLESS_USER_SETTINGS, 'workbench.colorTheme': 'Default Light Modern', 'workbench.startupEditor': 'none', 'window.commandCenter': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'chat.disableAIFeatures': true, 'editor.autoClosingQuotes': 'never', 'editor.autoClosingBrackets': 'never' },
   log: VERBOSE ? (line) => process.stderr.write(`[server] ${line}\n`) : undefined,
 });
@@ -446,6 +450,54 @@ try {
     const envelope = JSON.parse(result.text);
     assert.equal(envelope.ok, true);
     assert.equal(envelope.data.workspaces.items.length, 1);
+  });
+
+  await test('Connect an Agent over MCP: the setup page copies; a rename staged over MCP shows in the panel; its commit is not the agent\'s to make; Commit in the panel writes it', async () => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl }).catch(() => {});
+    await bridge('/command', { id: 'agentWorkbench.mcp.connect' });
+    const setup = await waitFor('the setup page', async () => {
+      for (const f of page.frames()) if (!f.isDetached() && (await f.$('button[data-copy="claude"]').catch(() => null))) return f;
+      return undefined;
+    });
+    await setup.locator('button[data-copy="claude"]').click();
+    const copied = await waitFor('the setup text on the clipboard', async () => {
+      const text = await bridge('/clipboard');
+      return /claude mcp add agent-workbench -- node .*dist\/mcp-stdio\.js/.test(text) ? text : undefined;
+    });
+    assert.match(copied, /claude mcp add --transport http agent-workbench http:\/\/127\.0\.0\.1:\d+\/mcp --header 'Authorization: Bearer [\w-]{43}'/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'mcp-setup.png') });
+    const [name] = fs.readdirSync(mcpDir).filter((n) => n.endsWith('.json'));
+    const entry = JSON.parse(fs.readFileSync(path.join(mcpDir, name), 'utf8'));
+    assert.ok(copied.includes(entry.token) && copied.includes(entry.url));
+    await waitFor('the status bar item', async () => (await page.locator('.statusbar').getByText(/MCP 0/).count()) > 0);
+    const client = new Client({ name: 'panel-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: { Authorization: `Bearer ${entry.token}` } } }));
+    try {
+      await waitFor('the status bar counting the client', async () => (await page.locator('.statusbar').getByText(/MCP 1/).count()) > 0);
+      const staged = await client.callTool({ name: 'rename-symbol', arguments: { symbol: { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'farewell' } } }, newName: 'sayGoodbye' } });
+      assert.equal(staged.isError, false, JSON.stringify(staged.structuredContent));
+      await bridge('/command', { id: 'agentWorkbench.review.open' });
+      frame = await panel();
+      await waitFor('the MCP rename in the panel', async () => (await domFiles(frame)).length === 1);
+      assert.deepEqual(await domFiles(frame), await previewFiles());
+      const revs = await frame.$$eval('li.revision', (els) => els.map((e) => e.querySelector('.rev-tool').textContent));
+      assert.deepEqual(revs, ['rename-symbol']);
+      const before = read('src/greet.ts').toString('utf8');
+      // A commit over MCP asks the person in a modal; this headless VS Code (--enable-smoke-test-driver) refuses to show
+      // any dialog ("Dialog requested during smoke test"), and a question nobody could answer is a refusal.
+      // (The modal's wording and the approving path are covered by the mcp integration suite through a test hook.)
+      const declined = await client.callTool({ name: 'transaction-commit', arguments: {} });
+      assert.equal(declined.isError, true);
+      assert.equal(declined.structuredContent.error.code, 'TransactionCommitNotApproved', declined.structuredContent.error.message);
+      assert.equal(read('src/greet.ts').toString('utf8'), before, 'nothing is written without the person');
+      // The person commits it from the panel instead.
+      await click(frame, 'button[data-action=commit]');
+      await waitFor('the commit', async () => /Committed/.test((await frame.$eval('#outcome', (e) => e.textContent).catch(() => '')) ?? ''), 60_000);
+      assert.equal(read('src/greet.ts').toString('utf8'), before.replace(/\bfarewell\b/g, 'sayGoodbye'));
+    } finally {
+      await client.close();
+      await bridge('/config', { key: 'agentWorkbench.mcp.enabled', value: false });
+    }
   });
 
   await test('after a window reload the serializer brings the panel back, showing the transaction that is still open', async () => {

@@ -12,6 +12,8 @@ import { injectCommitFault } from './host/commit';
 import type { CommitFault } from './host/commit';
 import { registerReviewPanel } from './host/reviewPanel';
 import { registerTools } from './host/registration';
+import { registerMcp } from './host/mcp';
+import type { McpControl } from './host/mcp';
 import { keptTransactionFiles } from './host/transactionFiles';
 import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
@@ -26,7 +28,7 @@ export interface AgentWorkbenchApi {
   /** How long activate() took, in milliseconds. */
   activationMs: number;
   /** For integration tests: make the next commit fail at one file, to prove it restores everything. */
-  testHooks: { injectCommitFault(fault: CommitFault | undefined): void };
+  testHooks: { injectCommitFault(fault: CommitFault | undefined): void; mcp: McpControl };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentWorkbenchApi> {
@@ -61,7 +63,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   const runner = new ToolRunner(ALL_TOOLS, {
     services,
     log: (e) => {
-      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId}`;
+      const line = `${e.tool} ${e.outcome} ${e.durationMs}ms ${e.bytes}B${e.truncated ? ' truncated' : ''} correlationId=${e.correlationId} door=${e.door}`;
       if (e.outcome === 'ok') log.info(line);
       else if (e.outcome === 'UnhandledException') log.error(line);
       else log.warn(line);
@@ -71,6 +73,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       return choice === 'Approve';
     },
   });
+  const mcp = registerMcp({ context, runner, tools: ALL_TOOLS, log, version });
   context.subscriptions.push(
     watchSettings(),
     kept,
@@ -80,10 +83,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     ...registerCommands(log),
     ...registerReviewPanel(context, { services, runner, extensionUri: context.extensionUri, log }),
     vscode.workspace.onDidChangeWorkspaceFolders(() => void registry.sync()),
+    ...mcp.disposables,
   );
   const activationMs = Date.now() - started;
   log.info(`Agent Workbench ${version} activated in ${activationMs} ms with ${ALL_TOOLS.length} tools; mode ${readSettings().effectiveMode}.`);
-  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, testHooks: { injectCommitFault } };
+  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, testHooks: { injectCommitFault, mcp: mcp.control } };
 }
 
 export function deactivate(): void {}

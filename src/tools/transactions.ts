@@ -1,6 +1,6 @@
 import type { DocumentSelector, ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
-import type { ApprovalSummary } from '../core/chain/definition';
+import type { ApprovalSummary } from '../core/chain/toolInfo';
 import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { revise, ToolError } from '../core/chain/envelope';

@@ -16,6 +16,8 @@ const SUITES: Record<string, string[]> = {
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
   realcode: ['realcode.test.js'],
   'realcode-cold': ['realcodeCold.test.js'],
+  mcp: ['mcp.test.js'],
+  'mcp-untrusted': ['mcpUntrusted.test.js'],
 };
 
 export async function run(): Promise<void> {

@@ -53,6 +53,8 @@ async function handle(url: string, body: string): Promise<unknown> {
     case '/config':
       await vscode.workspace.getConfiguration().update(String(args.key), args.value, vscode.ConfigurationTarget.Global);
       return true;
+    case '/clipboard':
+      return vscode.env.clipboard.readText();
     case '/diagnostics':
       return vscode.languages.getDiagnostics(vscode.Uri.parse(String(args.uri))).map((d) => d.message);
     case '/editors':

@@ -5,7 +5,8 @@ import { LinkedCancellation } from './cancellation';
 import type { CancellationSignal } from './cancellation';
 import { ToolContext } from '../documents/context';
 import type { Services, TextView } from '../documents/context';
-import type { AnyToolDefinition, ApprovalSummary } from './definition';
+import type { AnyToolDefinition } from './definition';
+import type { ApprovalSummary } from './toolInfo';
 import { failure, resolveExternally, retry, revise, success, ToolError } from './envelope';
 import type { Envelope, Snapshot } from './envelope';
 import type { ErrorCode } from './errors';
@@ -21,7 +22,13 @@ export interface CallOptions {
   countTokens?: (text: string) => PromiseLike<number>;
   /** The person already confirmed this call in VS Code's confirmation UI. */
   confirmed?: boolean;
+  /** Which door the call came through (the tool call log says it); default 'vscode.lm'. */
+  door?: CallDoor;
+  /** Asks the person instead of the environment's confirm (a door whose client cannot show VS Code's confirmation). */
+  confirm?: ChainEnvironment['confirm'];
 }
+
+export type CallDoor = 'vscode.lm' | 'mcp';
 
 export interface CallLog {
   tool: string;
@@ -30,6 +37,7 @@ export interface CallLog {
   outcome: 'ok' | ErrorCode;
   bytes: number;
   truncated: boolean;
+  door: CallDoor;
 }
 
 export interface ChainEnvironment {
@@ -121,6 +129,7 @@ export class ToolRunner {
         outcome: result.envelope.ok ? 'ok' : result.envelope.error.code,
         bytes: utf8Bytes(result.text),
         truncated,
+        door: options.door ?? 'vscode.lm',
       });
     } catch {
       // A failing log must not turn an answer into an exception.
@@ -243,7 +252,7 @@ export class ToolRunner {
     }
     if (options.confirmed) return;
     const summary = tool.prepareApproval ? await tool.prepareApproval(input as never, ctx) : { title: tool.title, message: `Run ${tool.name}?` };
-    if (!(await this.env.confirm(tool, summary))) {
+    if (!(await (options.confirm ?? this.env.confirm)(tool, summary))) {
       throw new ToolError(code, `The person did not approve ${tool.name}. Nothing was applied.`, resolveExternally('Ask the person what they want changed before trying again.'));
     }
   }

@@ -1,6 +1,7 @@
 import type { AnyToolDefinition } from './definition';
 import { registeredToolName } from './definition';
 import { modeAllows, whenClause } from './modes';
+import { profileHiddenContextKey } from './profile';
 import { envelopeOutputSchema } from './schemas';
 import type { JsonSchema } from './schemas';
 
@@ -17,8 +18,8 @@ export function languageModelToolContribution(tool: AnyToolDefinition): JsonSche
     tags: ['agent-workbench', tool.category.toLowerCase().replace(/\s+/g, '-'), tool.operationKind.toLowerCase()],
     inputSchema: modelInputSchema(tool.inputSchema),
   };
-  const when = whenClause(tool);
-  if (when) entry.when = when;
+  // The tool profile (agentWorkbench.toolProfile) hides a tool through a context key the host sets.
+  entry.when = [whenClause(tool), `!${profileHiddenContextKey(registeredToolName(tool.name))}`].filter(Boolean).join(' && ');
   return entry;
 }
 

@@ -1,4 +1,5 @@
-import type { ToolAnnotations, ToolDefinition } from '../../core/chain/definition';
+import type { ToolAnnotations } from '../../core/chain/toolInfo';
+import type { ToolDefinition } from '../../core/chain/definition';
 import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { Snapshot } from '../../core/chain/envelope';

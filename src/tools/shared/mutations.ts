@@ -1,5 +1,6 @@
 /** What every mutation tool shares: its marks, annotations and the schemas of what it answers. */
-import type { ToolAnnotations, ToolDefinition } from '../../core/chain/definition';
+import type { ToolAnnotations } from '../../core/chain/toolInfo';
+import type { ToolDefinition } from '../../core/chain/definition';
 import { collectionOutput, documentRefOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 

@@ -101,7 +101,9 @@ describe('manifest: generated files do not drift from the definitions', () => {
       assert.deepEqual(entry.inputSchema, modelInputSchema(tool.inputSchema));
       assert.deepEqual(entry, JSON.parse(JSON.stringify(languageModelToolContribution(tool))));
       // Query tools are visible in every mode; anything else is hidden when it would be refused.
-      assert.equal(entry.when === undefined, tool.effect === 'Read' && tool.operationKind === 'Query', tool.name);
+      assert.equal(!String(entry.when).includes('isWorkspaceTrusted'), tool.effect === 'Read' && tool.operationKind === 'Query', tool.name);
+      // Every tool can be left out by the tool profile (a context key the host sets).
+      assert.ok(String(entry.when).endsWith(`!agentWorkbench.profileHides.${registeredToolName(tool.name)}`), tool.name);
     });
   });
 
@@ -138,7 +140,7 @@ describe('manifest: generated files do not drift from the definitions', () => {
       { operationKind: 'Query' as const, effect: 'External' as const },
     ]) {
       const entry = languageModelToolContribution({ ...base, ...marks });
-      assert.equal(entry.when, "isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only'");
+      assert.equal(entry.when, `isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only' && !agentWorkbench.profileHides.${registeredToolName(base.name)}`);
     }
   });
 });
