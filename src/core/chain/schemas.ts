@@ -40,7 +40,7 @@ export const snapshotSchema: JsonSchema = {
 
 /*
  * Input fragments below are written compactly: every request an agent makes carries every
- * tool's input schema (the budget test/unit/budget.unit.test.ts enforces).
+ * tool's input schema (the budget test/unit/tools/definitionBudget.unit.test.ts enforces).
  * One short description per fragment; the reference pages carry the long explanations.
  */
 

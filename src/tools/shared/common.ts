@@ -18,7 +18,7 @@ export interface CommonInput {
  * target is a document, location or symbol may leave `workspace` out (`{ workspace: false }`):
  * a documentId or symbolId names its folder, and a path that exists in several folders is
  * answered with DocumentAmbiguous listing the documentIds to use. It keeps them within the
- * definition budget (test/unit/budget.unit.test.ts).
+ * definition budget (test/unit/tools/definitionBudget.unit.test.ts).
  */
 /**
  * Input fragment of the tools that can answer in the staged view: selectors resolve against the
