@@ -155,7 +155,15 @@ export async function measureGroup(group: string, variants: Variant[], iteration
       else if (i === 0) samplesText[index] = v.sample(result);
     }
   }
-  return variants.map((v, index) => ({ id: v.id, group, label: v.label, status: 'measured', stats: stats(samples[index]), sample: samplesText[index], note: v.note }));
+  return variants.map((v, index) => ({
+    id: v.id,
+    group,
+    label: v.label,
+    status: 'measured',
+    stats: stats(samples[index]),
+    sample: samplesText[index],
+    note: v.note,
+  }));
 }
 
 export async function invokeLm(name: string, input: object): Promise<string> {
@@ -224,7 +232,9 @@ function vscodeToolRefusal(tool: string, text: string): string | undefined {
 async function vscodeToolRow(name: string, input: object, iterations: number, warmup: number, note: string): Promise<Row> {
   const label = `${name} via vscode.lm.invokeTool()`;
   const known = vscode.lm.tools.find((t) => t.name === name);
-  if (!known) return { id: name, group: 'VS Code agent tools', label, status: 'refused', reason: `not in vscode.lm.tools (${vscode.lm.tools.length} tools listed)` };
+  if (!known) {
+    return { id: name, group: 'VS Code agent tools', label, status: 'refused', reason: `not in vscode.lm.tools (${vscode.lm.tools.length} tools listed)` };
+  }
   let probe: string;
   try {
     probe = await invokeLm(name, input);
@@ -253,12 +263,26 @@ export async function benchRuntime(version: string): Promise<{ services: Service
   const settingsWatch = watchSettings();
   const memoryStore = new Map<string, unknown>();
   const transactions = new TransactionManager({ host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode });
-  const registry = new WorkspaceRegistry(host, {
-    get: <T>(key: string) => memoryStore.get(key) as T | undefined,
-    update: async (key: string, value: unknown) => void memoryStore.set(key, value),
-  }, (id) => transactions.revision(id));
+  const registry = new WorkspaceRegistry(
+    host,
+    {
+      get: <T>(key: string) => memoryStore.get(key) as T | undefined,
+      update: async (key: string, value: unknown) => void memoryStore.set(key, value),
+    },
+    (id) => transactions.revision(id),
+  );
   await registry.sync();
-  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: Date.now(), transactions, readiness: new ProjectReadiness(), caches: new LanguageServiceCaches() };
+  const services: Services = {
+    host,
+    registry,
+    errors: new ErrorStore(),
+    tools: () => ALL_TOOLS,
+    settings: readSettings,
+    startedAt: Date.now(),
+    transactions,
+    readiness: new ProjectReadiness(),
+    caches: new LanguageServiceCaches(),
+  };
   const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
   const runner = new ToolRunner(ALL_TOOLS, {
     services,
@@ -301,7 +325,9 @@ export async function run(): Promise<void> {
 
   const greeter = vscode.Uri.file(path.join(folder.uri.fsPath, GREETER));
   const typescriptReadyMs = await waitForDocumentSymbols(greeter);
-  console.log(`[bench] extension host ready: VS Code ${vscode.version}, TypeScript answered after ${typescriptReadyMs} ms; ${warmup} warm-up + ${iterations} measured calls per row`);
+  console.log(
+    `[bench] extension host ready: VS Code ${vscode.version}, TypeScript answered after ${typescriptReadyMs} ms; ${warmup} warm-up + ${iterations} measured calls per row`,
+  );
   // The TypeScript server keeps loading the project for a moment after its first answer.
   await new Promise((r) => setTimeout(r, settleMs));
 
@@ -343,11 +369,25 @@ export async function run(): Promise<void> {
     const t = vscode.lm.tools.find((x) => x.name === name);
     return { name, found: t !== undefined, inputSchema: t?.inputSchema };
   });
-  rows.push(await vscodeToolRow('vscode_listCodeUsages', VSCODE_TOOL_TARGET, iterations, warmup, 'definitions + references + implementations of greet, with line previews'));
+  rows.push(
+    await vscodeToolRow(
+      'vscode_listCodeUsages',
+      VSCODE_TOOL_TARGET,
+      iterations,
+      warmup,
+      'definitions + references + implementations of greet, with line previews',
+    ),
+  );
   // Renaming greet to its own name: the language service computes the full rename, and the edits
   // it applies leave every file as it was, so each call does the same work.
   rows.push(
-    await vscodeToolRow('vscode_renameSymbol', { ...VSCODE_TOOL_TARGET, newName: VSCODE_TOOL_TARGET.symbol }, iterations, warmup, 'greet renamed to greet: the whole rename is computed and applied, with no change to the text'),
+    await vscodeToolRow(
+      'vscode_renameSymbol',
+      { ...VSCODE_TOOL_TARGET, newName: VSCODE_TOOL_TARGET.symbol },
+      iterations,
+      warmup,
+      'greet renamed to greet: the whole rename is computed and applied, with no change to the text',
+    ),
   );
   const renamedDirty = vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => path.relative(folder.uri.fsPath, d.uri.fsPath));
   const rename = rows.find((r) => r.id === 'vscode_renameSymbol');

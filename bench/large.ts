@@ -99,17 +99,25 @@ async function measure(): Promise<void> {
   const uri = (rel: string): vscode.Uri => vscode.Uri.file(path.join(folder.uri.fsPath, rel));
   const channelUri = uri(synthetic.channelPath);
   const channelPos = new vscode.Position(0, 'export class '.length);
-  const channelSymbol = { location: { span: { document: { path: synthetic.channelPath }, range: { start: 'export class '.length, length: 'Channel'.length } } } };
+  const channelSymbol = {
+    location: { span: { document: { path: synthetic.channelPath }, range: { start: 'export class '.length, length: 'Channel'.length } } },
+  };
   const referencesInput = { symbol: channelSymbol, referencesLimit: 1000 };
 
   // ---- 1. cold start: before anything else asks the TypeScript server
   const typescriptReadyMs = await waitForDocumentSymbols(channelUri);
-  const rawRefs = async (): Promise<number> => ((await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', channelUri, channelPos)) ?? []).length;
+  const rawRefs = async (): Promise<number> =>
+    ((await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', channelUri, channelPos)) ?? []).length;
   const rawFirst = { atMs: at(), count: await rawRefs() };
   const toolStarted = performance.now();
   const firstText = await invokeLm('workbench_find_references', referencesInput);
   const firstData = dataOf<ReferencesData>(firstText);
-  const toolFirst = { atMs: at(), count: referenceCount(firstData), complete: firstData.complete ?? null, durationMs: Math.round(performance.now() - toolStarted) };
+  const toolFirst = {
+    atMs: at(),
+    count: referenceCount(firstData),
+    complete: firstData.complete ?? null,
+    durationMs: Math.round(performance.now() - toolStarted),
+  };
   let rawComplete: ColdStart['rawComplete'] = null;
   for (let probes = 1; probes <= 240; probes++) {
     const count = await rawRefs();
@@ -146,22 +154,42 @@ async function measure(): Promise<void> {
     {
       tool: 'search-symbols',
       input: { query: 'Feature0500' },
-      raw: raw('raw.workspaceSymbols', 'vscode.executeWorkspaceSymbolProvider "Feature0500" (raw)', () => vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'Feature0500'), nonEmpty),
+      raw: raw(
+        'raw.workspaceSymbols',
+        'vscode.executeWorkspaceSymbolProvider "Feature0500" (raw)',
+        () => vscode.commands.executeCommand('vscode.executeWorkspaceSymbolProvider', 'Feature0500'),
+        nonEmpty,
+      ),
     },
     {
       tool: 'get-document-outline',
       input: { document: { path: sample } },
-      raw: raw('raw.documentSymbols', `vscode.executeDocumentSymbolProvider ${sample} (raw)`, () => vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', sampleUri), nonEmpty),
+      raw: raw(
+        'raw.documentSymbols',
+        `vscode.executeDocumentSymbolProvider ${sample} (raw)`,
+        () => vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', sampleUri),
+        nonEmpty,
+      ),
     },
     {
       tool: 'go-to-definition',
       input: { location: { span: { document: { path: sample }, range: { start: entityAt, length: 'Entity'.length } } } },
-      raw: raw('raw.definition', 'vscode.executeDefinitionProvider at Entity (raw)', () => vscode.commands.executeCommand('vscode.executeDefinitionProvider', sampleUri, entityPos), nonEmpty),
+      raw: raw(
+        'raw.definition',
+        'vscode.executeDefinitionProvider at Entity (raw)',
+        () => vscode.commands.executeCommand('vscode.executeDefinitionProvider', sampleUri, entityPos),
+        nonEmpty,
+      ),
     },
     {
       tool: 'find-references',
       input: referencesInput,
-      raw: raw('raw.references', `vscode.executeReferenceProvider on Channel (raw, ${synthetic.channelReferences} references)`, () => vscode.commands.executeCommand('vscode.executeReferenceProvider', channelUri, channelPos), nonEmpty),
+      raw: raw(
+        'raw.references',
+        `vscode.executeReferenceProvider on Channel (raw, ${synthetic.channelReferences} references)`,
+        () => vscode.commands.executeCommand('vscode.executeReferenceProvider', channelUri, channelPos),
+        nonEmpty,
+      ),
     },
   ];
   for (const c of cases) {
@@ -184,8 +212,20 @@ async function measure(): Promise<void> {
       ...(await measureGroup(
         'find-references beside vscode_listCodeUsages (Channel)',
         [
-          { id: 'ours.lm', label: 'find-references via vscode.lm.invokeTool', call: () => invokeLm('workbench_find_references', referencesInput), verify: envelopeProblem, sample: (t) => short(t as string) },
-          { id: 'vscode_listCodeUsages', label: 'vscode_listCodeUsages via vscode.lm.invokeTool', call: () => invokeLm('vscode_listCodeUsages', lmInput), verify: () => undefined, sample: (t) => short(t as string) },
+          {
+            id: 'ours.lm',
+            label: 'find-references via vscode.lm.invokeTool',
+            call: () => invokeLm('workbench_find_references', referencesInput),
+            verify: envelopeProblem,
+            sample: (t) => short(t as string),
+          },
+          {
+            id: 'vscode_listCodeUsages',
+            label: 'vscode_listCodeUsages via vscode.lm.invokeTool',
+            call: () => invokeLm('vscode_listCodeUsages', lmInput),
+            verify: () => undefined,
+            sample: (t) => short(t as string),
+          },
         ],
         iterations,
         warmup,
@@ -212,7 +252,9 @@ async function measure(): Promise<void> {
   const entityUri = uri(synthetic.entityPath);
   const entityDeclAt = 'export class '.length;
   const entityDeclPos = new vscode.Position(0, entityDeclAt);
-  const renameSymbol = (from: string) => ({ location: { span: { document: { path: synthetic.entityPath }, range: { start: entityDeclAt, length: from.length } } } });
+  const renameSymbol = (from: string) => ({
+    location: { span: { document: { path: synthetic.entityPath }, range: { start: entityDeclAt, length: from.length } } },
+  });
   /** Throws with the whole envelope (code, message, path, continuation) when a call did not succeed, so a failed row says which call and why. */
   const ok = (call: string, text: string): void => {
     if (envelopeProblem(text)) throw new Error(`${call} answered ${short(text, 1500)}`);
@@ -252,7 +294,11 @@ async function measure(): Promise<void> {
   await attempt('stagePreview', async () => {
     for (let i = 0; i < renameIterations; i++) {
       await vscode.workspace.openTextDocument(entityUri);
-      samples.rawRename.push(await timed(() => vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed')));
+      samples.rawRename.push(
+        await timed(() =>
+          vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, 'EntityRenamed'),
+        ),
+      );
       samples.rawPrepare.push(await timed(() => vscode.commands.executeCommand('vscode.prepareRename', entityUri, entityDeclPos)));
       samples.stagePreview.push(
         await timed(async () => {
@@ -273,7 +319,11 @@ async function measure(): Promise<void> {
     for (let i = 0; i < commitIterations; i++) {
       const to = other(current);
       ok(`rename-symbol ${current} -> ${to}`, textOf(await runner.invoke('rename-symbol', { symbol: renameSymbol(current), newName: to })));
-      samples.commit.push(await timed(async () => ok(`transaction-commit of ${current} -> ${to} (commit ${i + 1} of ${commitIterations})`, textOf(await runner.invoke('transaction-commit', {})))));
+      samples.commit.push(
+        await timed(async () =>
+          ok(`transaction-commit of ${current} -> ${to} (commit ${i + 1} of ${commitIterations})`, textOf(await runner.invoke('transaction-commit', {}))),
+        ),
+      );
       current = to;
     }
   });
@@ -290,9 +340,13 @@ async function measure(): Promise<void> {
       const edit = await rawRenameEdit(to);
       samples.rawApplySave.push(
         await timed(async () => {
-          if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`workspace.applyEdit refused the rename ${current} -> ${to} (call ${i + 1} of ${commitIterations})`);
+          if (!(await vscode.workspace.applyEdit(edit))) {
+            throw new Error(`workspace.applyEdit refused the rename ${current} -> ${to} (call ${i + 1} of ${commitIterations})`);
+          }
           current = to;
-          if (!(await vscode.workspace.saveAll(false))) throw new Error(`workspace.saveAll answered false after the rename to ${to} (call ${i + 1} of ${commitIterations})`);
+          if (!(await vscode.workspace.saveAll(false))) {
+            throw new Error(`workspace.saveAll answered false after the rename to ${to} (call ${i + 1} of ${commitIterations})`);
+          }
         }),
       );
     }
@@ -302,7 +356,11 @@ async function measure(): Promise<void> {
     await attempt('vscodeRename', async () => {
       for (let i = 0; i < commitIterations; i++) {
         const to = other(current);
-        samples.vscodeRename.push(await timed(() => invokeLm('vscode_renameSymbol', { symbol: current, filePath: synthetic.entityPath, lineContent: `export class ${current} {`, newName: to })));
+        samples.vscodeRename.push(
+          await timed(() =>
+            invokeLm('vscode_renameSymbol', { symbol: current, filePath: synthetic.entityPath, lineContent: `export class ${current} {`, newName: to }),
+          ),
+        );
         current = to;
       }
       await vscode.workspace.saveAll(false);
@@ -319,10 +377,26 @@ async function measure(): Promise<void> {
   };
   const renameGroup = `rename Entity (${synthetic.entityReferences} references in ${synthetic.files + 1} files)`;
   for (const [id, list] of Object.entries(samples)) {
-    if (failures[id] !== undefined) rows.push({ id: `rename.${id}`, group: renameGroup, label: renameLabels[id], status: 'failed', error: failures[id], ...(list.length > 0 ? { stats: stats(list) } : {}) });
-    else if (list.length > 0) rows.push({ id: `rename.${id}`, group: renameGroup, label: renameLabels[id], status: 'measured', stats: stats(list) });
+    if (failures[id] !== undefined) {
+      rows.push({
+        id: `rename.${id}`,
+        group: renameGroup,
+        label: renameLabels[id],
+        status: 'failed',
+        error: failures[id],
+        ...(list.length > 0 ? { stats: stats(list) } : {}),
+      });
+    } else if (list.length > 0) rows.push({ id: `rename.${id}`, group: renameGroup, label: renameLabels[id], status: 'measured', stats: stats(list) });
   }
-  if (failures.restore !== undefined) rows.push({ id: 'rename.restore', group: renameGroup, label: 'putting the name Entity back after the rows above', status: 'failed', error: failures.restore });
+  if (failures.restore !== undefined) {
+    rows.push({
+      id: 'rename.restore',
+      group: renameGroup,
+      label: 'putting the name Entity back after the rows above',
+      status: 'failed',
+      error: failures.restore,
+    });
+  }
 
   // ---- 5. memory: 20 staged revisions, each a rename touching 2,000 references
   const gc = gcFunction();
@@ -333,7 +407,15 @@ async function measure(): Promise<void> {
     const name = `Hub${String(k).padStart(2, '0')}`;
     const hubs = (await vscode.workspace.openTextDocument(uri('src/model/hubs.ts'))).getText();
     const start = hubs.indexOf(`class ${name} `) + 'class '.length;
-    ok(`rename-symbol ${name}`, textOf(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: 'src/model/hubs.ts' }, range: { start, length: name.length } } } }, newName: `${name}Renamed` })));
+    ok(
+      `rename-symbol ${name}`,
+      textOf(
+        await runner.invoke('rename-symbol', {
+          symbol: { location: { span: { document: { path: 'src/model/hubs.ts' }, range: { start, length: name.length } } } },
+          newName: `${name}Renamed`,
+        }),
+      ),
+    );
   }
   ok('transaction-preview', textOf(await runner.invoke('transaction-preview', {})));
   const afterStaging = memoryAfterGc(gc);

@@ -36,7 +36,16 @@ function percentile(sorted: number[], q: number): number {
 
 function row(tool: string, door: McpBenchRow['door'], m: Measured, concurrency: number): McpBenchRow {
   const s = [...m.latencies].sort((a, b) => a - b);
-  return { tool, door, calls: s.length, concurrency, p50Ms: percentile(s, 0.5), p99Ms: percentile(s, 0.99), meanMs: s.reduce((a, b) => a + b, 0) / s.length, callsPerSecond: (s.length / m.wallMs) * 1000 };
+  return {
+    tool,
+    door,
+    calls: s.length,
+    concurrency,
+    p50Ms: percentile(s, 0.5),
+    p99Ms: percentile(s, 0.99),
+    meanMs: s.reduce((a, b) => a + b, 0) / s.length,
+    callsPerSecond: (s.length / m.wallMs) * 1000,
+  };
 }
 
 /** `calls` calls of `call` from `concurrency` callers at once, after `warmup` unmeasured ones. */
@@ -65,10 +74,15 @@ function overMcp(entry: DiscoveryEntry, tool: string, input: object, calls: numb
   const script = path.resolve(__dirname, '..', '..', 'bench', 'mcpClients.mjs');
   return new Promise((resolve, reject) => {
     const env = { ...process.env, AW_MCP_URL: entry.url, AW_MCP_TOKEN: entry.token };
-    execFile(process.execPath, [script, tool, JSON.stringify(input), String(concurrency), String(calls), String(warmup)], { maxBuffer: 64 * 1024 * 1024, env }, (error, stdout, stderr) => {
-      if (error) reject(new Error(`${error.message}\n${stderr}`));
-      else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as Measured);
-    });
+    execFile(
+      process.execPath,
+      [script, tool, JSON.stringify(input), String(concurrency), String(calls), String(warmup)],
+      { maxBuffer: 64 * 1024 * 1024, env },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split('\n').at(-1)!) as Measured);
+      },
+    );
   });
 }
 
@@ -99,13 +113,21 @@ export async function run(): Promise<void> {
   // Twice each, alternating the doors, so drift in the host spreads over all of them; the rows keep both halves.
   const halves = Math.max(1, Math.floor(calls / 2));
   const merge = (a: Measured, b: Measured): Measured => ({ latencies: [...a.latencies, ...b.latencies], wallMs: a.wallMs + b.wallMs });
-  for (const [tool, input] of [['server-status', {}], ['find-references', REFERENCES_INPUT]] as const) {
+  for (const [tool, input] of [
+    ['server-status', {}],
+    ['find-references', REFERENCES_INPUT],
+  ] as const) {
     const results: Partial<Record<McpBenchRow['door'], Measured>> = {};
     const doors: [McpBenchRow['door'], () => Promise<Measured>][] = [
       ['vscode.lm.invokeTool', () => concurrently(() => lm(tool, input), halves, concurrency, warmup)],
       ['MCP (Streamable HTTP, SDK client in another process)', () => overMcp(entry, tool, input, halves, concurrency, warmup)],
     ];
-    if (tool === 'find-references') doors.unshift(['raw command', () => concurrently(() => vscode.commands.executeCommand('vscode.executeReferenceProvider', util, position), halves, concurrency, warmup)]);
+    if (tool === 'find-references') {
+      doors.unshift([
+        'raw command',
+        () => concurrently(() => vscode.commands.executeCommand('vscode.executeReferenceProvider', util, position), halves, concurrency, warmup),
+      ]);
+    }
     for (const order of [doors, [...doors].reverse()]) {
       for (const [door, measure] of order) {
         console.log(`[bench:mcp] ${tool} via ${door}: ${halves} calls at ${concurrency}`);

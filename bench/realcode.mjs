@@ -64,22 +64,33 @@ function summarize(results, failures) {
     for (const a of r.answers) {
       const base = `${r.package} ${r.version}`;
       if (a.status === 'failed') {
-        lines.push(`| ${cell(base)} | ${cell(a.question)} | FAILED${a.tool ? ` after ${group(a.tool.bytes)} B in ${a.tool.calls} calls` : ''} |  |  | ✗ | ${cell(a.error.split('\n')[0])} |  |`);
+        lines.push(
+          `| ${cell(base)} | ${cell(a.question)} | FAILED${a.tool ? ` after ${group(a.tool.bytes)} B in ${a.tool.calls} calls` : ''} |  |  | ✗ | ${cell(a.error.split('\n')[0])} |  |`,
+        );
         continue;
       }
       const c = a.correctness;
       const ratio = a.tool.bytes / Math.max(1, a.grep.bytes);
       const toolVsRaw = c.rawCount === null ? (c.toolMisses === 0 ? 'answers' : 'no answer') : `${c.toolCount} listed, ${c.toolMisses} of ${c.rawCount} missed`;
-      const grepSide = c.grepFalsePositives === null ? `${c.grepCount} ${a.kind === 'info' ? 'lines' : 'files'} read` : `${c.grepFalsePositives} of ${c.grepCount} lines${c.grepMisses === null ? '' : `; ${c.grepMisses} missed`}`;
-      lines.push(`| ${cell(base)} | ${cell(a.question)} | ${group(a.tool.bytes)} (${a.tool.calls}) | ${group(a.grep.bytes)} | ${ratio.toFixed(2)}× | ${ratio <= TARGET_PER_QUESTION ? '✓' : '✗'} | ${cell(toolVsRaw)} | ${cell(grepSide)} |`);
+      const grepSide =
+        c.grepFalsePositives === null
+          ? `${c.grepCount} ${a.kind === 'info' ? 'lines' : 'files'} read`
+          : `${c.grepFalsePositives} of ${c.grepCount} lines${c.grepMisses === null ? '' : `; ${c.grepMisses} missed`}`;
+      lines.push(
+        `| ${cell(base)} | ${cell(a.question)} | ${group(a.tool.bytes)} (${a.tool.calls}) | ${group(a.grep.bytes)} | ${ratio.toFixed(2)}× | ${ratio <= TARGET_PER_QUESTION ? '✓' : '✗'} | ${cell(toolVsRaw)} | ${cell(grepSide)} |`,
+      );
     }
     const m = r.answers.filter((a) => a.status === 'measured');
     const t = m.reduce((n, a) => n + a.tool.bytes, 0);
     const g = m.reduce((n, a) => n + a.grep.bytes, 0);
-    lines.push(`| **${cell(r.package)}** (${group(r.files)} files, ${group(r.lines)} lines) | **all ${m.length} questions** | **${group(t)}** | **${group(g)}** | **${(t / Math.max(1, g)).toFixed(2)}×** |  |  |  |`);
+    lines.push(
+      `| **${cell(r.package)}** (${group(r.files)} files, ${group(r.lines)} lines) | **all ${m.length} questions** | **${group(t)}** | **${group(g)}** | **${(t / Math.max(1, g)).toFixed(2)}×** |  |  |  |`,
+    );
   }
   const suiteRatio = toolTotal / Math.max(1, grepTotal);
-  lines.push(`| **suite** | **${measured.length} questions, ${results.length} code bases** | **${group(toolTotal)}** | **${group(grepTotal)}** | **${suiteRatio.toFixed(2)}×** | ${suiteRatio <= TARGET_SUITE ? '✓ (≤ 0.2×)' : '✗ (target ≤ 0.2×)'} |  |  |`);
+  lines.push(
+    `| **suite** | **${measured.length} questions, ${results.length} code bases** | **${group(toolTotal)}** | **${group(grepTotal)}** | **${suiteRatio.toFixed(2)}×** | ${suiteRatio <= TARGET_SUITE ? '✓ (≤ 0.2×)' : '✗ (target ≤ 0.2×)'} |  |  |`,
+  );
   for (const f of failures) lines.push(`| FAILED | ${cell(f)} |  |  |  | ✗ |  |  |`);
   const missed = measured.filter((a) => a.tool.bytes > a.grep.bytes * TARGET_PER_QUESTION).map((a) => a.id);
   return {

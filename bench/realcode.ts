@@ -60,10 +60,12 @@ const QUESTIONS: Record<string, Question[]> = {
 export const GREP_WAYS: Record<Kind, string> = {
   references: '`grep -rnw Name src`',
   derived: '`grep -rnE "(extends|implements)\\b.*\\bX\\b" src` for X = the type, then for every class or interface name those lines declare, until no new name',
-  callers2: '`grep -rnw f src`, then `grep -rnw g src` for every function or method g that calls f (the names an agent would find by reading around each hit; that reading is not counted)',
-  attributes: '`cat` of the class\'s file and of the files of its base classes in the code base',
-  info: '`cat` of the declaration\'s file',
-  rename: '`grep -rnw Name src` to list the uses, plus the unified diff of every renamed file (`diff -u`, git-style `a/` `b/` labels) an agent reads to review it',
+  callers2:
+    '`grep -rnw f src`, then `grep -rnw g src` for every function or method g that calls f (the names an agent would find by reading around each hit; that reading is not counted)',
+  attributes: "`cat` of the class's file and of the files of its base classes in the code base",
+  info: "`cat` of the declaration's file",
+  rename:
+    '`grep -rnw Name src` to list the uses, plus the unified diff of every renamed file (`diff -u`, git-style `a/` `b/` labels) an agent reads to review it',
   search: '`grep -rniE "(class|interface|function|type|enum|namespace|const|let|var) +\\w*query\\w*" src`',
 };
 
@@ -73,7 +75,7 @@ const TOOL_WAYS: Record<Kind, string> = {
   callers2: 'find-callers on f, then find-callers on each caller by symbolId',
   attributes: 'get-symbol-attributes (includeInherited)',
   info: 'get-symbol-info',
-  rename: 'rename-symbol + transaction-preview includeDiff (every document\'s hunks in one answer; one more call per document it left out)',
+  rename: "rename-symbol + transaction-preview includeDiff (every document's hunks in one answer; one more call per document it left out)",
   search: 'search-symbols (default limit)',
 };
 
@@ -84,7 +86,14 @@ export interface Answer {
   question: string;
   status: 'measured' | 'failed';
   error?: string;
-  tool?: { way: string; calls: number; bytes: number; ms: number; sample: string; byTool?: Record<string, { calls: number; bytes: number; sample: string; end: string }> };
+  tool?: {
+    way: string;
+    calls: number;
+    bytes: number;
+    ms: number;
+    sample: string;
+    byTool?: Record<string, { calls: number; bytes: number; sample: string; end: string }>;
+  };
   grep?: { way: string; commands: number; bytes: number; sample: string };
   /** Items each side lists, and how they compare with the raw language-service answer. */
   correctness?: {
@@ -141,7 +150,15 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 const pathOfSymbolId = (id: string): string => id.slice(id.indexOf(':') + 1, id.indexOf('#'));
 /** A listed symbol's name: given when the symbolId escapes it, else its symbolId's last segment ("Kind:name~n"). */
 const nameOf = (s: { name?: string; symbolId?: string }): string =>
-  s.name ?? decodeURIComponent((s.symbolId ?? '').slice((s.symbolId ?? '').lastIndexOf('#') + 1).split('/').pop()?.replace(/^[^:]*:/, '').replace(/~\d+$/, '') ?? '');
+  s.name ??
+  decodeURIComponent(
+    (s.symbolId ?? '')
+      .slice((s.symbolId ?? '').lastIndexOf('#') + 1)
+      .split('/')
+      .pop()
+      ?.replace(/^[^:]*:/, '')
+      .replace(/~\d+$/, '') ?? '',
+  );
 
 async function measure(): Promise<void> {
   const out = process.env.AW_BENCH_OUT;
@@ -175,7 +192,11 @@ async function measure(): Promise<void> {
       throw error;
     }
   };
-  const grepKeys = (output: string): string[] => output.split('\n').filter(Boolean).map((l) => l.split(':', 2).join(':'));
+  const grepKeys = (output: string): string[] =>
+    output
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => l.split(':', 2).join(':'));
   const lineKey = (u: vscode.Uri, line0: number): string => `${rel(u) ?? u.fsPath}:${line0 + 1}`;
 
   // Sizes of what grep walks.
@@ -251,7 +272,25 @@ async function measure(): Promise<void> {
       // A failing row reports its failure and the bench goes on.
       const message = error instanceof Error ? (error.stack ?? error.message) : String(error);
       console.error(`[bench:realcode] FAILED ${id}: ${message}`);
-      answers.push({ codeBase, id, kind: q.kind, question, status: 'failed', error: message, ...(calls.length > 0 ? { tool: { way: TOOL_WAYS[q.kind], calls: calls.length, bytes: calls.reduce((n, t) => n + bytesOf(t), 0), ms: Math.round(toolMs), sample: short(calls[calls.length - 1], 700) } } : {}) });
+      answers.push({
+        codeBase,
+        id,
+        kind: q.kind,
+        question,
+        status: 'failed',
+        error: message,
+        ...(calls.length > 0
+          ? {
+              tool: {
+                way: TOOL_WAYS[q.kind],
+                calls: calls.length,
+                bytes: calls.reduce((n, t) => n + bytesOf(t), 0),
+                ms: Math.round(toolMs),
+                sample: short(calls[calls.length - 1], 700),
+              },
+            }
+          : {}),
+      });
     } finally {
       if (q.kind === 'rename') await invokeLm('workbench_transaction_rollback', {}).catch(() => undefined);
     }
@@ -291,7 +330,9 @@ async function measure(): Promise<void> {
     const pos = await declPos(q);
     switch (q.kind) {
       case 'references': {
-        const data = dataOf<{ documents: { items: { path: string; lines: { line: number }[] }[]; hasMore?: boolean }; totalReferences: number }>(await tool('find-references', { symbol: sel(q), referencesLimit: 1000 }));
+        const data = dataOf<{ documents: { items: { path: string; lines: { line: number }[] }[]; hasMore?: boolean }; totalReferences: number }>(
+          await tool('find-references', { symbol: sel(q), referencesLimit: 1000 }),
+        );
         const toolLines = new Set(data.documents.items.flatMap((d) => d.lines.map((l) => `${d.path}:${l.line}`)));
         const raw = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', u, pos)) ?? [];
         const rawLines = new Set(raw.filter((l) => rel(l.uri)).map((l) => lineKey(l.uri, l.range.start.line)));
@@ -308,7 +349,9 @@ async function measure(): Promise<void> {
         };
       }
       case 'derived': {
-        const data = dataOf<{ derivedTypes: { items: { name?: string; symbolId: string }[]; hasMore?: boolean } }>(await tool('find-derived-types', { symbol: sel(q), typesLimit: 1000 }));
+        const data = dataOf<{ derivedTypes: { items: { name?: string; symbolId: string }[]; hasMore?: boolean } }>(
+          await tool('find-derived-types', { symbol: sel(q), typesLimit: 1000 }),
+        );
         const toolNames = new Set(data.derivedTypes.items.map(nameOf));
         const raw = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeImplementationProvider', u, pos)) ?? [];
         const rawNames = new Set<string>();
@@ -327,7 +370,9 @@ async function measure(): Promise<void> {
         let falsePositives = 0;
         while (frontier.length > 0) {
           const n = frontier.shift() as string;
-          for (const line of run(['-rnE', `(extends|implements)\\b.*\\b${escapeRe(n)}\\b`, 'src']).split('\n').filter(Boolean)) {
+          for (const line of run(['-rnE', `(extends|implements)\\b.*\\b${escapeRe(n)}\\b`, 'src'])
+            .split('\n')
+            .filter(Boolean)) {
             matched++;
             const declared = /\b(?:class|interface)\s+([A-Za-z_$][\w$]*)/.exec(line)?.[1];
             if (!declared || declared === n || !(rawNames.has(declared) || toolNames.has(declared))) falsePositives++;
@@ -392,7 +437,9 @@ async function measure(): Promise<void> {
         };
       }
       case 'attributes': {
-        const data = dataOf<{ attributes: { items: { name: string; inherited?: boolean }[] } }>(await tool('get-symbol-attributes', { symbol: sel(q), includeInherited: true, attributesLimit: 1000 }));
+        const data = dataOf<{ attributes: { items: { name: string; inherited?: boolean }[] } }>(
+          await tool('get-symbol-attributes', { symbol: sel(q), includeInherited: true, attributesLimit: 1000 }),
+        );
         // The class's file and its base classes' files, found through the definition of each `extends` name.
         const filesRead: string[] = [];
         let file = q.file;
@@ -417,7 +464,12 @@ async function measure(): Promise<void> {
           if (!base) break;
           const doc = await vscode.workspace.openTextDocument(uri(file));
           const at = classAt + body.indexOf(base, body.indexOf('extends'));
-          const defs = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeDefinitionProvider', doc.uri, doc.positionAt(at))) ?? [];
+          const defs =
+            (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>(
+              'vscode.executeDefinitionProvider',
+              doc.uri,
+              doc.positionAt(at),
+            )) ?? [];
           const d = defs[0];
           const target = d && ('targetUri' in d ? d.targetUri : d.uri);
           file = target ? (rel(target) ?? '') : '';
@@ -469,7 +521,9 @@ async function measure(): Promise<void> {
         }
         const staged = dataOf<{ documents: { items: { path: string }[]; totalCount: number } }>(await tool('rename-symbol', { symbol: sel(q), newName }));
         // One preview gives every document's hunks (diffs), cut from the end to fit; what it left out is asked for one document at a time.
-        const preview = dataOf<{ documentsTruncated?: boolean; diffs: { items: { path: string; diff?: string; truncated?: boolean }[] } }>(await tool('transaction-preview', { includeDiff: true }));
+        const preview = dataOf<{ documentsTruncated?: boolean; diffs: { items: { path: string; diff?: string; truncated?: boolean }[] } }>(
+          await tool('transaction-preview', { includeDiff: true }),
+        );
         let truncatedDiffs = 0;
         for (const d of preview.diffs.items) {
           if (!d.truncated) continue;
@@ -486,7 +540,10 @@ async function measure(): Promise<void> {
             fs.writeFileSync(renamedFile, next);
             let d = '';
             try {
-              execFileSync('diff', ['-u', '--label', `a/${r}`, '--label', `b/${r}`, path.join(root, ...r.split('/')), renamedFile], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+              execFileSync('diff', ['-u', '--label', `a/${r}`, '--label', `b/${r}`, path.join(root, ...r.split('/')), renamedFile], {
+                encoding: 'utf8',
+                maxBuffer: 64 * 1024 * 1024,
+              });
             } catch (error) {
               if ((error as { status?: number }).status !== 1) throw error;
               d = (error as { stdout: string }).stdout;
@@ -509,7 +566,9 @@ async function measure(): Promise<void> {
       }
       case 'search': {
         const query = q.query as string;
-        const data = dataOf<{ symbols: { items: { name?: string; symbolId: string }[]; hasMore?: boolean; totalCount?: number }; localsLeftOut?: number }>(await tool('search-symbols', { query }));
+        const data = dataOf<{ symbols: { items: { name?: string; symbolId: string }[]; hasMore?: boolean; totalCount?: number }; localsLeftOut?: number }>(
+          await tool('search-symbols', { query }),
+        );
         const raw = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
         const contains = (n: string): boolean => n.toLowerCase().includes(query.toLowerCase());
         const rawIn = raw.filter((s) => rel(s.location.uri) && contains(s.name));
@@ -519,7 +578,9 @@ async function measure(): Promise<void> {
         const toolKeys = new Set(data.symbols.items.map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
         // Locals the tool leaves out by default (it says how many: localsLeftOut): asked again with includeLocals, not counted as the agent's bytes.
         const keysOf = async (includeLocals: boolean): Promise<Set<string>> => {
-          const e = JSON.parse(await invokeLm('workbench_search_symbols', { query, includeLocals, symbolsLimit: 1000 })) as Envelope<{ symbols: { items: SymbolRef[] } }>;
+          const e = JSON.parse(await invokeLm('workbench_search_symbols', { query, includeLocals, symbolsLimit: 1000 })) as Envelope<{
+            symbols: { items: SymbolRef[] };
+          }>;
           return new Set((e.ok ? e.data.symbols.items : []).map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
         };
         const nonLocal = await keysOf(false);

@@ -46,7 +46,11 @@ const { values: options } = parseArgs({
     only: { type: 'string' },
   },
 });
-const codeBases = process.env.AW_REALCODE_BASES ? process.env.AW_REALCODE_BASES.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+const codeBases = process.env.AW_REALCODE_BASES
+  ? process.env.AW_REALCODE_BASES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean)
+  : undefined;
 const iterations = Number(options.iterations);
 const warmup = Number(options.warmup);
 if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(warmup) || warmup < 0 || (options.only !== undefined && options.only !== 'realcode')) {
@@ -129,7 +133,9 @@ let large;
 try {
   const synthetic = generateWorkspace(path.join(scratch, 'synthetic'), { files: 1000, uses: 4, hubs: 20 });
   const largeFile = path.join(scratch, 'large.json');
-  console.log(`[bench] VS Code on a generated workspace: ${synthetic.files} modules, Entity ${synthetic.entityReferences} references, Channel ${synthetic.channelReferences}`);
+  console.log(
+    `[bench] VS Code on a generated workspace: ${synthetic.files} modules, Entity ${synthetic.entityReferences} references, Channel ${synthetic.channelReferences}`,
+  );
   const code = await runExtensionTests({
     extensionPath: root,
     testsPath: LARGE,
@@ -139,7 +145,9 @@ try {
     userSettings: HEADLESS_USER_SETTINGS,
   });
   if (code !== 0 || !fs.existsSync(largeFile)) {
-    console.error(`[bench] FAILED: the large-workspace part exited with ${code}${fs.existsSync(largeFile) ? '' : ' and wrote no results'} (its failure is printed above, on lines starting [bench:large] FAILED)`);
+    console.error(
+      `[bench] FAILED: the large-workspace part exited with ${code}${fs.existsSync(largeFile) ? '' : ' and wrote no results'} (its failure is printed above, on lines starting [bench:large] FAILED)`,
+    );
     process.exit(1);
   }
   large = JSON.parse(fs.readFileSync(largeFile, 'utf8'));
@@ -199,9 +207,16 @@ row(
   act.activationMs === null
     ? `measured by the bench${act.wasActiveBeforeBench ? '; the extension was already active, so this is not its activation' : ''}`
     : `Date.now() resolution. \`await ext.activate()\` in the bench took ${ms(act.activateCallMs)}` +
-      (act.wasActiveBeforeBench ? ' (already active at startup)' : ' (the bench triggered activation: loading the bundle, VS Code’s bookkeeping and activate())'),
+        (act.wasActiveBeforeBench
+          ? ' (already active at startup)'
+          : ' (the bench triggered activation: loading the bundle, VS Code’s bookkeeping and activate())'),
 );
-row('TypeScript server ready (first document symbols of src/greeter.ts)', ms(inHost.typescriptReadyMs), '', `once per run; measuring starts ${ms(inHost.config.settleMs)} later`);
+row(
+  'TypeScript server ready (first document symbols of src/greeter.ts)',
+  ms(inHost.typescriptReadyMs),
+  '',
+  `once per run; measuring starts ${ms(inHost.config.settleMs)} later`,
+);
 
 for (const tool of ['server-status', 'get-code-context']) {
   const rows = inHost.rows.filter((r) => r.id.startsWith(`${tool}.`) || (tool === 'get-code-context' && r.id === 'executeDocumentSymbolProvider'));
@@ -228,7 +243,12 @@ for (const r of inHost.rows.filter((x) => x.group === 'VS Code agent tools')) {
 
 const mem = inHost.memory;
 const gcNote = mem.gcForced ? 'before and "after GC" read right after a forced GC' : 'no GC could be forced: raw readings';
-row('**Extension host memory**', '', '', `${group(mem.calls)} calls between before and after (warm-ups included); ${gcNote}; the host is shared with the other extensions`);
+row(
+  '**Extension host memory**',
+  '',
+  '',
+  `${group(mem.calls)} calls between before and after (warm-ups included); ${gcNote}; the host is shared with the other extensions`,
+);
 for (const key of ['heapUsed', 'rss']) {
   row(
     `${key} before → after GC`,
@@ -244,16 +264,31 @@ const ratio = (a, b) => (a !== undefined && b ? `${(a / b).toFixed(2)}×` : 'n/a
 const cs = large.coldStart;
 row('**Cold start, generated workspace (find-references on Channel)**', '', '', `${cs.expected} references expected`);
 row('TypeScript server ready (first document symbols)', ms(cs.typescriptReadyMs), '', 'from the start of the bench in the fresh window');
-row('raw executeReferenceProvider, first answer', `${cs.rawFirst.count} references at ${ms(cs.rawFirst.atMs)}`, '', cs.rawFirst.count < cs.expected ? 'incomplete, and nothing says so' : 'complete');
+row(
+  'raw executeReferenceProvider, first answer',
+  `${cs.rawFirst.count} references at ${ms(cs.rawFirst.atMs)}`,
+  '',
+  cs.rawFirst.count < cs.expected ? 'incomplete, and nothing says so' : 'complete',
+);
 row(
   'find-references (vscode.lm), first answer',
   `${cs.toolFirst.count} references at ${ms(cs.toolFirst.atMs)}`,
   '',
   `complete: ${cs.toolFirst.complete}; the call took ${ms(cs.toolFirst.durationMs)}`,
 );
-row('raw executeReferenceProvider, first complete answer', cs.rawComplete ? `${cs.rawComplete.count} at ${ms(cs.rawComplete.atMs)}` : 'never within 60 s', '', cs.rawComplete ? `${cs.rawComplete.probes} probes, 250 ms apart` : '');
+row(
+  'raw executeReferenceProvider, first complete answer',
+  cs.rawComplete ? `${cs.rawComplete.count} at ${ms(cs.rawComplete.atMs)}` : 'never within 60 s',
+  '',
+  cs.rawComplete ? `${cs.rawComplete.probes} probes, 250 ms apart` : '',
+);
 const navTools = ['search-symbols', 'get-document-outline', 'go-to-definition', 'find-references'];
-const rawIds = { 'search-symbols': 'raw.workspaceSymbols', 'get-document-outline': 'raw.documentSymbols', 'go-to-definition': 'raw.definition', 'find-references': 'raw.references' };
+const rawIds = {
+  'search-symbols': 'raw.workspaceSymbols',
+  'get-document-outline': 'raw.documentSymbols',
+  'go-to-definition': 'raw.definition',
+  'find-references': 'raw.references',
+};
 for (const t of navTools) {
   row(`**${t}** (1,000-module workspace)`, '', '', '');
   for (const r of large.rows.filter((x) => x.group.startsWith(`${t} (`))) {
@@ -267,7 +302,13 @@ for (const t of navTools) {
 const u = large.usages;
 row('**find-references beside vscode_listCodeUsages and grep (Channel)**', '', '', `${u.expected} references`);
 row('find-references: recall, bytes', `${u.ours.found}/${u.expected}`, '', `${group(u.ours.bytes)} B, ${u.ours.bytesPerReference.toFixed(1)} B per reference`);
-if (u.vscode) row('vscode_listCodeUsages: recall, bytes', `${u.vscode.found}/${u.expected}`, '', `${group(u.vscode.bytes)} B, ${u.vscode.bytesPerReference.toFixed(1)} B per usage`);
+if (u.vscode)
+  row(
+    'vscode_listCodeUsages: recall, bytes',
+    `${u.vscode.found}/${u.expected}`,
+    '',
+    `${group(u.vscode.bytes)} B, ${u.vscode.bytesPerReference.toFixed(1)} B per usage`,
+  );
 row('grep -rnw Channel', `${u.grep.lines} lines`, '', `${group(u.grep.bytes)} B, ${u.grep.bytesPerLine.toFixed(1)} B per line`);
 for (const r of large.rows.filter((x) => x.group.startsWith('find-references beside'))) row(r.label, ms(r.stats.medianMs), ms(r.stats.p95Ms), `n=${r.stats.n}`);
 const renameGroup = large.rows.find((r) => r.id.startsWith('rename.'))?.group ?? 'rename';
@@ -295,7 +336,12 @@ row(
   '',
   `+${diff.ours.added} −${diff.ours.removed} lines, ${diff.countsAgree ? 'the same counts as' : 'DIFFERENT counts from'} GNU diff; ${diff.iterations} runs each`,
 );
-row('src/core/transactions/diff.ts diffTexts (contextLines 3)', ms(diff.ours.medianMs), '', `**${ratio(diff.ours.medianMs, diff.gnu.medianMs)} of diff -U3**; ${diff.ours.hunks} hunks`);
+row(
+  'src/core/transactions/diff.ts diffTexts (contextLines 3)',
+  ms(diff.ours.medianMs),
+  '',
+  `**${ratio(diff.ours.medianMs, diff.gnu.medianMs)} of diff -U3**; ${diff.ours.hunks} hunks`,
+);
 row(`${diff.gnu.version}: diff -U3, process start included`, ms(diff.gnu.medianMs), '', `+${diff.gnu.added} −${diff.gnu.removed}`);
 
 const header = [

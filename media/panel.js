@@ -17,7 +17,11 @@
       if (k === 'text') node.textContent = String(v);
       else if (k === 'className') node.className = v;
       else if (k === 'onClick') node.addEventListener('click', v);
-      else if (k.startsWith('data')) node.setAttribute(k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), String(v));
+      else if (k.startsWith('data'))
+        node.setAttribute(
+          k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()),
+          String(v),
+        );
       else node.setAttribute(k, v === true ? '' : String(v));
     }
     for (const c of children || []) if (c) node.appendChild(typeof c === 'string' ? document.createTextNode(c) : c);
@@ -41,16 +45,20 @@
   }
 
   function button(label, opts) {
-    return el('button', {
-      type: 'button',
-      className: opts.className,
-      'aria-label': opts.aria || label,
-      title: opts.aria || label,
-      dataFocusKey: opts.key,
-      dataAction: opts.action,
-      disabled: busy || opts.disabled,
-      onClick: opts.onClick,
-    }, [label]);
+    return el(
+      'button',
+      {
+        type: 'button',
+        className: opts.className,
+        'aria-label': opts.aria || label,
+        title: opts.aria || label,
+        dataFocusKey: opts.key,
+        dataAction: opts.action,
+        disabled: busy || opts.disabled,
+        onClick: opts.onClick,
+      },
+      [label],
+    );
   }
 
   const KIND_LETTER = { Added: 'A', Modified: 'M', Deleted: 'D', Renamed: 'R' };
@@ -80,55 +88,110 @@
   function toolbar(tx) {
     const s = tx.state;
     return el('div', { className: 'toolbar', role: 'toolbar', 'aria-label': 'Transaction actions' }, [
-      button('Commit', { className: 'primary', key: 'commit', action: 'commit', disabled: !s.canCommit, aria: `Commit ${tx.filesText} staged at revision ${s.revision}`, onClick: () => act({ type: 'action', action: 'commit', ...seen() }) }),
-      button('Roll back', { key: 'rollback', action: 'rollback', disabled: !s.canRollback, aria: 'Roll back: discard the whole transaction, write nothing', onClick: () => act({ type: 'action', action: 'rollback', ...seen() }) }),
-      button('Undo', { key: 'undo', action: 'undo', disabled: !s.canUndo, aria: `Undo revision ${s.revision}`, onClick: () => act({ type: 'action', action: 'undo', ...seen() }) }),
-      button('Redo', { key: 'redo', action: 'redo', disabled: !s.canRedo, aria: `Redo revision ${s.revision + 1}`, onClick: () => act({ type: 'action', action: 'redo', ...seen() }) }),
-      button('Open all changes', { key: 'all', action: 'openAllChanges', disabled: tx.files.length === 0, aria: 'Open all staged changes in the multi-file diff editor', onClick: () => post({ type: 'openAllChanges', workspaceId: model.workspace.id }) }),
+      button('Commit', {
+        className: 'primary',
+        key: 'commit',
+        action: 'commit',
+        disabled: !s.canCommit,
+        aria: `Commit ${tx.filesText} staged at revision ${s.revision}`,
+        onClick: () => act({ type: 'action', action: 'commit', ...seen() }),
+      }),
+      button('Roll back', {
+        key: 'rollback',
+        action: 'rollback',
+        disabled: !s.canRollback,
+        aria: 'Roll back: discard the whole transaction, write nothing',
+        onClick: () => act({ type: 'action', action: 'rollback', ...seen() }),
+      }),
+      button('Undo', {
+        key: 'undo',
+        action: 'undo',
+        disabled: !s.canUndo,
+        aria: `Undo revision ${s.revision}`,
+        onClick: () => act({ type: 'action', action: 'undo', ...seen() }),
+      }),
+      button('Redo', {
+        key: 'redo',
+        action: 'redo',
+        disabled: !s.canRedo,
+        aria: `Redo revision ${s.revision + 1}`,
+        onClick: () => act({ type: 'action', action: 'redo', ...seen() }),
+      }),
+      button('Open all changes', {
+        key: 'all',
+        action: 'openAllChanges',
+        disabled: tx.files.length === 0,
+        aria: 'Open all staged changes in the multi-file diff editor',
+        onClick: () => post({ type: 'openAllChanges', workspaceId: model.workspace.id }),
+      }),
     ]);
   }
 
   function fileList(tx) {
     if (tx.files.length === 0) return el('p', { className: 'empty', text: 'No file differs from its base at this revision.' });
-    return el('ul', { className: 'files', 'aria-label': 'Changed files' }, tx.files.map((f) =>
-      el('li', { className: f.selected ? 'file selected' : 'file', dataPath: f.path, dataKind: f.changeKind }, [
-        el('button', {
-          type: 'button',
-          className: 'file-select',
-          'aria-pressed': f.selected ? 'true' : 'false',
-          'aria-label': `${f.description}. Show its hunks.`,
-          title: pathTitle(f.path, f.previousPath),
-          dataFocusKey: `file:${f.path}`,
-          onClick: () => {
-            post({ type: 'select', workspaceId: model.workspace.id, path: f.path });
-          },
-        }, [
-          ...nameThenFolder(f, el('span', { className: `kind kind-${f.changeKind}`, 'aria-hidden': 'true', text: KIND_LETTER[f.changeKind] })),
-          el('span', { className: 'counts', 'aria-hidden': 'true' }, [
-            el('span', { className: 'added', dataCount: 'added', text: `+${f.added}` }),
-            ' ',
-            el('span', { className: 'removed', dataCount: 'removed', text: `−${f.removed}` }),
+    return el(
+      'ul',
+      { className: 'files', 'aria-label': 'Changed files' },
+      tx.files.map((f) =>
+        el('li', { className: f.selected ? 'file selected' : 'file', dataPath: f.path, dataKind: f.changeKind }, [
+          el(
+            'button',
+            {
+              type: 'button',
+              className: 'file-select',
+              'aria-pressed': f.selected ? 'true' : 'false',
+              'aria-label': `${f.description}. Show its hunks.`,
+              title: pathTitle(f.path, f.previousPath),
+              dataFocusKey: `file:${f.path}`,
+              onClick: () => {
+                post({ type: 'select', workspaceId: model.workspace.id, path: f.path });
+              },
+            },
+            [
+              ...nameThenFolder(f, el('span', { className: `kind kind-${f.changeKind}`, 'aria-hidden': 'true', text: KIND_LETTER[f.changeKind] })),
+              el('span', { className: 'counts', 'aria-hidden': 'true' }, [
+                el('span', { className: 'added', dataCount: 'added', text: `+${f.added}` }),
+                ' ',
+                el('span', { className: 'removed', dataCount: 'removed', text: `−${f.removed}` }),
+              ]),
+            ],
+          ),
+          el('span', { className: 'file-actions' }, [
+            button('Open diff', {
+              className: 'secondary small',
+              key: `diff:${f.path}`,
+              action: 'openDiff',
+              aria: `Open the diff of ${f.path} in the diff editor (its right side is editable)`,
+              onClick: () => post({ type: 'openDiff', workspaceId: model.workspace.id, path: f.path }),
+            }),
+            button('Discard', {
+              className: 'secondary small',
+              key: `discard:${f.path}`,
+              action: 'discardFile',
+              aria: `Discard the staged change of ${f.path} (Undo brings it back)`,
+              onClick: () => act({ type: 'discardFile', path: f.path, ...seen() }),
+            }),
           ]),
         ]),
-        el('span', { className: 'file-actions' }, [
-          button('Open diff', { className: 'secondary small', key: `diff:${f.path}`, action: 'openDiff', aria: `Open the diff of ${f.path} in the diff editor (its right side is editable)`, onClick: () => post({ type: 'openDiff', workspaceId: model.workspace.id, path: f.path }) }),
-          button('Discard', { className: 'secondary small', key: `discard:${f.path}`, action: 'discardFile', aria: `Discard the staged change of ${f.path} (Undo brings it back)`, onClick: () => act({ type: 'discardFile', path: f.path, ...seen() }) }),
-        ]),
-      ]),
-    ));
+      ),
+    );
   }
 
   function revisions(tx) {
     if (tx.revisions.length === 0) return el('p', { className: 'empty', text: 'No revision yet.' });
-    return el('ol', { className: 'revisions', 'aria-label': 'Revisions, oldest first' }, tx.revisions.map((r) =>
-      el('li', { className: `revision ${r.status} by-${r.by}`, dataRevision: r.revision, 'aria-current': r.status === 'current' ? 'step' : undefined }, [
-        el('span', { className: 'rev-number', text: `r${r.revision}` }),
-        el('span', { className: 'rev-tool', text: r.tool }),
-        el('span', { className: 'rev-summary', title: r.paths.join('\n') }, breaksAfterSlashes(r.summary)),
-        el('span', { className: 'rev-by', text: r.by === 'person' ? 'by you' : 'by the agent' }),
-        r.status === 'undone' ? el('span', { className: 'rev-undone', text: '(undone)' }) : null,
-      ]),
-    ));
+    return el(
+      'ol',
+      { className: 'revisions', 'aria-label': 'Revisions, oldest first' },
+      tx.revisions.map((r) =>
+        el('li', { className: `revision ${r.status} by-${r.by}`, dataRevision: r.revision, 'aria-current': r.status === 'current' ? 'step' : undefined }, [
+          el('span', { className: 'rev-number', text: `r${r.revision}` }),
+          el('span', { className: 'rev-tool', text: r.tool }),
+          el('span', { className: 'rev-summary', title: r.paths.join('\n') }, breaksAfterSlashes(r.summary)),
+          el('span', { className: 'rev-by', text: r.by === 'person' ? 'by you' : 'by the agent' }),
+          r.status === 'undone' ? el('span', { className: 'rev-undone', text: '(undone)' }) : null,
+        ]),
+      ),
+    );
   }
 
   function diff(selected) {
@@ -145,13 +208,29 @@
           el('td', { className: 'code', text: r.text }),
         ]),
       );
-      parts.push(el('div', { className: 'hunk', dataHunk: h.index, role: 'group', 'aria-label': `Hunk ${h.index + 1}: ${h.header}` }, [
-        el('div', { className: 'hunk-head' }, [
-          el('code', { text: h.header }),
-          button('Discard hunk', { className: 'secondary small', key: `hunk:${h.index}`, action: 'discardHunk', aria: `Discard hunk ${h.index + 1} of ${selected.path} (Undo brings it back)`, onClick: () => act({ type: 'discardHunk', path: selected.path, hunk: h.index, originalStartLine: h.originalStartLine, updatedStartLine: h.updatedStartLine, ...seen() }) }),
+      parts.push(
+        el('div', { className: 'hunk', dataHunk: h.index, role: 'group', 'aria-label': `Hunk ${h.index + 1}: ${h.header}` }, [
+          el('div', { className: 'hunk-head' }, [
+            el('code', { text: h.header }),
+            button('Discard hunk', {
+              className: 'secondary small',
+              key: `hunk:${h.index}`,
+              action: 'discardHunk',
+              aria: `Discard hunk ${h.index + 1} of ${selected.path} (Undo brings it back)`,
+              onClick: () =>
+                act({
+                  type: 'discardHunk',
+                  path: selected.path,
+                  hunk: h.index,
+                  originalStartLine: h.originalStartLine,
+                  updatedStartLine: h.updatedStartLine,
+                  ...seen(),
+                }),
+            }),
+          ]),
+          el('table', { className: 'diff', role: 'table', 'aria-label': `Lines of hunk ${h.index + 1}` }, [el('tbody', {}, rows)]),
         ]),
-        el('table', { className: 'diff', role: 'table', 'aria-label': `Lines of hunk ${h.index + 1}` }, [el('tbody', {}, rows)]),
-      ]));
+      );
     }
     if (selected.truncated) parts.push(el('p', { className: 'empty', text: 'The diff is cut here; Open diff shows all of it.' }));
     return el('section', { className: 'diff-section', 'aria-labelledby': 'diff-heading' }, parts);
@@ -169,16 +248,24 @@
   /** With several folders open: which folder's transaction to show. */
   function folders() {
     if (!model || model.workspaces.length < 2) return null;
-    return el('nav', { className: 'folders', 'aria-label': 'Folders' }, model.workspaces.map((w) =>
-      el('button', {
-        type: 'button',
-        className: 'secondary small',
-        'aria-pressed': model.workspace && model.workspace.id === w.id ? 'true' : 'false',
-        'aria-label': `Show the transaction of folder ${w.alias}`,
-        dataFocusKey: `ws:${w.id}`,
-        onClick: () => post({ type: 'showWorkspace', workspaceId: w.id }),
-      }, [w.alias]),
-    ));
+    return el(
+      'nav',
+      { className: 'folders', 'aria-label': 'Folders' },
+      model.workspaces.map((w) =>
+        el(
+          'button',
+          {
+            type: 'button',
+            className: 'secondary small',
+            'aria-pressed': model.workspace && model.workspace.id === w.id ? 'true' : 'false',
+            'aria-label': `Show the transaction of folder ${w.alias}`,
+            dataFocusKey: `ws:${w.id}`,
+            onClick: () => post({ type: 'showWorkspace', workspaceId: w.id }),
+          },
+          [w.alias],
+        ),
+      ),
+    );
   }
 
   function render() {
@@ -191,28 +278,41 @@
       children.push(folders());
       children.push(el('h1', { text: model.workspace ? `Nothing is staged in ${model.workspace.alias}` : 'No folder is open' }));
       children.push(outcome());
-      children.push(el('p', { className: 'empty', text: 'When an agent stages a change with an Agent Workbench tool, it appears here for review before anything is written.' }));
+      children.push(
+        el('p', {
+          className: 'empty',
+          text: 'When an agent stages a change with an Agent Workbench tool, it appears here for review before anything is written.',
+        }),
+      );
     } else {
       const tx = model.transaction;
       const s = tx.state;
       children.push(folders());
-      children.push(el('header', { className: 'top' }, [
-        el('h1', {}, ['Staged changes ', el('span', { className: 'ws', text: `in ${model.workspace.alias}` })]),
-        el('p', { className: 'meta', id: 'meta' }, [
-          `Revision ${s.revision} of ${s.revisionCount} (at most ${s.maxRevisions}) · ${tx.filesText} · `,
-          el('span', { className: 'added', text: `+${tx.totals.added}` }),
-          ' ',
-          el('span', { className: 'removed', text: `−${tx.totals.removed}` }),
-          ` · mode ${model.mode}`,
+      children.push(
+        el('header', { className: 'top' }, [
+          el('h1', {}, ['Staged changes ', el('span', { className: 'ws', text: `in ${model.workspace.alias}` })]),
+          el('p', { className: 'meta', id: 'meta' }, [
+            `Revision ${s.revision} of ${s.revisionCount} (at most ${s.maxRevisions}) · ${tx.filesText} · `,
+            el('span', { className: 'added', text: `+${tx.totals.added}` }),
+            ' ',
+            el('span', { className: 'removed', text: `−${tx.totals.removed}` }),
+            ` · mode ${model.mode}`,
+          ]),
         ]),
-      ]));
+      );
       children.push(toolbar(tx));
       children.push(outcome());
-      if (model.personCommits) children.push(el('p', { className: 'note', text: 'Approval-required mode: agents cannot commit. Review the changes and commit here.' }));
-      children.push(el('div', { className: 'columns' }, [
-        el('section', { className: 'files-section', 'aria-labelledby': 'files-heading' }, [el('h2', { id: 'files-heading', text: 'Files' }), fileList(tx)]),
-        el('section', { className: 'revisions-section', 'aria-labelledby': 'revisions-heading' }, [el('h2', { id: 'revisions-heading', text: 'Revisions' }), revisions(tx)]),
-      ]));
+      if (model.personCommits)
+        children.push(el('p', { className: 'note', text: 'Approval-required mode: agents cannot commit. Review the changes and commit here.' }));
+      children.push(
+        el('div', { className: 'columns' }, [
+          el('section', { className: 'files-section', 'aria-labelledby': 'files-heading' }, [el('h2', { id: 'files-heading', text: 'Files' }), fileList(tx)]),
+          el('section', { className: 'revisions-section', 'aria-labelledby': 'revisions-heading' }, [
+            el('h2', { id: 'revisions-heading', text: 'Revisions' }),
+            revisions(tx),
+          ]),
+        ]),
+      );
       if (model.selected) children.push(diff(model.selected));
     }
     app.replaceChildren(...children.filter(Boolean));

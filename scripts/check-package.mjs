@@ -22,13 +22,27 @@ try {
   if (/\bWARNING\b|\bwarn(ing)?\b/i.test(output)) problems.push(`vsce printed a warning:\n${output}`);
   if (!fs.existsSync(vsix)) problems.push('no .vsix was written');
   // vsce ls lists exactly what vsce package packs.
-  const files = run('npx', ['vsce', 'ls', '--no-dependencies']).split('\n').map((f) => f.trim()).filter(Boolean);
-  for (const wanted of ['package.json', 'dist/extension.js', 'dist/mcp-stdio.js', 'README.md', 'docs/reference/index.md', 'docs/images/review-panel.png', 'media/panel.js', 'media/panel.css', 'LICENSE']) {
+  const files = run('npx', ['vsce', 'ls', '--no-dependencies'])
+    .split('\n')
+    .map((f) => f.trim())
+    .filter(Boolean);
+  for (const wanted of [
+    'package.json',
+    'dist/extension.js',
+    'dist/mcp-stdio.js',
+    'README.md',
+    'docs/reference/index.md',
+    'docs/images/review-panel.png',
+    'media/panel.js',
+    'media/panel.css',
+    'LICENSE',
+  ]) {
     if (!files.includes(wanted)) problems.push(`the package lacks ${wanted}`);
   }
   const unwanted = files.filter((f) => /^(src|test|scripts|bench|node_modules|out)\//.test(f) || /\.ts$/.test(f));
   if (unwanted.length > 0) problems.push(`the package holds files it should not: ${unwanted.slice(0, 10).join(', ')}`);
-  if (problems.length === 0) console.log(`npm run package: ${files.length} files, ${fs.statSync(vsix).size} bytes, no warnings; no sources, tests or node_modules inside.`);
+  if (problems.length === 0)
+    console.log(`npm run package: ${files.length} files, ${fs.statSync(vsix).size} bytes, no warnings; no sources, tests or node_modules inside.`);
 } finally {
   fs.rmSync(scratch, { recursive: true, force: true });
 }

@@ -31,7 +31,15 @@ export const CODE_BASES = {
     dependencies: false,
     // rxjs's own compiler options (tsconfig.json at its package root), paths dropped since the sources import each other relatively.
     tsconfig: {
-      compilerOptions: { strict: true, noImplicitReturns: true, target: 'esnext', module: 'esnext', moduleResolution: 'node', lib: ['esnext', 'dom'], noEmit: true },
+      compilerOptions: {
+        strict: true,
+        noImplicitReturns: true,
+        target: 'esnext',
+        module: 'esnext',
+        moduleResolution: 'node',
+        lib: ['esnext', 'dom'],
+        noEmit: true,
+      },
       include: ['src/**/*.ts'],
     },
   },
@@ -42,7 +50,14 @@ export const CODE_BASES = {
     // The commands augment the module '@tiptap/core' (declare module): it must be these sources, not the package's build.
     tsconfig: {
       compilerOptions: {
-        strict: true, target: 'esnext', module: 'esnext', moduleResolution: 'bundler', lib: ['esnext', 'dom'], skipLibCheck: true, noEmit: true, paths: { '@tiptap/core': ['./src/index.ts'] },
+        strict: true,
+        target: 'esnext',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        lib: ['esnext', 'dom'],
+        skipLibCheck: true,
+        noEmit: true,
+        paths: { '@tiptap/core': ['./src/index.ts'] },
       },
       include: ['src/**/*.ts'],
     },
@@ -54,7 +69,16 @@ export const CODE_BASES = {
     // LoopBack builds with legacy decorators (@inject on constructor parameters needs them).
     tsconfig: {
       compilerOptions: {
-        strict: true, target: 'es2021', module: 'commonjs', moduleResolution: 'node', lib: ['es2021'], experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true, skipLibCheck: true, noEmit: true,
+        strict: true,
+        target: 'es2021',
+        module: 'commonjs',
+        moduleResolution: 'node',
+        lib: ['es2021'],
+        experimentalDecorators: true,
+        emitDecoratorMetadata: true,
+        esModuleInterop: true,
+        skipLibCheck: true,
+        noEmit: true,
       },
       include: ['src/**/*.ts'],
     },

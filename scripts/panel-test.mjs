@@ -78,7 +78,16 @@ const mcpDir = path.join(fixture.scratch, 'mcp-windows');
 const server = await startServer({
   trusted: true,
   env: { AW_BRIDGE_PORT: String(bridgePort), AGENT_WORKBENCH_MCP_DIR: mcpDir },
-  userSettings: { ...HEADLESS_USER_SETTINGS, 'workbench.colorTheme': 'Default Light Modern', 'workbench.startupEditor': 'none', 'window.commandCenter': false, 'workbench.secondarySideBar.defaultVisibility': 'hidden', 'chat.disableAIFeatures': true, 'editor.autoClosingQuotes': 'never', 'editor.autoClosingBrackets': 'never' },
+  userSettings: {
+    ...HEADLESS_USER_SETTINGS,
+    'workbench.colorTheme': 'Default Light Modern',
+    'workbench.startupEditor': 'none',
+    'window.commandCenter': false,
+    'workbench.secondarySideBar.defaultVisibility': 'hidden',
+    'chat.disableAIFeatures': true,
+    'editor.autoClosingQuotes': 'never',
+    'editor.autoClosingBrackets': 'never',
+  },
   log: VERBOSE ? (line) => process.stderr.write(`[server] ${line}\n`) : undefined,
 });
 let browser;
@@ -147,14 +156,23 @@ try {
       })),
     );
   const meta = async (f) => (await f.$eval('#meta', (e) => e.textContent).catch(() => '')) ?? '';
-  const history = async () => (await call('transaction-history', {}));
-  const previewFiles = async () => (await ok('transaction-preview', {})).documents.map((d) => ({ path: d.document.path, kind: d.changeKind, added: d.preview.addedLines, removed: d.preview.removedLines }));
+  const history = async () => await call('transaction-history', {});
+  const previewFiles = async () =>
+    (await ok('transaction-preview', {})).documents.map((d) => ({
+      path: d.document.path,
+      kind: d.changeKind,
+      added: d.preview.addedLines,
+      removed: d.preview.removedLines,
+    }));
   const click = async (f, selector) => {
     await f.locator(selector).first().click();
   };
 
   const greetHello = { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'Hello' } }, newText: 'Hi' };
-  const greetLoud = { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'shout(greet(name))' } }, newText: "shout(greet(name)) + '!!'" };
+  const greetLoud = {
+    location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'shout(greet(name))' } },
+    newText: "shout(greet(name)) + '!!'",
+  };
 
   console.log('\nreview panel (browser-driven)');
   let frame;
@@ -168,8 +186,14 @@ try {
     assert.deepEqual(await domFiles(frame), preview);
     assert.match(await meta(frame), /Revision 2 of 2/);
     const revs = await frame.$$eval('li.revision', (els) => els.map((e) => [e.querySelector('.rev-tool').textContent, e.querySelector('.rev-by').textContent]));
-    assert.deepEqual(revs, [['move-file', 'by the agent'], ['edit-text', 'by the agent']]);
-    const status = await page.locator('.statusbar').getByText(/2 staged · r2/).count();
+    assert.deepEqual(revs, [
+      ['move-file', 'by the agent'],
+      ['edit-text', 'by the agent'],
+    ]);
+    const status = await page
+      .locator('.statusbar')
+      .getByText(/2 staged · r2/)
+      .count();
     assert.ok(status > 0, 'the status bar item shows 2 staged files at revision 2');
   });
 
@@ -186,7 +210,10 @@ try {
       const p = diff.hunks[i];
       assert.equal(h.header, `@@ -${p.originalStartLine},${p.originalLineCount} +${p.updatedStartLine},${p.updatedLineCount} @@`);
       const sign = { add: '+', remove: '-', context: ' ' };
-      assert.deepEqual(h.rows.map((r) => (r.kind === 'note' ? `\\ ${r.text}` : sign[r.kind] + r.text)), p.lines);
+      assert.deepEqual(
+        h.rows.map((r) => (r.kind === 'note' ? `\\ ${r.text}` : sign[r.kind] + r.text)),
+        p.lines,
+      );
       const firstOld = h.rows.find((r) => r.old !== '');
       assert.equal(Number(firstOld.old), p.originalStartLine);
     });
@@ -218,7 +245,15 @@ try {
     await waitFor('one hunk left', async () => (await domHunks(frame)).length === 1);
     const h = await history();
     const items = h.data.revisions.items;
-    assert.deepEqual(items.map((r) => [r.tool, r.by]), [['move-file', 'agent'], ['edit-text', 'agent'], ['review-panel', 'person'], ['review-panel', 'person']]);
+    assert.deepEqual(
+      items.map((r) => [r.tool, r.by]),
+      [
+        ['move-file', 'agent'],
+        ['edit-text', 'agent'],
+        ['review-panel', 'person'],
+        ['review-panel', 'person'],
+      ],
+    );
     const diff = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true })).diff;
     assert.equal(diff.hunks.length, 1);
     assert.ok(diff.hunks[0].lines.includes("+  return shout(greet(name)) + '!!';"));
@@ -241,7 +276,9 @@ try {
     for (const message of forged) {
       await outer.evaluate((m) => window.__vscode_post_message__('onmessage', { message: m }), message);
     }
-    await waitFor('the refusal shown', async () => /refused|another transaction|not open|no active/i.test((await frame.$eval('#outcome', (e) => e.textContent).catch(() => '')) ?? ''));
+    await waitFor('the refusal shown', async () =>
+      /refused|another transaction|not open|no active/i.test((await frame.$eval('#outcome', (e) => e.textContent).catch(() => '')) ?? ''),
+    );
     await sleep(500);
     assert.equal(JSON.stringify(await history()), before);
     assert.deepEqual(read('src/greet.ts').toString('utf8'), original.greet);
@@ -256,8 +293,12 @@ try {
     const modified = page.locator('.monaco-diff-editor .editor.modified .view-lines.monaco-mouse-cursor-text:not(.line-delete)').first();
     await modified.waitFor({ timeout: 30_000 });
     let seenText = '';
-    await waitFor('the staged text in the right side', async () => (seenText = (await modified.textContent()).replace(/\u00a0/g, ' ')).includes("+ '!!'")).catch(async (e) => {
-      const all = await page.$$eval('.monaco-diff-editor .view-lines', (els) => els.map((el) => `${el.closest('.editor')?.className ?? '?'} | ${el.className} | ${el.textContent.slice(0, 120)}`));
+    await waitFor('the staged text in the right side', async () =>
+      (seenText = (await modified.textContent()).replace(/\u00a0/g, ' ')).includes("+ '!!'"),
+    ).catch(async (e) => {
+      const all = await page.$$eval('.monaco-diff-editor .view-lines', (els) =>
+        els.map((el) => `${el.closest('.editor')?.className ?? '?'} | ${el.className} | ${el.textContent.slice(0, 120)}`),
+      );
       throw new Error(`${e.message}; the editor shows: ${seenText}\n${all.join('\n')}`);
     });
     await modified.click();
@@ -270,7 +311,10 @@ try {
       return items.length === 5 && items[4].by === 'person' && items[4].tool === 'staged-text-editor';
     });
     const staged = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true })).diff;
-    assert.ok(staged.hunks.some((hk) => hk.lines.includes(`+${personLine}`)), JSON.stringify(staged.hunks));
+    assert.ok(
+      staged.hunks.some((hk) => hk.lines.includes(`+${personLine}`)),
+      JSON.stringify(staged.hunks),
+    );
     await waitFor('the panel shows revision 5', async () => /Revision 5 of 5/.test(await meta(frame)));
   });
 
@@ -290,7 +334,11 @@ try {
 
   await test('keyboard only: Tab to Commit and press Enter commits', async () => {
     await fresh();
-    await ok('edit-text', { edits: [{ location: { selection: { document: { path: 'notes.txt' }, selectedText: 'Nothing to see here yet.' } }, newText: 'Committed from the keyboard.' }] });
+    await ok('edit-text', {
+      edits: [
+        { location: { selection: { document: { path: 'notes.txt' }, selectedText: 'Nothing to see here yet.' } }, newText: 'Committed from the keyboard.' },
+      ],
+    });
     await waitFor('the new transaction in the panel', async () => (await domFiles(frame)).length === 1);
     await frame.locator('h1').click();
     let onCommit = false;
@@ -302,7 +350,11 @@ try {
     const outline = await frame.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
     assert.notEqual(outline, 'none', 'the focused button shows a focus ring');
     await page.keyboard.press('Enter');
-    await waitFor('notes.txt written', async () => read('notes.txt').toString('utf8') === original.notes.replace('Nothing to see here yet.', 'Committed from the keyboard.'), 60_000);
+    await waitFor(
+      'notes.txt written',
+      async () => read('notes.txt').toString('utf8') === original.notes.replace('Nothing to see here yet.', 'Committed from the keyboard.'),
+      60_000,
+    );
     await waitFor('the transaction to end', async () => (await history()).error?.code === 'NoActiveTransaction');
   });
 
@@ -341,13 +393,16 @@ try {
               path: li.dataset.path,
               name: name.textContent,
               folder: folder?.textContent ?? '',
-              nameWhole: name.scrollWidth <= name.clientWidth && n.left >= b.left && n.right <= b.right + 0.5 && n.right <= document.documentElement.clientWidth,
+              nameWhole:
+                name.scrollWidth <= name.clientWidth && n.left >= b.left && n.right <= b.right + 0.5 && n.right <= document.documentElement.clientWidth,
               nameOneLine: n.height < 1.5 * parseFloat(getComputedStyle(name).lineHeight),
               // After it on its line, or (too narrow for both) on the next line.
               folderAfterName: folder ? f.left >= n.right - 0.5 || f.top >= n.bottom - 0.5 : true,
               // Shown: some of it inside the box that clips it (the rest ends in an ellipsis).
               folderShown: folder ? Math.min(f.right, d.right) - f.left > 8 : true,
-              folderDimmed: folder ? getComputedStyle(folder).color !== getComputedStyle(name).color || Number(getComputedStyle(folder.parentElement).opacity) < 1 : true,
+              folderDimmed: folder
+                ? getComputedStyle(folder).color !== getComputedStyle(name).color || Number(getComputedStyle(folder.parentElement).opacity) < 1
+                : true,
               title: button.getAttribute('title'),
               aria: button.getAttribute('aria-label'),
               rowFits: li.scrollWidth <= li.clientWidth,
@@ -370,19 +425,36 @@ try {
         }
         const movedRow = seen.find((r) => r.path === moved);
         assert.ok(movedRow.title.includes('moved from src/util.ts') && movedRow.aria.includes('(moved from src/util.ts)'), detail);
-        const heading = await frame.$eval('#diff-heading', (h) => ({ name: h.querySelector('.name').textContent, folder: h.querySelector('.folder').textContent, title: h.title, aria: h.getAttribute('aria-label'), fits: h.scrollWidth <= h.clientWidth }));
+        const heading = await frame.$eval('#diff-heading', (h) => ({
+          name: h.querySelector('.name').textContent,
+          folder: h.querySelector('.folder').textContent,
+          title: h.title,
+          aria: h.getAttribute('aria-label'),
+          fits: h.scrollWidth <= h.clientWidth,
+        }));
         assert.deepEqual(heading, { name: 'registerOperationHandlersForWorkspace.ts', folder: deep, title: created[0], aria: created[0], fits: true }, label);
-        const revs = await frame.$$eval('li.revision', (els) => els.map((e) => ({ summary: e.querySelector('.rev-summary').textContent, fits: e.scrollWidth <= e.clientWidth })));
-        assert.ok(revs.every((r) => r.fits), `${label}: a revision runs out of its column: ${JSON.stringify(revs)}`);
+        const revs = await frame.$$eval('li.revision', (els) =>
+          els.map((e) => ({ summary: e.querySelector('.rev-summary').textContent, fits: e.scrollWidth <= e.clientWidth })),
+        );
+        assert.ok(
+          revs.every((r) => r.fits),
+          `${label}: a revision runs out of its column: ${JSON.stringify(revs)}`,
+        );
         return seen;
       };
 
       // The default width already cut these paths from the end before names came first.
       let seen = await check('at the default width');
-      assert.ok(seen.every((r) => r.folderShown), 'at the default width every folder is shown');
+      assert.ok(
+        seen.every((r) => r.folderShown),
+        'at the default width every folder is shown',
+      );
       const summaries = await frame.$$eval('li.revision .rev-summary', (els) => els.map((e) => e.textContent));
       assert.deepEqual(summaries.slice(-2), [`Edit 2 locations in ${created[0]}`, 'Edit 1 location in src/greet.ts']);
-      assert.ok(summaries.every((t) => !t.includes('(s)')), summaries.join('; '));
+      assert.ok(
+        summaries.every((t) => !t.includes('(s)')),
+        summaries.join('; '),
+      );
       assert.match(await meta(frame), /· 4 files ·/);
       assert.equal(await frame.$eval('button[data-action=commit]', (b) => b.getAttribute('aria-label')), 'Commit 4 files staged at revision 5');
       await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-paths-default.png') });
@@ -390,12 +462,18 @@ try {
       await sleep(800);
       await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-paths-narrow.png') });
       seen = await check('narrowed to a 1000 px window');
-      assert.ok(seen.some((r) => r.folderShown), 'narrowed, folders are still shown where there is room');
+      assert.ok(
+        seen.some((r) => r.folderShown),
+        'narrowed, folders are still shown where there is room',
+      );
       await page.setViewportSize({ width: 760, height: 900 });
       await sleep(800);
       await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-paths-narrowest.png') });
       seen = await check('narrowed to a 760 px window');
-      assert.ok(seen.every((r) => r.folderShown), 'narrowest, every folder is still shown (on the next line where the name fills its own)');
+      assert.ok(
+        seen.every((r) => r.folderShown),
+        'narrowest, every folder is still shown (on the next line where the name fills its own)',
+      );
     } finally {
       // The next tests start from the usual window and nothing staged, whatever failed here.
       await page.setViewportSize({ width: 1400, height: 900 });
@@ -434,11 +512,18 @@ try {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('End');
     await page.keyboard.type(', "bogusField": 1');
-    const problems = await waitFor('a schema diagnostic', async () => {
-      const d = await bridge('/diagnostics', { uri });
-      return d.some((m) => /bogusField/.test(m)) ? d : undefined;
-    }, 30_000);
-    assert.ok(problems.some((m) => /bogusField.*not allowed/i.test(m)), problems.join('; '));
+    const problems = await waitFor(
+      'a schema diagnostic',
+      async () => {
+        const d = await bridge('/diagnostics', { uri });
+        return d.some((m) => /bogusField/.test(m)) ? d : undefined;
+      },
+      30_000,
+    );
+    assert.ok(
+      problems.some((m) => /bogusField.*not allowed/i.test(m)),
+      problems.join('; '),
+    );
     for (let i = 0; i < ', "bogusField": 1'.length; i++) await page.keyboard.press('Backspace');
     await waitFor('no diagnostics after undo', async () => (await bridge('/diagnostics', { uri })).length === 0, 30_000);
     // Run it from the command palette, as a person would (the notification's Run button may have timed out by now).
@@ -452,8 +537,11 @@ try {
     assert.equal(envelope.data.workspaces.items.length, 1);
   });
 
-  await test('Connect an Agent over MCP: the setup page copies; a rename staged over MCP shows in the panel; its commit is not the agent\'s to make; Commit in the panel writes it', async () => {
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl }).catch(() => {});
+  await test("Connect an Agent over MCP: the setup page copies; a rename staged over MCP shows in the panel; its commit is not the agent's to make; Commit in the panel writes it", async () => {
+    await page
+      .context()
+      .grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.baseUrl })
+      .catch(() => {});
     await bridge('/command', { id: 'agentWorkbench.mcp.connect' });
     const setup = await waitFor('the setup page', async () => {
       for (const f of page.frames()) if (!f.isDetached() && (await f.$('button[data-copy="claude"]').catch(() => null))) return f;
@@ -474,7 +562,10 @@ try {
     await client.connect(new StreamableHTTPClientTransport(new URL(entry.url), { requestInit: { headers: { Authorization: `Bearer ${entry.token}` } } }));
     try {
       await waitFor('the status bar counting the client', async () => (await page.locator('.statusbar').getByText(/MCP 1/).count()) > 0);
-      const staged = await client.callTool({ name: 'rename-symbol', arguments: { symbol: { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'farewell' } } }, newName: 'sayGoodbye' } });
+      const staged = await client.callTool({
+        name: 'rename-symbol',
+        arguments: { symbol: { location: { selection: { document: { path: 'src/greet.ts' }, selectedText: 'farewell' } } }, newName: 'sayGoodbye' },
+      });
       assert.equal(staged.isError, false, JSON.stringify(staged.structuredContent));
       await bridge('/command', { id: 'agentWorkbench.review.open' });
       frame = await panel();
@@ -505,9 +596,13 @@ try {
     await ok('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' });
     await ok('edit-text', { edits: [greetHello] });
     await waitFor('two files before the reload', async () => (await domFiles(frame)).length === 2);
-    const revisions = async (f) => f.$$eval('li.revision', (els) => els.map((e) => [e.querySelector('.rev-tool').textContent, e.querySelector('.rev-by').textContent]));
+    const revisions = async (f) =>
+      f.$$eval('li.revision', (els) => els.map((e) => [e.querySelector('.rev-tool').textContent, e.querySelector('.rev-by').textContent]));
     const before = { files: await domFiles(frame), revisions: await revisions(frame), history: (await history()).data };
-    assert.deepEqual(before.revisions, [['move-file', 'by the agent'], ['edit-text', 'by the agent']]);
+    assert.deepEqual(before.revisions, [
+      ['move-file', 'by the agent'],
+      ['edit-text', 'by the agent'],
+    ]);
     // The transaction is written to the extension's storage right after each change; give that write a moment.
     await sleep(1500);
     await page.reload();

@@ -47,7 +47,9 @@ try {
   const title = await page.title();
   if (!title.includes('sample')) throw new Error(`the window title does not name the sample folder: ${title}`);
   if (process.env.AW_SMOKE_SCREENSHOT) await page.screenshot({ path: process.env.AW_SMOKE_SCREENSHOT });
-  console.log(`npm start: ${url.slice(0, 40)}… served the workbench with the sample folder, and Agent Workbench is active (its status bar item shows the mode).`);
+  console.log(
+    `npm start: ${url.slice(0, 40)}… served the workbench with the sample folder, and Agent Workbench is active (its status bar item shows the mode).`,
+  );
 } catch (error) {
   fail(error instanceof Error ? error.message : String(error));
 } finally {

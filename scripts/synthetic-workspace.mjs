@@ -51,11 +51,27 @@ export function generateWorkspace(dir, { files = 1000, uses = 4, channelEvery = 
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'synthetic', private: true, version: '0.0.0' }, null, 2) + '\n');
   fs.writeFileSync(
     path.join(dir, 'tsconfig.json'),
-    JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler', strict: true, noEmit: true }, include: ['src'] }, null, 2) + '\n',
+    JSON.stringify(
+      { compilerOptions: { target: 'ES2022', module: 'ES2022', moduleResolution: 'bundler', strict: true, noEmit: true }, include: ['src'] },
+      null,
+      2,
+    ) + '\n',
   );
   fs.writeFileSync(
     path.join(dir, 'src', 'model', 'entity.ts'),
-    ['export class Entity {', '  constructor(readonly id: number) {}', '  touch(): number {', '    return this.id;', '  }', '}', '', 'export function makeEntity(id: number): Entity {', '  return new Entity(id);', '}', ''].join('\n'),
+    [
+      'export class Entity {',
+      '  constructor(readonly id: number) {}',
+      '  touch(): number {',
+      '    return this.id;',
+      '  }',
+      '}',
+      '',
+      'export function makeEntity(id: number): Entity {',
+      '  return new Entity(id);',
+      '}',
+      '',
+    ].join('\n'),
   );
   fs.writeFileSync(path.join(dir, 'src', 'model', 'channel.ts'), ['export class Channel {', '  constructor(readonly name: string) {}', '}', ''].join('\n'));
   if (hubs > 0) {
@@ -81,11 +97,24 @@ export function generateWorkspace(dir, { files = 1000, uses = 4, channelEvery = 
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { files: { type: 'string', default: '1000' }, uses: { type: 'string', default: '4' }, 'channel-every': { type: 'string', default: '25' }, hubs: { type: 'string', default: '0' } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      files: { type: 'string', default: '1000' },
+      uses: { type: 'string', default: '4' },
+      'channel-every': { type: 'string', default: '25' },
+      hubs: { type: 'string', default: '0' },
+    },
+  });
   if (positionals.length !== 1) {
     console.error('usage: node scripts/synthetic-workspace.mjs <dir> [--files 1000] [--uses 4] [--channel-every 25] [--hubs 0]');
     process.exit(2);
   }
-  const info = generateWorkspace(path.resolve(positionals[0]), { files: Number(values.files), uses: Number(values.uses), channelEvery: Number(values['channel-every']), hubs: Number(values.hubs) });
+  const info = generateWorkspace(path.resolve(positionals[0]), {
+    files: Number(values.files),
+    uses: Number(values.uses),
+    channelEvery: Number(values['channel-every']),
+    hubs: Number(values.hubs),
+  });
   console.log(JSON.stringify(info));
 }

@@ -16,6 +16,7 @@ step() {
 
 step "setup"; bash scripts/setup.sh
 step "lint"; npx eslint
+step "format (prettier --check)"; npm run --silent format:check
 step "type check"; npx tsc --noEmit -p .
 step "compile tests"; npx tsc -p . --noEmit false --outDir out
 step "generated files match the definitions"; node out/scripts/gen.js --check

@@ -17,14 +17,7 @@ import { chromium } from 'playwright-core';
 
 const SCRIPTS_DIR = path.dirname(fileURLToPath(import.meta.url));
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
 const SERVER_READY_TIMEOUT_MS = 120_000;
 // VERBOSE=1 shows the server's output and every workbench log line (see WORKBENCH_NOISE).
 const VERBOSE = /^(1|true)$/i.test(process.env.VSCODE_HOST_VERBOSE ?? '');
@@ -176,21 +169,23 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
   }
   const args = [
     serverMain,
-    '--host', '127.0.0.1',
-    '--port', String(port),
+    '--host',
+    '127.0.0.1',
+    '--port',
+    String(port),
     '--without-connection-token',
     '--accept-server-license-terms',
     '--enable-smoke-test-driver',
     '--disable-telemetry',
-    '--server-data-dir', serverDataDir,
-    '--extensions-dir', path.join(dataDir, 'extensions'),
+    '--server-data-dir',
+    serverDataDir,
+    '--extensions-dir',
+    path.join(dataDir, 'extensions'),
   ];
   if (trusted) args.push('--disable-workspace-trust');
 
   // Variables of an enclosing VS Code (e.g. when run from its terminal) would confuse this one.
-  const childEnv = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE'),
-  );
+  const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE'));
   const child = spawn(node, args, {
     env: { ...childEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -230,10 +225,7 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
   let timer;
   try {
     await new Promise((resolve, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`VS Code server did not report ready within ${SERVER_READY_TIMEOUT_MS} ms`)),
-        SERVER_READY_TIMEOUT_MS,
-      );
+      timer = setTimeout(() => reject(new Error(`VS Code server did not report ready within ${SERVER_READY_TIMEOUT_MS} ms`)), SERVER_READY_TIMEOUT_MS);
       onLine = (line) => {
         if (line.includes('Web UI available')) resolve();
         if (/EADDRINUSE/.test(line)) reject(new Error(`port ${port} is already in use`));
@@ -263,14 +255,8 @@ function remoteUri(authority, absPath) {
 export function workbenchUrl(baseUrl, workspace, payload) {
   const authority = new URL(baseUrl).host;
   const key = workspace.endsWith('.code-workspace') ? 'workspace' : 'folder';
-  const entries = Object.entries(payload).map(([k, v]) => [
-    k,
-    k.endsWith('Path') ? remoteUri(authority, v) : String(v),
-  ]);
-  return (
-    `${baseUrl}/?${key}=${encodeURIComponent(workspace)}` +
-    `&payload=${encodeURIComponent(JSON.stringify(entries))}`
-  );
+  const entries = Object.entries(payload).map(([k, v]) => [k, k.endsWith('Path') ? remoteUri(authority, v) : String(v)]);
+  return `${baseUrl}/?${key}=${encodeURIComponent(workspace)}` + `&payload=${encodeURIComponent(JSON.stringify(entries))}`;
 }
 
 function absoluteExisting(label, p) {
@@ -324,16 +310,7 @@ function printAutomationLog(type, message) {
  * `extensionPath` loaded as the development extension and `workspace` open.
  * Resolves with the tests' exit code; rejects on timeout or if VS Code dies.
  */
-export async function runExtensionTests({
-  extensionPath,
-  testsPath,
-  workspace,
-  trusted = true,
-  env = {},
-  userSettings,
-  timeoutMs = 600_000,
-  screenshotPath,
-}) {
+export async function runExtensionTests({ extensionPath, testsPath, workspace, trusted = true, env = {}, userSettings, timeoutMs = 600_000, screenshotPath }) {
   extensionPath = absoluteExisting('extensionPath (--extension)', extensionPath);
   testsPath = absoluteExisting('testsPath (--tests)', testsPath);
   workspace = absoluteExisting('workspace (--workspace)', workspace);
@@ -367,9 +344,7 @@ export async function runExtensionTests({
         })
         .catch(reject);
       page.on('crash', () => reject(new Error('the VS Code page crashed')));
-      server.died.then((code) =>
-        reject(new Error(`the VS Code server exited (${code}) during the test run\n${server.recentOutput()}`)),
-      );
+      server.died.then((code) => reject(new Error(`the VS Code server exited (${code}) during the test run\n${server.recentOutput()}`)));
       timer = setTimeout(async () => {
         await screenshot();
         reject(

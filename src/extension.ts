@@ -59,7 +59,17 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
   await kept.restore(registry.all());
-  const services: Services = { host, registry, errors: new ErrorStore(), tools: () => ALL_TOOLS, settings: readSettings, startedAt: started, transactions, readiness: new ProjectReadiness(), caches: new LanguageServiceCaches() };
+  const services: Services = {
+    host,
+    registry,
+    errors: new ErrorStore(),
+    tools: () => ALL_TOOLS,
+    settings: readSettings,
+    startedAt: started,
+    transactions,
+    readiness: new ProjectReadiness(),
+    caches: new LanguageServiceCaches(),
+  };
   const runner = new ToolRunner(ALL_TOOLS, {
     services,
     log: (e) => {

@@ -54,7 +54,10 @@ export function abbreviate(value: unknown, snapshot?: unknown): unknown {
     }
     if (v && typeof v === 'object') {
       return Object.fromEntries(
-        Object.entries(v).map(([k, x]) => [k, depth > 0 && k === 'snapshot' && top !== undefined && JSON.stringify(x) === top ? SAME_SNAPSHOT : walk(x, depth + 1)]),
+        Object.entries(v).map(([k, x]) => [
+          k,
+          depth > 0 && k === 'snapshot' && top !== undefined && JSON.stringify(x) === top ? SAME_SNAPSHOT : walk(x, depth + 1),
+        ]),
       );
     }
     return v;
@@ -107,7 +110,7 @@ function outcome(envelope: Envelope): string {
 
 type Data = Record<string, unknown>;
 const data = (e: Envelope): Data => (e as SuccessEnvelope<Data>).data;
-const items = (collection: unknown): Data[] => ((collection as { items?: Data[] } | undefined)?.items ?? []);
+const items = (collection: unknown): Data[] => (collection as { items?: Data[] } | undefined)?.items ?? [];
 /** A find-references line's offsets, each listed once under its access. */
 const offsetsOf = (line: Data): number[] => ['at', 'write', 'decl', 'import'].flatMap((k) => (line[k] as number[] | undefined) ?? []).sort((a, b) => a - b);
 
@@ -162,7 +165,8 @@ function sessionSteps(): Step[] {
       tool: 'get-project-details',
       input: () => ({ project: { path: 'tsconfig.json' }, documentsLimit: 10 }),
       expect: 'ok',
-      check: (e) => (items(data(e).documents).some((d) => d.path === 'src/greeter.ts') ? undefined : 'src/greeter.ts is not a document of the tsconfig project'),
+      check: (e) =>
+        items(data(e).documents).some((d) => d.path === 'src/greeter.ts') ? undefined : 'src/greeter.ts is not a document of the tsconfig project',
     },
     {
       intent: 'Read the code around greet() and see what encloses it.',
@@ -226,7 +230,9 @@ function sessionSteps(): Step[] {
         // The symbolId says the kind and name ("…#Function:greetAll"); line and column say where.
         const first = items(data(e).symbols)[0];
         const read = first ? readSymbol(first as { symbolId: string }) : undefined;
-        return read?.name === 'greetAll' && read.kind === 'Function' && first.line === 23 ? undefined : `expected Function greetAll at line 23 first, got ${JSON.stringify(first)}`;
+        return read?.name === 'greetAll' && read.kind === 'Function' && first.line === 23
+          ? undefined
+          : `expected Function greetAll at line 23 first, got ${JSON.stringify(first)}`;
       },
       after: (e) => (greetAll = items(data(e).symbols)[0]),
     },
@@ -238,7 +244,9 @@ function sessionSteps(): Step[] {
       check: (e) => {
         const docs = items(data(e).documents).map((d) => `${String(d.path)}:${(d.lines as Data[]).flatMap((l) => offsetsOf(l).map(() => l.line)).join(',')}`);
         const expected = ['src/greeter.ts:23', 'src/services.ts:1,18'];
-        return JSON.stringify(docs) === JSON.stringify(expected) && data(e).totalReferences === 3 ? undefined : `expected references ${expected.join(' ')} (3), got ${docs.join(' ')} (${String(data(e).totalReferences)})`;
+        return JSON.stringify(docs) === JSON.stringify(expected) && data(e).totalReferences === 3
+          ? undefined
+          : `expected references ${expected.join(' ')} (3), got ${docs.join(' ')} (${String(data(e).totalReferences)})`;
       },
     },
     {
@@ -247,8 +255,13 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
       expect: 'ok',
       check: (e) => {
-        const calls = items(data(e).calls).map((c) => `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${(c.callSites as Data[]).map((s) => s.line).join(',')}`);
-        return JSON.stringify(calls) === JSON.stringify(['WelcomeService.welcomeAll@18']) ? undefined : `expected the caller WelcomeService.welcomeAll (call at line 18), got ${calls.join(' ')}`;
+        const calls = items(data(e).calls).map(
+          (c) =>
+            `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${(c.callSites as Data[]).map((s) => s.line).join(',')}`,
+        );
+        return JSON.stringify(calls) === JSON.stringify(['WelcomeService.welcomeAll@18'])
+          ? undefined
+          : `expected the caller WelcomeService.welcomeAll (call at line 18), got ${calls.join(' ')}`;
       },
       after: (e) => (caller = items(data(e).calls)[0]?.symbol as Data | undefined),
     },
@@ -259,7 +272,9 @@ function sessionSteps(): Step[] {
         if (!caller || typeof caller.symbolId !== 'string') throw new Error('no caller was carried over from the find-callers step');
         // The caller's symbolId names its document: "<folderId>:<path>#...".
         const documentId = caller.symbolId.slice(0, caller.symbolId.lastIndexOf('#'));
-        return { symbol: { location: { selection: { document: { documentId }, selectedText: String(readSymbol(caller as { symbolId: string }).containerName) } } } };
+        return {
+          symbol: { location: { selection: { document: { documentId }, selectedText: String(readSymbol(caller as { symbolId: string }).containerName) } } },
+        };
       },
       expect: 'ok',
       check: (e) => {
@@ -271,7 +286,9 @@ function sessionSteps(): Step[] {
           named: (attribute.namedArguments as Data[]).map((a) => `${String(a.name)}=${String(a.value)}`),
         };
         const expected = { name: 'service', type: 'Function', positional: ["'welcome'"], named: ['singleton=true'] };
-        return rest.length === 0 && JSON.stringify(brief) === JSON.stringify(expected) ? undefined : `expected @service('welcome', { singleton: true }), got ${JSON.stringify(items(data(e).attributes))}`;
+        return rest.length === 0 && JSON.stringify(brief) === JSON.stringify(expected)
+          ? undefined
+          : `expected @service('welcome', { singleton: true }), got ${JSON.stringify(items(data(e).attributes))}`;
       },
     },
     {
@@ -287,14 +304,20 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } }, newName: 'formatPersonName' }),
       expect: 'ok',
       check: (e) => {
-        const paths = items(data(e).documents).map((d) => String(d.path)).sort();
-        return JSON.stringify(paths) === JSON.stringify(['src/greeter.ts', 'src/util.ts']) ? expectState(e, { revision: 1, canCommit: true }) : `expected the rename to touch src/greeter.ts and src/util.ts, got ${paths.join(', ')}`;
+        const paths = items(data(e).documents)
+          .map((d) => String(d.path))
+          .sort();
+        return JSON.stringify(paths) === JSON.stringify(['src/greeter.ts', 'src/util.ts'])
+          ? expectState(e, { revision: 1, canCommit: true })
+          : `expected the rename to touch src/greeter.ts and src/util.ts, got ${paths.join(', ')}`;
       },
     },
     {
       intent: "Also change the greeting's language tag, by selection, in the staged text.",
       tool: 'edit-text',
-      input: () => ({ edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: "language: 'en'" } }, newText: "language: 'en-GB'" }] }),
+      input: () => ({
+        edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: "language: 'en'" } }, newText: "language: 'en-GB'" }],
+      }),
       expect: 'ok',
       check: (e) => expectState(e, { revision: 2 }),
     },
@@ -305,7 +328,9 @@ function sessionSteps(): Step[] {
       expect: 'ok',
       check: (e) => {
         const text = JSON.stringify(data(e));
-        return text.includes('+import { formatPersonName }') && text.includes("language: 'en-GB'") ? undefined : 'expected hunks with the renamed import and the new language tag';
+        return text.includes('+import { formatPersonName }') && text.includes("language: 'en-GB'")
+          ? undefined
+          : 'expected hunks with the renamed import and the new language tag';
       },
     },
     {
@@ -315,9 +340,18 @@ function sessionSteps(): Step[] {
       expect: 'ok',
       check: (e) => {
         // An import line comes without its text.
-        const lines = items(data(e).documents).flatMap((d) => (d.lines as Data[]).map((l) => ({ path: String(d.path), text: l.text === undefined ? undefined : String(l.text), at: offsetsOf(l), edited: l.edited as number[] | undefined })));
+        const lines = items(data(e).documents).flatMap((d) =>
+          (d.lines as Data[]).map((l) => ({
+            path: String(d.path),
+            text: l.text === undefined ? undefined : String(l.text),
+            at: offsetsOf(l),
+            edited: l.edited as number[] | undefined,
+          })),
+        );
         const bad = lines.filter((l) => (l.text !== undefined && !l.text.includes('formatPersonName')) || JSON.stringify(l.edited) !== JSON.stringify(l.at));
-        return lines.length > 0 && bad.length === 0 ? undefined : `expected every reference on a staged line naming formatPersonName, marked edited; got ${JSON.stringify(lines)}`;
+        return lines.length > 0 && bad.length === 0
+          ? undefined
+          : `expected every reference on a staged line naming formatPersonName, marked edited; got ${JSON.stringify(lines)}`;
       },
     },
     {
@@ -340,10 +374,14 @@ function sessionSteps(): Step[] {
       input: () => ({}),
       expect: 'ok',
       check: (e) => {
-        const written = items(data(e).files).map((f) => String(f.path)).sort();
+        const written = items(data(e).files)
+          .map((f) => String(f.path))
+          .sort();
         const onDisk = fs.readFileSync(path.join(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath ?? '', 'src', 'greeter.ts'), 'utf8');
         if (JSON.stringify(written) !== JSON.stringify(['src/greeter.ts', 'src/util.ts'])) return `expected both files written, got ${written.join(', ')}`;
-        return onDisk.includes('formatPersonName(name)') && onDisk.includes("language: 'en-GB'") ? undefined : 'src/greeter.ts on disk does not hold the staged text';
+        return onDisk.includes('formatPersonName(name)') && onDisk.includes("language: 'en-GB'")
+          ? undefined
+          : 'src/greeter.ts on disk does not hold the staged text';
       },
     },
     {

@@ -29,7 +29,8 @@ async function readBytes(absPath: string): Promise<Uint8Array | undefined> {
   }
 }
 
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean => (a === undefined || b === undefined ? a === b : Buffer.from(a).equals(Buffer.from(b)));
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
+  a === undefined || b === undefined ? a === b : Buffer.from(a).equals(Buffer.from(b));
 
 interface Original {
   absPath: string;
@@ -187,7 +188,9 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
       await vscode.workspace.fs.rename(vscode.Uri.file(f.absPath), vscode.Uri.file(f.newAbsPath), { overwrite: false });
       if (f.edits?.length) {
         const moved = await vscode.workspace.openTextDocument(vscode.Uri.file(f.newAbsPath));
-        if (moved.getText() !== f.base?.text) throw new CommitError('CommitFailed', f.newPath ?? f.path, `${f.newPath} does not hold the text of ${f.path} after the move`);
+        if (moved.getText() !== f.base?.text) {
+          throw new CommitError('CommitFailed', f.newPath ?? f.path, `${f.newPath} does not hold the text of ${f.path} after the move`);
+        }
         documents.set(f.newAbsPath, moved);
       }
     }
@@ -207,7 +210,9 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
     }
     const applied = edit.size === 0 || (await vscode.workspace.applyEdit(edit));
     if (!applied) throw new CommitError('CommitFailed', plan.files[0]?.path ?? '', 'VS Code refused to apply the workspace edit.');
-    if (fault?.phase === 'apply') throw new CommitError('CommitFailed', relativeOf(plan, fault.absPath), `injected failure after applying the edit (${fault.absPath})`);
+    if (fault?.phase === 'apply') {
+      throw new CommitError('CommitFailed', relativeOf(plan, fault.absPath), `injected failure after applying the edit (${fault.absPath})`);
+    }
     for (const f of direct) {
       if (fault?.phase === 'save' && fault.absPath === f.absPath) throw new CommitError('CommitFailed', f.path, `injected failure while saving ${f.path}`);
       // node's fs, not workspace.fs: 1,000 writes took 0.9 s against 14 s (a round trip each); the editor's file watcher reports them.
@@ -217,7 +222,9 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
       if ((f.kind !== 'modify' && f.kind !== 'rename') || direct.has(f)) continue;
       const target = f.newAbsPath ?? f.absPath;
       const doc = findOpen(target) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(target)));
-      if (fault?.phase === 'save' && fault.absPath === target) throw new CommitError('CommitFailed', f.newPath ?? f.path, `injected failure while saving ${f.newPath ?? f.path}`);
+      if (fault?.phase === 'save' && fault.absPath === target) {
+        throw new CommitError('CommitFailed', f.newPath ?? f.path, `injected failure while saving ${f.newPath ?? f.path}`);
+      }
       if (doc.isDirty && !(await saveDocument(doc))) {
         const why = await unsavedReason(doc, f.newPath ?? f.path, originals.get(target));
         throw new CommitError('CommitFailed', f.newPath ?? f.path, why.message, why.resolution);
@@ -232,9 +239,13 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
         if (after !== undefined) throw new CommitError('CommitFailed', f.path, `${f.path} still exists after the commit deleted it`);
       } else {
         const expected = await expectedBytes(f.text ?? '', target, before);
-        if (!sameBytes(after, expected)) throw new CommitError('CommitFailed', f.newPath ?? f.path, `${f.newPath ?? f.path} does not hold the staged text byte for byte after saving`);
+        if (!sameBytes(after, expected)) {
+          throw new CommitError('CommitFailed', f.newPath ?? f.path, `${f.newPath ?? f.path} does not hold the staged text byte for byte after saving`);
+        }
       }
-      if (f.kind === 'rename' && (await readBytes(f.absPath)) !== undefined) throw new CommitError('CommitFailed', f.path, `${f.path} still exists after the move`);
+      if (f.kind === 'rename' && (await readBytes(f.absPath)) !== undefined) {
+        throw new CommitError('CommitFailed', f.path, `${f.path} still exists after the move`);
+      }
       files.push({ path: f.newPath ?? f.path, beforeHash: before ? sha256(before) : null, afterHash: after && f.kind !== 'delete' ? sha256(after) : null });
     }
     return { ok: true, files };
@@ -243,12 +254,21 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
     const code = error instanceof CommitError ? error.code : 'CommitFailed';
     const failedPath = error instanceof CommitError ? error.path : (plan.files[0]?.path ?? '');
     const resolution = error instanceof CommitError ? error.resolution : undefined;
-    return { ok: false, code, path: failedPath, message: error instanceof Error ? error.message : String(error), restored: problems.length === 0, restoreProblems: problems, ...(resolution ? { resolution } : {}) };
+    return {
+      ok: false,
+      code,
+      path: failedPath,
+      message: error instanceof Error ? error.message : String(error),
+      restored: problems.length === 0,
+      restoreProblems: problems,
+      ...(resolution ? { resolution } : {}),
+    };
   }
 }
 
 const BOM = Buffer.from([0xef, 0xbb, 0xbf]);
-const hasBom = (bytes: Uint8Array | undefined): boolean => bytes !== undefined && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+const hasBom = (bytes: Uint8Array | undefined): boolean =>
+  bytes !== undefined && bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 
 /** The bytes a file must hold for a text: in its document's encoding, with the byte order mark it had. */
 async function expectedBytes(text: string, absPath: string, before: Uint8Array | undefined): Promise<Uint8Array> {

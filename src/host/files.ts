@@ -49,7 +49,6 @@ export function stampNow(absPath: string): FileStamp | undefined {
   }
 }
 
-
 /** Files up to this size are read synchronously; larger ones through fs/promises, so a big file never blocks the extension host. */
 export const SYNC_READ_MAX_BYTES = 1024 * 1024;
 

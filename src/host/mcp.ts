@@ -126,9 +126,19 @@ export function registerMcp(deps: {
     const dir = discoveryDir();
     try {
       readDiscoveryFiles(dir); // removes the files of windows that died without removing their own
-      discoveryFile = writeDiscoveryFile(dir, { format: DISCOVERY_FORMAT, url: server.url, token: server.token, folders: folders(), pid: process.pid, startedAt: new Date().toISOString(), version });
+      discoveryFile = writeDiscoveryFile(dir, {
+        format: DISCOVERY_FORMAT,
+        url: server.url,
+        token: server.token,
+        folders: folders(),
+        pid: process.pid,
+        startedAt: new Date().toISOString(),
+        version,
+      });
     } catch (error) {
-      log.warn(`MCP: could not write the discovery file in ${dir} (${error instanceof Error ? error.message : String(error)}); the stdio bridge will not find this window.`);
+      log.warn(
+        `MCP: could not write the discovery file in ${dir} (${error instanceof Error ? error.message : String(error)}); the stdio bridge will not find this window.`,
+      );
     }
   };
 
@@ -180,7 +190,10 @@ export function registerMcp(deps: {
     }
   };
 
-  const offeredNames = (): string => offeredTools(tools, offer()).map((t) => t.name).join(',');
+  const offeredNames = (): string =>
+    offeredTools(tools, offer())
+      .map((t) => t.name)
+      .join(',');
 
   /** The profile's context keys (the `when` clause of every vscode.lm tool reads one); only changes are sent. */
   const hidden = new Set<string>();
@@ -228,11 +241,18 @@ export function registerMcp(deps: {
     const setups = clientSetups({ url: server.url, token: server.token, bridgePath: path.join(context.extensionUri.fsPath, 'dist', 'mcp-stdio.js') });
     const media = vscode.Uri.joinPath(context.extensionUri, 'media');
     if (!setupPanel) {
-      setupPanel = vscode.window.createWebviewPanel('agentWorkbench.mcpSetup', 'Connect an Agent over MCP', vscode.ViewColumn.Active, { enableScripts: true, localResourceRoots: [media] });
+      setupPanel = vscode.window.createWebviewPanel('agentWorkbench.mcpSetup', 'Connect an Agent over MCP', vscode.ViewColumn.Active, {
+        enableScripts: true,
+        localResourceRoots: [media],
+      });
       setupPanel.onDidDispose(() => (setupPanel = undefined));
       setupPanel.webview.onDidReceiveMessage((m: unknown) => {
         const id = typeof m === 'object' && m !== null && (m as { type?: unknown }).type === 'copy' ? (m as { id?: unknown }).id : undefined;
-        const setup = server && clientSetups({ url: server.url, token: server.token, bridgePath: path.join(context.extensionUri.fsPath, 'dist', 'mcp-stdio.js') }).find((s) => s.id === id);
+        const setup =
+          server &&
+          clientSetups({ url: server.url, token: server.token, bridgePath: path.join(context.extensionUri.fsPath, 'dist', 'mcp-stdio.js') }).find(
+            (s) => s.id === id,
+          );
         if (setup) void vscode.env.clipboard.writeText(setup.text);
       });
     }

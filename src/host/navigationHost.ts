@@ -4,7 +4,16 @@
  */
 import * as vscode from 'vscode';
 import type { SourceReader, TextSource } from './textSource';
-import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostRange, HostTarget } from '../core/documents/editorPort';
+import type {
+  HostCall,
+  HostDiagnostic,
+  HostDocumentDiagnostics,
+  HostHierarchy,
+  HostHierarchyItem,
+  HostLocationFeature,
+  HostRange,
+  HostTarget,
+} from '../core/documents/editorPort';
 
 /** Reads a file as the editor shows it, without necessarily opening it (src/host/textSource.ts). */
 export type Opener = SourceReader;
@@ -65,10 +74,22 @@ async function toItem(docs: Documents, item: vscode.CallHierarchyItem | vscode.T
   const range = await docs.range(item.uri, item.range);
   const selectionRange = await docs.range(item.uri, item.selectionRange);
   if (!range || !selectionRange) return undefined;
-  return { name: item.name, kind: vscode.SymbolKind[item.kind] ?? String(item.kind), detail: item.detail ?? '', absPath: item.uri.fsPath, range, selectionRange };
+  return {
+    name: item.name,
+    kind: vscode.SymbolKind[item.kind] ?? String(item.kind),
+    detail: item.detail ?? '',
+    absPath: item.uri.fsPath,
+    range,
+    selectionRange,
+  };
 }
 
-export async function callHierarchy(doc: vscode.TextDocument, offset: number, direction: 'incoming' | 'outgoing', open: Opener): Promise<HostHierarchy<HostCall>> {
+export async function callHierarchy(
+  doc: vscode.TextDocument,
+  offset: number,
+  direction: 'incoming' | 'outgoing',
+  open: Opener,
+): Promise<HostHierarchy<HostCall>> {
   const prepared = await run<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', doc.uri, doc.positionAt(offset));
   if (!prepared) return { roots: undefined, edges: [] };
   const docs = new Documents(open);
@@ -96,7 +117,12 @@ export async function callHierarchy(doc: vscode.TextDocument, offset: number, di
   return { roots, edges };
 }
 
-export async function typeHierarchy(doc: vscode.TextDocument, offset: number, direction: 'supertypes' | 'subtypes', open: Opener): Promise<HostHierarchy<HostHierarchyItem>> {
+export async function typeHierarchy(
+  doc: vscode.TextDocument,
+  offset: number,
+  direction: 'supertypes' | 'subtypes',
+  open: Opener,
+): Promise<HostHierarchy<HostHierarchyItem>> {
   const prepared = await run<vscode.TypeHierarchyItem[]>('vscode.prepareTypeHierarchy', doc.uri, doc.positionAt(offset));
   if (!prepared) return { roots: undefined, edges: [] };
   const docs = new Documents(open);
@@ -115,7 +141,11 @@ export async function typeHierarchy(doc: vscode.TextDocument, offset: number, di
 }
 
 function toDiagnostic(doc: TextSource, d: vscode.Diagnostic): HostDiagnostic {
-  const diagnostic: HostDiagnostic = { message: d.message, severity: SEVERITY[d.severity] ?? 'Error', range: { start: doc.offsetAt(d.range.start), end: doc.offsetAt(d.range.end) } };
+  const diagnostic: HostDiagnostic = {
+    message: d.message,
+    severity: SEVERITY[d.severity] ?? 'Error',
+    range: { start: doc.offsetAt(d.range.start), end: doc.offsetAt(d.range.end) },
+  };
   const code = typeof d.code === 'object' && d.code !== null ? d.code.value : d.code;
   if (code !== undefined) diagnostic.code = String(code);
   if (d.source) diagnostic.source = d.source;
@@ -147,7 +177,11 @@ function inTabs(): Set<string> {
   return paths;
 }
 
-export async function settleDiagnostics(absPaths: string[], timeoutMs: number, open: (absPath: string) => Promise<vscode.TextDocument | undefined>): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }> {
+export async function settleDiagnostics(
+  absPaths: string[],
+  timeoutMs: number,
+  open: (absPath: string) => Promise<vscode.TextDocument | undefined>,
+): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }> {
   const wasOpen = inTabs();
   const lastReport = new Map<string, number>();
   const waiting = new Set(absPaths.filter((p) => !wasOpen.has(p)));

@@ -133,7 +133,10 @@ export class BaseTextProvider implements vscode.TextDocumentContentProvider {
   }
 }
 
-export function registerStagedText(services: Services, controller: PanelController): { fs: StagedTextFileSystem; base: BaseTextProvider; disposables: vscode.Disposable[] } {
+export function registerStagedText(
+  services: Services,
+  controller: PanelController,
+): { fs: StagedTextFileSystem; base: BaseTextProvider; disposables: vscode.Disposable[] } {
   const fs = new StagedTextFileSystem(services, controller);
   const base = new BaseTextProvider(services);
   return {

@@ -26,7 +26,9 @@ export interface ReviewDeps {
 const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? '';
 
 function nonce(): string {
-  return randomBytes(18).toString('base64').replace(/[^A-Za-z0-9]/g, '');
+  return randomBytes(18)
+    .toString('base64')
+    .replace(/[^A-Za-z0-9]/g, '');
 }
 
 /** The panel's HTML: no inline script, a nonce'd script from media/, a CSP that allows nothing else. */
@@ -35,7 +37,13 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
   const script = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.js'));
   const style = webview.asWebviewUri(vscode.Uri.joinPath(media, 'panel.css'));
   const n = nonce();
-  const csp = [`default-src 'none'`, `style-src ${webview.cspSource}`, `script-src 'nonce-${n}'`, `img-src ${webview.cspSource}`, `font-src ${webview.cspSource}`].join('; ');
+  const csp = [
+    `default-src 'none'`,
+    `style-src ${webview.cspSource}`,
+    `script-src 'nonce-${n}'`,
+    `img-src ${webview.cspSource}`,
+    `font-src ${webview.cspSource}`,
+  ].join('; ');
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -84,12 +92,22 @@ class ReviewPanel {
       this.panel.reveal(undefined, preserveFocus);
       return;
     }
-    const panel = vscode.window.createWebviewPanel(REVIEW_VIEW_TYPE, 'Review: staged changes', { viewColumn: vscode.ViewColumn.Beside, preserveFocus }, this.webviewOptions());
+    const panel = vscode.window.createWebviewPanel(
+      REVIEW_VIEW_TYPE,
+      'Review: staged changes',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus },
+      this.webviewOptions(),
+    );
     this.adopt(panel);
   }
 
   private webviewOptions(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return { enableScripts: true, localResourceRoots: [vscode.Uri.joinPath(this.deps.extensionUri, 'media')], enableFindWidget: false, retainContextWhenHidden: true };
+    return {
+      enableScripts: true,
+      localResourceRoots: [vscode.Uri.joinPath(this.deps.extensionUri, 'media')],
+      enableFindWidget: false,
+      retainContextWhenHidden: true,
+    };
   }
 
   /** Takes a panel (a new one, or one the serializer restores after a reload). */
@@ -129,7 +147,7 @@ class ReviewPanel {
         const message: ExtensionMessage = { type: 'model', model };
         await this.panel?.webview.postMessage(message);
       } catch (error) {
-        this.deps.log.error(`Review panel refresh failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+        this.deps.log.error(`Review panel refresh failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
       }
     });
     return this.refreshing;
@@ -154,7 +172,10 @@ function diffSides(ws: Workspace, d: StagedDocument): { left: vscode.Uri; right:
 }
 
 function findStaged(services: Services, ws: Workspace, path: string): StagedDocument | undefined {
-  return services.transactions.active(ws.id)?.effectiveDocuments().find((d) => pathOf(d) === path);
+  return services.transactions
+    .active(ws.id)
+    ?.effectiveDocuments()
+    .find((d) => pathOf(d) === path);
 }
 
 export function registerReviewPanel(context: vscode.ExtensionContext, deps: ReviewDeps): vscode.Disposable[] {
@@ -204,7 +225,11 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
     const pick = await vscode.window.showQuickPick(
       files.map((f) => {
         const { name, folder } = nameAndFolder(f.document.path);
-        return { label: name, description: [folder, `${f.changeKind} +${f.preview.addedLines} −${f.preview.removedLines}`].filter(Boolean).join(' · '), path: f.document.path };
+        return {
+          label: name,
+          description: [folder, `${f.changeKind} +${f.preview.addedLines} −${f.preview.removedLines}`].filter(Boolean).join(' · '),
+          path: f.document.path,
+        };
       }),
       { title, matchOnDescription: true },
     );
@@ -260,7 +285,15 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
       const model = await controller.model();
       const hunks = model.selected?.hunks ?? [];
       const pick = await vscode.window.showQuickPick(
-        hunks.map((h) => ({ label: h.header, description: h.rows.filter((r) => r.kind === 'add' || r.kind === 'remove').slice(0, 2).map((r) => (r.kind === 'add' ? '+' : '−') + r.text.trim()).join('  '), index: h.index })),
+        hunks.map((h) => ({
+          label: h.header,
+          description: h.rows
+            .filter((r) => r.kind === 'add' || r.kind === 'remove')
+            .slice(0, 2)
+            .map((r) => (r.kind === 'add' ? '+' : '−') + r.text.trim())
+            .join('  '),
+          index: h.index,
+        })),
         { title: `Discard a hunk of ${target.path} (Undo brings it back)` },
       );
       return pick ? report(await controller.discardHunk(target.ws, target.path, pick.index)) : undefined;

@@ -84,7 +84,9 @@ export function allEntries(edit: vscode.WorkspaceEdit): RawEntry[] | undefined {
   const all = (edit as unknown as { _allEntries?: () => unknown })._allEntries;
   if (typeof all !== 'function') return undefined;
   const entries = all.call(edit);
-  return Array.isArray(entries) && entries.every((e) => typeof e === 'object' && e !== null && typeof (e as RawEntry)._type === 'number') ? (entries as RawEntry[]) : undefined;
+  return Array.isArray(entries) && entries.every((e) => typeof e === 'object' && e !== null && typeof (e as RawEntry)._type === 'number')
+    ? (entries as RawEntry[])
+    : undefined;
 }
 
 /** Converts a WorkspaceEdit; undefined offsets never happen because each document is opened to convert positions. */
@@ -109,7 +111,9 @@ export async function convertWorkspaceEdit(edit: vscode.WorkspaceEdit, open: Ope
           if (o.ignoreIfExists && !o.overwrite && (await exists(e.to.fsPath))) continue;
           fileOperations.push({ kind: 'create', absPath: e.to.fsPath, overwrite: o.overwrite === true, ignoreIfExists: o.ignoreIfExists === true });
           created.add(e.to.toString());
-        } else if (e.from) fileOperations.push({ kind: 'delete', absPath: e.from.fsPath, recursive: o.recursive === true, ignoreIfNotExists: o.ignoreIfNotExists === true });
+        } else if (e.from) {
+          fileOperations.push({ kind: 'delete', absPath: e.from.fsPath, recursive: o.recursive === true, ignoreIfNotExists: o.ignoreIfNotExists === true });
+        }
       } else if (e._type === TEXT_EDIT && e.uri && e.edit && 'range' in e.edit) {
         addText(e.uri, e.edit.range, e.edit.newText);
       } else if (e._type === SNIPPET_EDIT && e.uri && e.range && e.edit) {
@@ -163,7 +167,12 @@ async function stable<T extends { documents: HostDocumentEdits[] }>(compute: () 
 export async function renameEdits(doc: vscode.TextDocument, offset: number, newName: string, open: Opener): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
   try {
     const edit = await stable(async () => {
-      const result = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', doc.uri, doc.positionAt(offset), newName);
+      const result = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(
+        'vscode.executeDocumentRenameProvider',
+        doc.uri,
+        doc.positionAt(offset),
+        newName,
+      );
       return result && result.size > 0 ? convertWorkspaceEdit(result, open) : undefined;
     });
     if (!edit) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered with edits.`, unsupported: true };
@@ -183,7 +192,10 @@ export function formattingOptions(doc: vscode.TextDocument): HostFormattingOptio
   return { tabSize, insertSpaces };
 }
 
-export async function formatEdits(doc: vscode.TextDocument, range: HostRange | undefined): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {
+export async function formatEdits(
+  doc: vscode.TextDocument,
+  range: HostRange | undefined,
+): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {
   const options = formattingOptions(doc);
   try {
     const result = await stable(async () => {
@@ -209,9 +221,20 @@ const SEVERITY: HostDiagnostic['severity'][] = ['Error', 'Warning', 'Information
 /** How many actions VS Code resolves (computes the lazy edit of) per request. */
 const RESOLVE_COUNT = 50;
 
-export async function codeActions(doc: vscode.TextDocument, range: HostRange, kind: string | undefined, open: Opener): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
+export async function codeActions(
+  doc: vscode.TextDocument,
+  range: HostRange,
+  kind: string | undefined,
+  open: Opener,
+): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
   try {
-    const result = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[] | undefined>('vscode.executeCodeActionProvider', doc.uri, toVsRange(doc, range), kind, RESOLVE_COUNT);
+    const result = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[] | undefined>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      toVsRange(doc, range),
+      kind,
+      RESOLVE_COUNT,
+    );
     if (!result) return { ok: false, reason: `No code action provider for ${doc.languageId} documents answered.`, unsupported: true };
     const actions: HostCodeAction[] = [];
     for (const item of result) {

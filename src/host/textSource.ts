@@ -17,7 +17,6 @@ export type TextSource = Pick<vscode.TextDocument, 'uri' | 'version' | 'language
 
 export type SourceReader = (absPath: string) => Promise<TextSource | undefined>;
 
-
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 class DiskSource {

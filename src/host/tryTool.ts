@@ -81,10 +81,12 @@ export function registerTryTool(deps: Omit<TryDeps, 'storageUri'> & { extensionU
       if (!tool) return;
       const editor = await openInput(full, tool);
       // Not awaited: the command returns once the input is open; the notification's Run runs it later.
-      void vscode.window.showInformationMessage(`Edit the input of ${tool.name} (checked against its schema as you type), then run it.`, 'Run').then((choice) => {
-        if (choice === 'Run') return run(full, editor.document);
-        return undefined;
-      });
+      void vscode.window
+        .showInformationMessage(`Edit the input of ${tool.name} (checked against its schema as you type), then run it.`, 'Run')
+        .then((choice) => {
+          if (choice === 'Run') return run(full, editor.document);
+          return undefined;
+        });
       return editor.document.uri.toString();
     }),
     vscode.commands.registerCommand('agentWorkbench.tryTool.run', async () => {

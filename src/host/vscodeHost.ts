@@ -18,7 +18,8 @@ import { DiskSources } from './textSource';
 import type { TextSource } from './textSource';
 
 /** Folders whose files are never project sources. */
-export const EXCLUDED_FOLDERS = '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/.vscode-test/**,**/bin/**,**/obj/**,**/target/**,**/__pycache__/**,**/.venv/**}';
+export const EXCLUDED_FOLDERS =
+  '{**/node_modules/**,**/.git/**,**/out/**,**/dist/**,**/.vscode-test/**,**/bin/**,**/obj/**,**/target/**,**/__pycache__/**,**/.venv/**}';
 
 const MAX_TEXT_DOCUMENT_BYTES = 50 * 1024 * 1024;
 
@@ -193,7 +194,10 @@ export class VsCodeHost implements WorkbenchHost {
       return e;
     };
     for (const ext of vscode.extensions.all) {
-      const pkg = ext.packageJSON as { contributes?: { languages?: { id: string; aliases?: string[]; extensions?: string[]; filenames?: string[] }[] }; activationEvents?: string[] };
+      const pkg = ext.packageJSON as {
+        contributes?: { languages?: { id: string; aliases?: string[]; extensions?: string[]; filenames?: string[] }[] };
+        activationEvents?: string[];
+      };
       for (const lang of pkg.contributes?.languages ?? []) {
         const e = entry(lang.id);
         e.aliases.push(...(lang.aliases ?? []));
@@ -212,7 +216,9 @@ export class VsCodeHost implements WorkbenchHost {
   }
 
   openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[] {
-    return vscode.workspace.textDocuments.filter((d) => d.uri.scheme === 'file').map((d) => ({ absPath: d.uri.fsPath, languageId: d.languageId, isDirty: d.isDirty }));
+    return vscode.workspace.textDocuments
+      .filter((d) => d.uri.scheme === 'file')
+      .map((d) => ({ absPath: d.uri.fsPath, languageId: d.languageId, isDirty: d.isDirty }));
   }
 
   private noDocument(absPath: string): { ok: false; reason: string } {

@@ -86,8 +86,15 @@ export function processAlive(pid: number): boolean {
 function parseEntry(text: string): DiscoveryEntry | undefined {
   try {
     const e = JSON.parse(text) as Partial<DiscoveryEntry>;
-    if (e.format !== DISCOVERY_FORMAT || typeof e.url !== 'string' || typeof e.token !== 'string' || !Array.isArray(e.folders) || typeof e.pid !== 'number') return undefined;
-    return { ...e, folders: e.folders.filter((f): f is string => typeof f === 'string'), startedAt: String(e.startedAt ?? ''), version: String(e.version ?? '') } as DiscoveryEntry;
+    if (e.format !== DISCOVERY_FORMAT || typeof e.url !== 'string' || typeof e.token !== 'string' || !Array.isArray(e.folders) || typeof e.pid !== 'number') {
+      return undefined;
+    }
+    return {
+      ...e,
+      folders: e.folders.filter((f): f is string => typeof f === 'string'),
+      startedAt: String(e.startedAt ?? ''),
+      version: String(e.version ?? ''),
+    } as DiscoveryEntry;
   } catch {
     return undefined;
   }

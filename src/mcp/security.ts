@@ -15,7 +15,9 @@ export function bearerMatches(header: string | string[] | undefined, token: stri
   if (typeof header !== 'string') return false;
   const m = /^Bearer[ \t]+([^\s]+)[ \t]*$/i.exec(header);
   // Hash both sides: timingSafeEqual needs equal lengths, and a length check would leak the token's length.
-  const given = createHash('sha256').update(m ? m[1] : '').digest();
+  const given = createHash('sha256')
+    .update(m ? m[1] : '')
+    .digest();
   const wanted = createHash('sha256').update(token).digest();
   return timingSafeEqual(given, wanted) && m !== null;
 }
@@ -55,14 +57,19 @@ export function refuse(facts: RequestFacts, port: number, token: string, allowed
   if (facts.origin !== undefined) {
     const origin = normalizeOrigin(facts.origin);
     if (!allowedOrigins.some((o) => normalizeOrigin(o) === origin)) {
-      return { status: 403, headers: {}, message: 'Forbidden: requests from web pages are refused unless their origin is in agentWorkbench.mcp.allowedOrigins.' };
+      return {
+        status: 403,
+        headers: {},
+        message: 'Forbidden: requests from web pages are refused unless their origin is in agentWorkbench.mcp.allowedOrigins.',
+      };
     }
   }
   if (!bearerMatches(facts.authorization, token)) {
     return {
       status: 401,
       headers: { 'WWW-Authenticate': 'Bearer realm="agent-workbench", error="invalid_token"' },
-      message: 'Unauthorized: send Authorization: Bearer <token> (the token is in the window\'s discovery file and the "Connect an Agent over MCP" setup text).',
+      message:
+        'Unauthorized: send Authorization: Bearer <token> (the token is in the window\'s discovery file and the "Connect an Agent over MCP" setup text).',
     };
   }
   return undefined;

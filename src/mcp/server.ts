@@ -136,7 +136,12 @@ export class McpHttpServer {
   }
 
   private async handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-    const refusal = refuse({ host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization }, this.port, this.token, this.options.allowedOrigins?.() ?? []);
+    const refusal = refuse(
+      { host: req.headers.host, origin: req.headers.origin, authorization: req.headers.authorization },
+      this.port,
+      this.token,
+      this.options.allowedOrigins?.() ?? [],
+    );
     if (refusal) {
       req.resume();
       res.writeHead(refusal.status, { 'Content-Type': 'text/plain; charset=utf-8', ...refusal.headers });
@@ -223,7 +228,8 @@ export class McpHttpServer {
       { name: this.options.name, version: this.options.version, title: 'Agent Workbench' },
       {
         capabilities: { tools: { listChanged: true } },
-        instructions: 'Semantic IDE tools answered by the VS Code window\'s language services. Changes are staged in a transaction the person reviews; nothing is written until transaction-commit.',
+        instructions:
+          "Semantic IDE tools answered by the VS Code window's language services. Changes are staged in a transaction the person reviews; nothing is written until transaction-commit.",
       },
     );
     server.setRequestHandler(ListToolsRequestSchema, async () => ({
@@ -238,7 +244,10 @@ export class McpHttpServer {
         timer = setInterval(() => {
           n++;
           extra
-            .sendNotification({ method: 'notifications/progress', params: { progressToken, progress: n, message: `${request.params.name} still running after ${Math.round((Date.now() - started) / 1000)} s` } })
+            .sendNotification({
+              method: 'notifications/progress',
+              params: { progressToken, progress: n, message: `${request.params.name} still running after ${Math.round((Date.now() - started) / 1000)} s` },
+            })
             .catch(() => undefined);
         }, this.options.progressIntervalMs ?? 2000);
       }

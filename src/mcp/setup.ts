@@ -49,14 +49,18 @@ export function clientSetups(f: SetupFacts): ClientSetup[] {
     {
       id: 'gemini',
       label: 'Gemini CLI',
-      where: 'Add to ~/.gemini/settings.json (or the project\'s .gemini/settings.json)',
-      text: json({ mcpServers: { [SERVER_NAME]: stdio } }) + `\n\n// Or directly over HTTP (this window only):\n${json({ mcpServers: { [SERVER_NAME]: { httpUrl: f.url, headers: { Authorization: auth } } } })}`,
+      where: "Add to ~/.gemini/settings.json (or the project's .gemini/settings.json)",
+      text:
+        json({ mcpServers: { [SERVER_NAME]: stdio } }) +
+        `\n\n// Or directly over HTTP (this window only):\n${json({ mcpServers: { [SERVER_NAME]: { httpUrl: f.url, headers: { Authorization: auth } } } })}`,
     },
     {
       id: 'cursor',
       label: 'Cursor',
-      where: 'Add to ~/.cursor/mcp.json (or the project\'s .cursor/mcp.json)',
-      text: json({ mcpServers: { [SERVER_NAME]: stdio } }) + `\n\n// Or directly over HTTP (this window only):\n${json({ mcpServers: { [SERVER_NAME]: { url: f.url, headers: { Authorization: auth } } } })}`,
+      where: "Add to ~/.cursor/mcp.json (or the project's .cursor/mcp.json)",
+      text:
+        json({ mcpServers: { [SERVER_NAME]: stdio } }) +
+        `\n\n// Or directly over HTTP (this window only):\n${json({ mcpServers: { [SERVER_NAME]: { url: f.url, headers: { Authorization: auth } } } })}`,
     },
     {
       id: 'other',

@@ -42,15 +42,26 @@ async function main(): Promise<void> {
       // The window closed or restarted (its server and session are gone): end, so the client starts the bridge again and
       // it finds the window anew, rather than answering errors for ever.
       const status = error instanceof StreamableHTTPError ? error.code : undefined;
-      if (status === 404 || status === 401 || (error instanceof Error && /fetch failed|ECONNREFUSED/.test(`${error.message} ${String((error as { cause?: unknown }).cause)}`))) {
-        process.stderr.write(`agent-workbench mcp-stdio: the VS Code window at ${window.url} is gone (${error instanceof Error ? error.message : String(error)}); exiting.\n`);
+      if (
+        status === 404 ||
+        status === 401 ||
+        (error instanceof Error && /fetch failed|ECONNREFUSED/.test(`${error.message} ${String((error as { cause?: unknown }).cause)}`))
+      ) {
+        process.stderr.write(
+          `agent-workbench mcp-stdio: the VS Code window at ${window.url} is gone (${error instanceof Error ? error.message : String(error)}); exiting.\n`,
+        );
         void close(1);
         return;
       }
       const id = 'id' in message && 'method' in message ? message.id : undefined;
       // A request the window could not take still gets an answer, so the client does not wait forever.
-      if (id !== undefined) void local.send({ jsonrpc: '2.0', id, error: { code: -32603, message: `The VS Code window did not answer: ${error instanceof Error ? error.message : String(error)}` } });
-      else process.stderr.write(`agent-workbench mcp-stdio: ${error instanceof Error ? error.message : String(error)}\n`);
+      if (id !== undefined) {
+        void local.send({
+          jsonrpc: '2.0',
+          id,
+          error: { code: -32603, message: `The VS Code window did not answer: ${error instanceof Error ? error.message : String(error)}` },
+        });
+      } else process.stderr.write(`agent-workbench mcp-stdio: ${error instanceof Error ? error.message : String(error)}\n`);
     });
   };
   remote.onmessage = (message: JSONRPCMessage) => {

@@ -68,7 +68,12 @@ async function typeOf(ctx: ToolContext, target: ResolvedSymbol, attribute: Parse
   const targets = await ctx.host.locationsAt('definition', target.document.absolutePath, attribute.nameOffset);
   const first = targets?.[0];
   if (!first) return null;
-  const s = await symbolForItem(ctx, { name: attribute.name.replace(/<.*$/, '').split('.').pop() ?? attribute.name, kind: 'Unknown', absPath: first.absPath, selectionRange: first.range });
+  const s = await symbolForItem(ctx, {
+    name: attribute.name.replace(/<.*$/, '').split('.').pop() ?? attribute.name,
+    kind: 'Unknown',
+    absPath: first.absPath,
+    selectionRange: first.range,
+  });
   if (isExternal(s)) return { displayName: s.name, kind: s.kind, documentationCommentId: null };
   const last = lastSegmentOf(s.symbolId);
   return { displayName: s.name ?? last?.name ?? '', kind: last?.kind ?? 'Unknown', documentationCommentId: s.symbolId };
@@ -121,14 +126,23 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
   title: 'Get Symbol Attributes',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: 'Attributes, decorators or annotations on a symbol: type, positional and named arguments as written. includeInherited adds those of base classes or overridden members.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeInherited: { type: 'boolean' }, attributesLimit: limitParameter('attributes') }, ['symbol'], { workspace: false, view: true }),
+  description:
+    'Attributes, decorators or annotations on a symbol: type, positional and named arguments as written. includeInherited adds those of base classes or overridden members.',
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeInherited: { type: 'boolean' }, attributesLimit: limitParameter('attributes') }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: {
       symbol: {
         type: 'object',
-        properties: { displayName: { type: 'string' }, kind: { type: 'string' }, documentationCommentId: { type: 'string', description: 'The symbolId.' }, location: seedLocationOutput },
+        properties: {
+          displayName: { type: 'string' },
+          kind: { type: 'string' },
+          documentationCommentId: { type: 'string', description: 'The symbolId.' },
+          location: seedLocationOutput,
+        },
         required: ['displayName', 'kind', 'documentationCommentId', 'location'],
       },
       attributes: collectionOutput('Own attributes first (in source order), then inherited ones, nearest base first.', {
@@ -138,7 +152,11 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
           type: {
             type: ['object', 'null'],
             description: "The declaration of the attribute's name, from the definition provider; null when it gives none.",
-            properties: { displayName: { type: 'string' }, kind: { type: 'string' }, documentationCommentId: { type: ['string', 'null'], description: 'Its symbolId; null outside the workspace.' } },
+            properties: {
+              displayName: { type: 'string' },
+              kind: { type: 'string' },
+              documentationCommentId: { type: ['string', 'null'], description: 'Its symbolId; null outside the workspace.' },
+            },
             required: ['displayName', 'kind'],
           },
           inherited: { type: 'boolean' },
@@ -193,7 +211,14 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
         for (const base of await baseTypes(ctx, owner)) {
           const member = base.symbol.children.find((c) => c.name === target.symbol.name);
           if (!member) continue;
-          const overridden = await resolveSymbol(ctx, { location: { span: { document: { documentId: base.document.ref.documentId }, range: { start: member.selectionRange.start, length: member.selectionRange.end - member.selectionRange.start } } } });
+          const overridden = await resolveSymbol(ctx, {
+            location: {
+              span: {
+                document: { documentId: base.document.ref.documentId },
+                range: { start: member.selectionRange.start, length: member.selectionRange.end - member.selectionRange.start },
+              },
+            },
+          });
           items.push(...(await itemsOf(ctx, overridden, true)));
         }
       }
@@ -204,7 +229,10 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
         displayName: target.symbol.name,
         kind: target.symbol.kind,
         documentationCommentId: target.symbolId,
-        location: seedLocation(ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start, true), doc.staged?.state === 'mapped' ? doc.staged.ref : doc.ref),
+        location: seedLocation(
+          ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start, true),
+          doc.staged?.state === 'mapped' ? doc.staged.ref : doc.ref,
+        ),
       },
       attributes: { items: items.slice(0, limit), hasMore: items.length > limit, totalCount: items.length },
     };

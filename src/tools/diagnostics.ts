@@ -55,36 +55,39 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
     documents: { type: ['array', 'null'], items: documentSelectorInput, maxItems: 50, description: 'Documents to check; omit for the workspace.' },
     minimumSeverity: { enum: [...SEVERITIES, null], default: 'Information', description: 'Lowest severity listed; null: Information.' },
     diagnosticsLimit: limitParameter('diagnostics'),
-    waitSeconds: { type: ['integer', 'null'], minimum: 0, maximum: 60, default: DEFAULT_WAIT_SECONDS, description: 'Longest wait for named documents to be checked.' },
+    waitSeconds: {
+      type: ['integer', 'null'],
+      minimum: 0,
+      maximum: 60,
+      default: DEFAULT_WAIT_SECONDS,
+      description: 'Longest wait for named documents to be checked.',
+    },
   }),
   dataSchema: {
     type: 'object',
     properties: {
       scope: { enum: ['documents', 'workspace'] },
       minimumSeverity: { enum: SEVERITIES },
-      documents: collectionOutput(
-        'Documents with diagnostics at or above minimumSeverity (named documents always), by path.',
-        {
-          type: 'object',
-          properties: {
-            document: documentRefOutput,
-            diagnostics: collectionOutput('By position.', {
-              type: 'object',
-              properties: {
-                severity: { enum: SEVERITIES },
-                message: { type: 'string' },
-                code: { type: 'string' },
-                source: { type: 'string' },
-                line: { type: 'integer', minimum: 1 },
-                column: { type: 'integer', minimum: 1 },
-                span: spanOutput,
-              },
-              required: ['severity', 'message', 'line', 'column', 'span'],
-            }),
-          },
-          required: ['document', 'diagnostics'],
+      documents: collectionOutput('Documents with diagnostics at or above minimumSeverity (named documents always), by path.', {
+        type: 'object',
+        properties: {
+          document: documentRefOutput,
+          diagnostics: collectionOutput('By position.', {
+            type: 'object',
+            properties: {
+              severity: { enum: SEVERITIES },
+              message: { type: 'string' },
+              code: { type: 'string' },
+              source: { type: 'string' },
+              line: { type: 'integer', minimum: 1 },
+              column: { type: 'integer', minimum: 1 },
+              span: spanOutput,
+            },
+            required: ['severity', 'message', 'line', 'column', 'span'],
+          }),
         },
-      ),
+        required: ['document', 'diagnostics'],
+      }),
       counts: {
         type: 'object',
         description: 'Diagnostics per severity over every document in scope, before the limit.',
@@ -129,10 +132,16 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
     let docs: ResolvedDocument[];
     if (scope === 'documents') {
       const waitMs = (input.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-      const settled = await ctx.host.settleDiagnostics(named.map((d) => d.absolutePath), waitMs);
+      const settled = await ctx.host.settleDiagnostics(
+        named.map((d) => d.absolutePath),
+        waitMs,
+      );
       for (const d of named) {
         if (settled.silent.includes(d.absolutePath)) {
-          notChecked.push({ path: d.relativePath, reason: `nothing was reported for this ${d.host.languageId} document within ${waitMs / 1000} s: no language service checks it, or (for some services) it is clean` });
+          notChecked.push({
+            path: d.relativePath,
+            reason: `nothing was reported for this ${d.host.languageId} document within ${waitMs / 1000} s: no language service checks it, or (for some services) it is clean`,
+          });
         } else {
           checked.push(d.relativePath);
         }
@@ -162,7 +171,9 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
     const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
     const perDocument = docs.map((doc) => {
       const all = (byPath.get(path.resolve(doc.absolutePath)) ?? []).filter((d) => allowed.has(d.severity));
-      all.sort((a, b) => a.range.start - b.range.start || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.message.localeCompare(b.message));
+      all.sort(
+        (a, b) => a.range.start - b.range.start || SEVERITIES.indexOf(a.severity) - SEVERITIES.indexOf(b.severity) || a.message.localeCompare(b.message),
+      );
       for (const d of all) counts[d.severity]++;
       return { doc, all };
     });
@@ -178,7 +189,13 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
         diagnostics: {
           items: taken.map((d) => {
             const pos = doc.lines.positionAt(d.range.start);
-            const item: DiagnosticItem = { severity: d.severity, message: d.message, line: pos.line + 1, column: pos.character + 1, span: { start: d.range.start, length: d.range.end - d.range.start } };
+            const item: DiagnosticItem = {
+              severity: d.severity,
+              message: d.message,
+              line: pos.line + 1,
+              column: pos.character + 1,
+              span: { start: d.range.start, length: d.range.end - d.range.start },
+            };
             if (d.code !== undefined) item.code = d.code;
             if (d.source !== undefined) item.source = d.source;
             return item;

@@ -79,7 +79,11 @@ export const editText = defineTool<EditTextInput, MutationData>({
         computedOn[loc.document.relativePath] = loc.document.host.text;
       }
       const changes: StagedChange[] = [...byPath].map(([p, edits]) => ({ kind: 'edit', path: p, edits }));
-      return { provenance: { tool: 'edit-text', summary: `Edit ${countOf(input.edits.length, 'location')} in ${[...byPath.keys()].join(', ')}` }, changes, options: { basis: 'staged', computedOn } };
+      return {
+        provenance: { tool: 'edit-text', summary: `Edit ${countOf(input.edits.length, 'location')} in ${[...byPath.keys()].join(', ')}` },
+        changes,
+        options: { basis: 'staged', computedOn },
+      };
     });
   },
 });
@@ -117,12 +121,27 @@ export const createFile = defineTool<CreateFileInput, MutationData>({
   dataSchema: mutationDataSchema,
   annotations: mutationAnnotations('Create File'),
   examples: [
-    { workflowId: 'files', workflowTitle: 'Add, move and delete files', step: 1, id: 'create-file', title: 'Create a file', purpose: 'Stage a new module.', expectedOutcome: 'The file is Added in the transaction.', request: { path: 'src/constants.ts', text: 'export const one = 1;\n' } },
+    {
+      workflowId: 'files',
+      workflowTitle: 'Add, move and delete files',
+      step: 1,
+      id: 'create-file',
+      title: 'Create a file',
+      purpose: 'Stage a new module.',
+      expectedOutcome: 'The file is Added in the transaction.',
+      request: { path: 'src/constants.ts', text: 'export const one = 1;\n' },
+    },
   ],
   async run(input, ctx) {
     const ws = ctx.workspace(input.workspace);
     const rel = await newPath(ctx, ws, input.path, 'path');
-    return ctx.services.transactions.stage(ctx, ws, { tool: 'create-file', summary: `Create ${rel}` }, [{ kind: 'create', path: rel, text: input.text, overwrite: input.overwrite ?? false }], { basis: 'staged' });
+    return ctx.services.transactions.stage(
+      ctx,
+      ws,
+      { tool: 'create-file', summary: `Create ${rel}` },
+      [{ kind: 'create', path: rel, text: input.text, overwrite: input.overwrite ?? false }],
+      { basis: 'staged' },
+    );
   },
 });
 
@@ -138,17 +157,31 @@ export const deleteFile = defineTool<DeleteFileInput, MutationData>({
   category: CATEGORY,
   ...MUTATION,
   effect: 'Destructive',
-  description:
-    'Stages deleting the document (one the transaction created just leaves it). Writes nothing until transaction-commit.',
+  description: 'Stages deleting the document (one the transaction created just leaves it). Writes nothing until transaction-commit.',
   inputSchema: inputSchema({ document: documentSelectorInput }, ['document'], { workspace: false }),
   dataSchema: mutationDataSchema,
   annotations: mutationAnnotations('Delete File', true),
   examples: [
-    { workflowId: 'files', workflowTitle: 'Add, move and delete files', step: 3, id: 'delete-file', title: 'Delete a file', purpose: 'Stage removing an unused module.', expectedOutcome: 'The file is Deleted in the transaction.', request: { document: { path: 'src/repeated.ts' } } },
+    {
+      workflowId: 'files',
+      workflowTitle: 'Add, move and delete files',
+      step: 3,
+      id: 'delete-file',
+      title: 'Delete a file',
+      purpose: 'Stage removing an unused module.',
+      expectedOutcome: 'The file is Deleted in the transaction.',
+      request: { document: { path: 'src/repeated.ts' } },
+    },
   ],
   async run(input, ctx) {
     const doc = await ctx.document(input.document, input.workspace, 'document', 'staged');
-    return ctx.services.transactions.stage(ctx, doc.workspace, { tool: 'delete-file', summary: `Delete ${doc.relativePath}` }, [{ kind: 'delete', path: doc.relativePath }], { basis: 'staged' });
+    return ctx.services.transactions.stage(
+      ctx,
+      doc.workspace,
+      { tool: 'delete-file', summary: `Delete ${doc.relativePath}` },
+      [{ kind: 'delete', path: doc.relativePath }],
+      { basis: 'staged' },
+    );
   },
 });
 
@@ -179,7 +212,12 @@ function withoutScriptExtension(p: string): string {
 }
 
 /** Relative import specifiers in script files that resolve to `moved`, with the specifier that would reach `target`. */
-async function importsOf(ctx: ToolContext, ws: Workspace, moved: string, target: string): Promise<{ items: ImportReference[]; scanned: number; hasMore: boolean }> {
+async function importsOf(
+  ctx: ToolContext,
+  ws: Workspace,
+  moved: string,
+  target: string,
+): Promise<{ items: ImportReference[]; scanned: number; hasMore: boolean }> {
   const { paths } = await ws.files();
   const scripts = paths.filter((p) => SCRIPT_FILE.test(p) && p !== moved).slice(0, SCAN_FILE_LIMIT);
   const movedStem = withoutScriptExtension(moved);
@@ -206,7 +244,14 @@ async function importsOf(ctx: ToolContext, ws: Workspace, moved: string, target:
       const targetStem = withoutScriptExtension(target);
       let suggested = path.posix.relative(dir, SCRIPT_FILE.test(spec) ? targetStem + path.posix.extname(spec) : targetStem);
       if (!suggested.startsWith('.')) suggested = `./${suggested}`;
-      items.push({ document: { documentId: ws.documentId(p), path: p }, span: { start, length: spec.length }, line: pos.line + 1, column: pos.character + 1, specifier: spec, suggested });
+      items.push({
+        document: { documentId: ws.documentId(p), path: p },
+        span: { start, length: spec.length },
+        line: pos.line + 1,
+        column: pos.character + 1,
+        specifier: spec,
+        suggested,
+      });
     }
   }
   return { items, scanned: scripts.length, hasMore };
@@ -260,13 +305,28 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
   },
   annotations: mutationAnnotations('Move File'),
   examples: [
-    { workflowId: 'files', workflowTitle: 'Add, move and delete files', step: 2, id: 'move-file', title: 'Move a file', purpose: 'Stage moving a module.', expectedOutcome: 'The file is Renamed; imports to fix are listed.', request: { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' } },
+    {
+      workflowId: 'files',
+      workflowTitle: 'Add, move and delete files',
+      step: 2,
+      id: 'move-file',
+      title: 'Move a file',
+      purpose: 'Stage moving a module.',
+      expectedOutcome: 'The file is Renamed; imports to fix are listed.',
+      request: { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' },
+    },
   ],
   async run(input, ctx) {
     const doc = await ctx.document(input.document, input.workspace, 'document', 'staged');
     const ws = doc.workspace;
     const target = await newPath(ctx, ws, input.newPath, 'newPath');
-    const data = await ctx.services.transactions.stage(ctx, ws, { tool: 'move-file', summary: `Move ${doc.relativePath} to ${target}` }, [{ kind: 'rename', from: doc.relativePath, to: target, overwrite: input.overwrite ?? false }], { basis: 'staged' });
+    const data = await ctx.services.transactions.stage(
+      ctx,
+      ws,
+      { tool: 'move-file', summary: `Move ${doc.relativePath} to ${target}` },
+      [{ kind: 'rename', from: doc.relativePath, to: target, overwrite: input.overwrite ?? false }],
+      { basis: 'staged' },
+    );
     const refs = await importsOf(ctx, ws, doc.relativePath, target);
     const notes = [
       ...(data.notes ?? []),
@@ -333,7 +393,18 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
     inputSchema: inputSchema({ symbol: symbolSelectorInput, text: { type: 'string', maxLength: MAX_TEXT_LENGTH } }, ['symbol', 'text'], { workspace: false }),
     dataSchema: mutationDataSchema,
     annotations: mutationAnnotations(title),
-    examples: [{ workflowId: 'symbol-edits', workflowTitle: 'Edit code by symbol', step: name === 'replace-symbol-body' ? 1 : name === 'insert-before-symbol' ? 2 : 3, id: name, title, purpose: description.split('.')[0], expectedOutcome: 'One revision staged.', request: example }],
+    examples: [
+      {
+        workflowId: 'symbol-edits',
+        workflowTitle: 'Edit code by symbol',
+        step: name === 'replace-symbol-body' ? 1 : name === 'insert-before-symbol' ? 2 : 3,
+        id: name,
+        title,
+        purpose: description.split('.')[0],
+        expectedOutcome: 'One revision staged.',
+        request: example,
+      },
+    ],
     async run(input, ctx) {
       // Resolved in the editor buffer, where the language service found the symbol: staged on that basis, so staged edits elsewhere merge and overlapping ones conflict.
       const resolved = await resolveSymbol(ctx, input.symbol);
@@ -361,7 +432,10 @@ export const insertBeforeSymbol = symbolEditTool(
   'insert-before-symbol',
   'Insert Before Symbol',
   `Stages text as whole lines before the line where a symbol starts, e.g. a comment or a new function; ${TEXT_HELP} the symbol's. The symbol resolves in the editor buffer.`,
-  { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } }, text: '/** Greets people. */' },
+  {
+    symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
+    text: '/** Greets people. */',
+  },
 );
 
 export const insertAfterSymbol = symbolEditTool(

@@ -45,8 +45,6 @@ export interface Site {
   staged?: LocationOutput['staged'];
 }
 
-
-
 async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], nameLength: number): Promise<Site[]> {
   const site = (line: number, column: number, start: number, length: number, staged?: Site['staged']): Site => ({
     line,
@@ -123,7 +121,11 @@ async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promis
   const doc = target.document;
   const where = `${target.symbol.kind} ${target.symbol.name} (${doc.relativePath} line ${doc.lines.positionAt(target.symbol.selectionRange.start).line + 1})`;
   if (!CALLABLE.has(target.symbol.kind)) {
-    throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`, revise('Select a function, method or constructor.'));
+    throw new ToolError(
+      'InvalidRequest',
+      `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`,
+      revise('Select a function, method or constructor.'),
+    );
   }
   const others: HostSymbol[] = [];
   for (const { symbol } of walkSymbols(await documentSymbolTree(ctx, doc))) {
@@ -190,12 +192,17 @@ export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | nu
   title: 'Find Callees',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description:
-    "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body.",
+  description: "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: callData('Callees, by path and position (library symbols last).'),
   annotations: queryAnnotations('Find Callees'),
-  examples: example('find-callees', 'Callees', 'src/services.ts', 'welcomeAll', 'Each called function (greetAll, then library functions) with its call sites in welcomeAll.'),
+  examples: example(
+    'find-callees',
+    'Callees',
+    'src/services.ts',
+    'welcomeAll',
+    'Each called function (greetAll, then library functions) with its call sites in welcomeAll.',
+  ),
   run: (input, ctx) => calls(ctx, input, 'outgoing', input.calleesLimit),
 });
 
@@ -207,7 +214,10 @@ function requireType(target: ResolvedSymbol): void {
   }
 }
 
-const sourceSchema: JsonSchema = { enum: ['typeHierarchy', 'declarations'], description: "typeHierarchy: the language's provider; declarations: base lists resolved by definitions and references." };
+const sourceSchema: JsonSchema = {
+  enum: ['typeHierarchy', 'declarations'],
+  description: "typeHierarchy: the language's provider; declarations: base lists resolved by definitions and references.",
+};
 
 export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number | null }, unknown>({
   name: 'get-type-hierarchy',
@@ -219,11 +229,23 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
-    properties: { symbol: symbolOutputSchema, supertypes: collectionOutput('Direct supertypes.', anySymbolSchema), subtypes: collectionOutput('Direct subtypes.', anySymbolSchema), source: sourceSchema, ...partialProperties },
+    properties: {
+      symbol: symbolOutputSchema,
+      supertypes: collectionOutput('Direct supertypes.', anySymbolSchema),
+      subtypes: collectionOutput('Direct subtypes.', anySymbolSchema),
+      source: sourceSchema,
+      ...partialProperties,
+    },
     required: ['symbol', 'supertypes', 'subtypes', 'source'],
   },
   annotations: queryAnnotations('Get Type Hierarchy'),
-  examples: example('get-type-hierarchy', 'Base and derived types', 'src/services.ts', 'WelcomeService', 'Its direct base types and direct subtypes, each as a symbol.'),
+  examples: example(
+    'get-type-hierarchy',
+    'Base and derived types',
+    'src/services.ts',
+    'WelcomeService',
+    'Its direct base types and direct subtypes, each as a symbol.',
+  ),
   async run(input, ctx) {
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     requireType(target);
@@ -248,7 +270,10 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
 const MAX_VISITED = 500;
 
 /** Every type below a type, breadth first, with its depth (1 = direct). */
-async function descendants(ctx: ToolContext, root: ResolvedSymbol): Promise<{ items: (SymbolOutput & { depth: number })[]; external: AnySymbol[]; source: HierarchySource; complete: boolean }> {
+async function descendants(
+  ctx: ToolContext,
+  root: ResolvedSymbol,
+): Promise<{ items: (SymbolOutput & { depth: number })[]; external: AnySymbol[]; source: HierarchySource; complete: boolean }> {
   const seen = new Set<string>([root.symbolId]);
   const items: (SymbolOutput & { depth: number })[] = [];
   const external: AnySymbol[] = [];
@@ -281,14 +306,16 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
   title: 'Find Derived Types',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description:
-    'Every type that derives from or implements a type, directly or not, with its depth (1 = direct), breadth first.',
+  description: 'Every type that derives from or implements a type, directly or not, with its depth (1 = direct), breadth first.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
     properties: {
       symbol: symbolOutputSchema,
-      derivedTypes: collectionOutput('By depth, then path and position.', { ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer', minimum: 1 } } }),
+      derivedTypes: collectionOutput('By depth, then path and position.', {
+        ...symbolOutputSchema,
+        properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer', minimum: 1 } },
+      }),
       source: sourceSchema,
       ...partialProperties,
     },
@@ -299,7 +326,13 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
   async run(input, ctx) {
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     requireType(target);
-    const { answer: found, partial } = await whenCovered(ctx, target.document, 'derived types', () => descendants(ctx, target), (d) => d.items.length + d.external.length === 0);
+    const { answer: found, partial } = await whenCovered(
+      ctx,
+      target.document,
+      'derived types',
+      () => descendants(ctx, target),
+      (d) => d.items.length + d.external.length === 0,
+    );
     const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
     const page = limited(sorted, input.typesLimit);
     return { symbol: single(target, ctx), derivedTypes: { ...page, hasMore: page.hasMore || !found.complete }, source: found.source, ...partial };
@@ -307,20 +340,20 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
 });
 
 async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: ResolvedSymbol): Promise<SymbolOutput[]> {
-    const found: SymbolOutput[] = [];
-    for (const derived of (await descendants(ctx, owner)).items) {
-      const d = await resolveSymbol(ctx, { symbolId: derived.symbolId });
-      const roots = await documentSymbolTree(ctx, d.document);
-      for (const member of d.symbol.children.filter((c) => c.name === target.symbol.name)) {
-        found.push(symbolOutput(ctx, d.document, member, [...d.containers, d.symbol], roots));
-      }
+  const found: SymbolOutput[] = [];
+  for (const derived of (await descendants(ctx, owner)).items) {
+    const d = await resolveSymbol(ctx, { symbolId: derived.symbolId });
+    const roots = await documentSymbolTree(ctx, d.document);
+    for (const member of d.symbol.children.filter((c) => c.name === target.symbol.name)) {
+      found.push(symbolOutput(ctx, d.document, member, [...d.containers, d.symbol], roots));
     }
-    const impls = await ctx.host.locationsAt('implementation', target.document.absolutePath, target.symbol.selectionRange.start);
-    for (const t of impls ?? []) {
-      const s = await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range });
-      if (!isExternal(s) && s.symbolId !== target.symbolId && s.name === target.symbol.name) found.push(s);
-    }
-    return found;
+  }
+  const impls = await ctx.host.locationsAt('implementation', target.document.absolutePath, target.symbol.selectionRange.start);
+  for (const t of impls ?? []) {
+    const s = await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range });
+    if (!isExternal(s) && s.symbolId !== target.symbolId && s.name === target.symbol.name) found.push(s);
+  }
+  return found;
 }
 
 export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number | null }, unknown>({
@@ -342,10 +375,20 @@ export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number 
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     const container = target.containers[target.containers.length - 1];
     if (!container || !isTypeKind(container.kind)) {
-      throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a member of a type.`, revise('Select a method or property declared in a class or interface.'));
+      throw new ToolError(
+        'InvalidRequest',
+        `${target.symbol.kind} ${target.symbol.name} is not a member of a type.`,
+        revise('Select a method or property declared in a class or interface.'),
+      );
     }
     const owner = await resolveSymbol(ctx, { symbolId: target.symbolId.replace(/\/[^/]*$/, '') });
-    const { answer: found, partial } = await whenCovered(ctx, target.document, 'overrides', () => overridesOf(ctx, target, owner), (list) => list.length === 0);
+    const { answer: found, partial } = await whenCovered(
+      ctx,
+      target.document,
+      'overrides',
+      () => overridesOf(ctx, target, owner),
+      (list) => list.length === 0,
+    );
     return { symbol: single(target, ctx), overrides: limited(unique(found), input.overridesLimit), ...partial };
   },
 });
@@ -365,12 +408,21 @@ export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number 
     type: 'object',
     properties: {
       symbol: symbolOutputSchema,
-      overloads: collectionOutput('In declaration order.', { ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } } }),
+      overloads: collectionOutput('In declaration order.', {
+        ...symbolOutputSchema,
+        properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } },
+      }),
     },
     required: ['symbol', 'overloads'],
   },
   annotations: queryAnnotations('Find Overloads'),
-  examples: example('find-overloads', 'Overloads', 'src/util.ts', 'formatName', 'Each overload signature of formatName (and its implementation) with its signature text.'),
+  examples: example(
+    'find-overloads',
+    'Overloads',
+    'src/util.ts',
+    'formatName',
+    'Each overload signature of formatName (and its implementation) with its signature text.',
+  ),
   async run(input, ctx) {
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     const doc = target.document;
@@ -406,7 +458,10 @@ export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLim
     const target = await resolveSymbol(ctx, input.symbol, input.workspace);
     const doc = target.document;
     const at = target.symbol.selectionRange.start;
-    const [declarations, definitions] = await Promise.all([ctx.host.locationsAt('declaration', doc.absolutePath, at), ctx.host.locationsAt('definition', doc.absolutePath, at)]);
+    const [declarations, definitions] = await Promise.all([
+      ctx.host.locationsAt('declaration', doc.absolutePath, at),
+      ctx.host.locationsAt('definition', doc.absolutePath, at),
+    ]);
     if (declarations === undefined && definitions === undefined) throw unsupportedFeature(doc, 'declaration');
     const items: AnySymbol[] = [];
     for (const t of [...(declarations ?? []), ...(definitions ?? [])]) {

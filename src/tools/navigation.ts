@@ -5,7 +5,15 @@ import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } 
 import type { HostLocationFeature, HostSymbol, HostTarget } from '../core/documents/editorPort';
 import { limitParameter, locationSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols/symbols';
+import {
+  documentSymbolTree,
+  resolveSymbol,
+  symbolOutput,
+  symbolOutputSchema,
+  symbolSelectorInput,
+  symbolsAt,
+  unsupportedFeature,
+} from '../core/symbols/symbols';
 import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { utf8Bytes } from '../core/chain/bounding';
 import { mapConcurrently } from '../core/util/concurrency';
@@ -25,11 +33,12 @@ export type TargetOutput = { symbol: SymbolOutput; location?: LocationOutput } |
 
 const targetSchema: JsonSchema = {
   type: 'object',
-  description: 'symbol: the one declared at the target; location: the target, left out when it is that symbol\'s name.',
+  description: "symbol: the one declared at the target; location: the target, left out when it is that symbol's name.",
   properties: { location: { type: 'object' }, symbol: symbolOutputSchema },
 };
 
-const byPosition = (a: HostTarget, b: HostTarget) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end);
+const byPosition = (a: HostTarget, b: HostTarget) =>
+  a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end;
 
 function dedupe(targets: readonly HostTarget[]): HostTarget[] {
   const seen = new Set<string>();
@@ -86,10 +95,18 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
   ...QUERY,
   description:
     'Follows a usage (location) to its definition, as F12 does: exact across files and imports, unlike a text search. target: definition (default), typeDefinition or declaration. Each target has its location and, when it declares one, its symbol.',
-  inputSchema: inputSchema({ location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } }, ['location'], { workspace: false, view: true }),
+  inputSchema: inputSchema(
+    { location: locationSelectorInput, target: { type: 'string', enum: ['definition', 'typeDefinition', 'declaration'] } },
+    ['location'],
+    { workspace: false, view: true },
+  ),
   dataSchema: {
     type: 'object',
-    properties: { targets: { type: 'array', items: targetSchema }, outsideWorkspace: { type: 'integer', description: 'Targets outside the open folders (library files), left out.' }, ...partialProperties },
+    properties: {
+      targets: { type: 'array', items: targetSchema },
+      outsideWorkspace: { type: 'integer', description: 'Targets outside the open folders (library files), left out.' },
+      ...partialProperties,
+    },
     required: ['targets', 'outsideWorkspace'],
   },
   annotations: queryAnnotations('Go to Definition'),
@@ -132,15 +149,25 @@ interface ImplementationsInput extends CommonInput {
   implementationsLimit?: number | null;
 }
 
-export const findImplementations = defineTool<ImplementationsInput, { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>>({
+export const findImplementations = defineTool<
+  ImplementationsInput,
+  { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>
+>({
   name: 'find-implementations',
   title: 'Find Implementations',
   category: CATEGORY,
   ...QUERY,
   description:
     'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides), following inheritance as a text search cannot; each with location and symbol.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], { workspace: false, view: true }),
-  dataSchema: { type: 'object', properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema), ...partialProperties }, required: ['symbol', 'implementations'] },
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
+  dataSchema: {
+    type: 'object',
+    properties: { symbol: symbolOutputSchema, implementations: collectionOf(targetSchema), ...partialProperties },
+    required: ['symbol', 'implementations'],
+  },
   annotations: queryAnnotations('Find Implementations'),
   examples: [
     {
@@ -170,7 +197,11 @@ export const findImplementations = defineTool<ImplementationsInput, { symbol: Sy
     );
     const n = input.implementationsLimit ?? 50;
     const { items } = await targetOutputs(ctx, all.slice(0, n));
-    return { symbol: symbolOutput(ctx, r.document, r.symbol, r.containers), implementations: { items, hasMore: all.length > n, totalCount: all.length }, ...partial };
+    return {
+      symbol: symbolOutput(ctx, r.document, r.symbol, r.containers),
+      implementations: { items, hasMore: all.length > n, totalCount: all.length },
+      ...partial,
+    };
   },
 });
 
@@ -217,7 +248,8 @@ export interface ReferenceLine {
 export type ReferenceAccess = 'at' | 'write' | 'decl' | 'import';
 
 /** The offsets of every reference on a line, in position order. */
-export const lineReferences = (l: ReferenceLine): number[] => [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
+export const lineReferences = (l: ReferenceLine): number[] =>
+  [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
 
 /** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
 export interface ReferenceDocument {
@@ -320,35 +352,60 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
   ...QUERY,
   description:
     'Exact references (no comments, strings, namesakes, unlike grep) by document and line: line text, container, offsets by access (decl/import/write, else at). complete:false: project loading, ask again. Documents over the output limit are dropped (hasMore).',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeDeclaration: { type: 'boolean', default: true }, referencesLimit: { ...limitParameter('references'), description: 'Counts references across documents.' } }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema(
+    {
+      symbol: symbolSelectorInput,
+      includeDeclaration: { type: 'boolean', default: true },
+      referencesLimit: { ...limitParameter('references'), description: 'Counts references across documents.' },
+    },
+    ['symbol'],
+    { workspace: false, view: true },
+  ),
   dataSchema: {
     type: 'object',
     properties: {
       symbol: symbolOutputSchema,
-      folderId: { type: 'string', description: 'documentId = "<folderId>:<path>" (a document may name its own folderId); with an offset it makes a span selector.' },
+      folderId: {
+        type: 'string',
+        description: 'documentId = "<folderId>:<path>" (a document may name its own folderId); with an offset it makes a span selector.',
+      },
       documents: collectionOf({
         type: 'object',
         properties: {
           path: { type: 'string', description: 'Workspace-relative path.' },
           folderId: { type: 'string', description: "Given when not the answer's folderId." },
-          staged: { enum: ['deleted', 'unmapped'], description: "Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's)." },
+          staged: {
+            enum: ['deleted', 'unmapped'],
+            description: "Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's).",
+          },
           lines: {
             type: 'array',
             items: {
               type: 'object',
               properties: {
                 line: { type: 'integer', minimum: 1 },
-                text: { type: 'string', description: 'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines, and when the entry before in the document has the same.' },
+                text: {
+                  type: 'string',
+                  description:
+                    'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines, and when the entry before in the document has the same.',
+                },
                 at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
                 in: {
                   type: 'string',
                   description:
                     'Containing symbol (dotted name path; a callback named by its call; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line. Left out when the entry before in the document says it; "" for none after one. A line whose references differ in it appears once per container.',
                 },
-                write: { ...OFFSETS, description: "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes)." },
+                write: {
+                  ...OFFSETS,
+                  description:
+                    "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes).",
+                },
                 decl: { ...OFFSETS, description: 'Offsets of declarations.' },
                 import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
-                len: { ...OFFSETS, description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's." },
+                len: {
+                  ...OFFSETS,
+                  description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's.",
+                },
                 edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
               },
               required: ['line'],
@@ -358,7 +415,11 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
         },
         required: ['path', 'lines'],
       }),
-      totalReferences: { type: 'integer', minimum: 0, description: 'References found, before referencesLimit and output bounding; documents.hasMore says some were left out.' },
+      totalReferences: {
+        type: 'integer',
+        minimum: 0,
+        description: 'References found, before referencesLimit and output bounding; documents.hasMore says some were left out.',
+      },
       complete: { type: 'boolean', description: 'False when the language service may still have been loading the project; ask again in a few seconds.' },
       outsideWorkspace: { type: 'integer', minimum: 1, description: 'References outside the open folders (library files), left out.' },
       note: { type: 'string' },
@@ -375,7 +436,10 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       title: 'Every use of a class',
       purpose: 'Find every place a class is used before changing it.',
       expectedOutcome: 'References grouped by document with line text, container and access.',
-      request: { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } }, referencesLimit: 100 },
+      request: {
+        symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
+        referencesLimit: 100,
+      },
     },
   ],
   async run(input, ctx) {
@@ -385,7 +449,10 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
     const all = dedupe(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
     const n = input.referencesLimit ?? 50;
     // In the staged view the name's length is the staged one (a staged rename changes it).
-    const declared = r.document.staged?.state === 'mapped' ? r.document.staged.map.toStaged(r.symbol.selectionRange.start, r.symbol.selectionRange.end) : r.symbol.selectionRange;
+    const declared =
+      r.document.staged?.state === 'mapped'
+        ? r.document.staged.map.toStaged(r.symbol.selectionRange.start, r.symbol.selectionRange.end)
+        : r.symbol.selectionRange;
     const nameLength = declared.end - declared.start;
     const folderId = r.document.workspace.shortId;
     const byFile = new Map<string, HostTarget[]>();
@@ -418,13 +485,20 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       for (const t of targets) {
         const mapped = view ? view.map.toStaged(t.range.start, t.range.end) : { start: t.range.start, end: t.range.end, edited: false };
         const line = text.positionAt(mapped.start).line + 1;
-        const enclosing = enclosingPath(roots, t.range.start, t.range.end, doc.lines.offsetAt({ line: doc.lines.positionAt(t.range.start).line, character: 0 }));
+        const enclosing = enclosingPath(
+          roots,
+          t.range.start,
+          t.range.end,
+          doc.lines.offsetAt({ line: doc.lines.positionAt(t.range.start).line, character: 0 }),
+        );
         // One entry per line and container: the text and container are said once for all their references.
         if (!current || current.line !== line || current.in !== enclosing) {
           const full = text.lineText(line - 1);
           const trimmed = full.trim();
           imports = IMPORT_LINE.test(trimmed);
-          const shown = imports ? undefined : lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length));
+          const shown = imports
+            ? undefined
+            : lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length));
           current = shown === undefined || shown === lastText ? { line } : { line, text: shown };
           lastText = shown;
           if ((enclosing ?? '') !== (said ?? '')) current.in = enclosing ?? '';
@@ -470,7 +544,9 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       complete,
     };
     if (outside > 0) data.outsideWorkspace = outside;
-    if (!complete) data.note = `The ${r.document.host.languageId} language service answered only from open files; it may still be loading the project (or it only knows open files). Ask again in a few seconds.`;
+    if (!complete) {
+      data.note = `The ${r.document.host.languageId} language service answered only from open files; it may still be loading the project (or it only knows open files). Ask again in a few seconds.`;
+    }
     return data;
   },
 });

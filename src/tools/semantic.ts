@@ -38,7 +38,11 @@ function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): 
 /** A language service that is missing or refused: the error an agent can act on. */
 function refused(outcome: Extract<HostOutcome<object>, { ok: false }>, what: string, languageId: string, revision: string): ToolError {
   if (outcome.unsupported) {
-    return new ToolError('UnsupportedLanguageFeature', `No ${what} is available for ${languageId} documents: ${outcome.reason}`, resolveExternally('Install or enable a language extension that provides it, or make the change with edit-text.'));
+    return new ToolError(
+      'UnsupportedLanguageFeature',
+      `No ${what} is available for ${languageId} documents: ${outcome.reason}`,
+      resolveExternally('Install or enable a language extension that provides it, or make the change with edit-text.'),
+    );
   }
   return new ToolError('InvalidRequest', `The ${what} refused: ${outcome.reason}`, revise(revision));
 }
@@ -54,7 +58,7 @@ export type SemanticMutationData = Omit<MutationData, 'documents'> & {
 
 const stagedSummarySchema: JsonSchema = {
   type: 'object',
-  description: "What this call staged: all edits and file operations (each listed document says its edits).",
+  description: 'What this call staged: all edits and file operations (each listed document says its edits).',
   properties: {
     edits: { type: 'integer', minimum: 0 },
     fileOperations: { type: 'integer', minimum: 0 },
@@ -69,23 +73,43 @@ const semanticMutationSchema: JsonSchema = {
     ...(mutationDataSchema.properties as Record<string, JsonSchema>),
     documents: collectionOutput(String(mutationDocuments.description), {
       ...stagedFileSchema,
-      properties: { ...(stagedFileSchema.properties as Record<string, JsonSchema>), edits: { type: 'integer', minimum: 0, description: "The language service's edits in the file." } },
+      properties: {
+        ...(stagedFileSchema.properties as Record<string, JsonSchema>),
+        edits: { type: 'integer', minimum: 0, description: "The language service's edits in the file." },
+      },
     }),
     staged: stagedSummarySchema,
   },
   required: [...((mutationDataSchema.required as string[] | undefined) ?? []), 'staged'],
 };
 
-async function stage(ctx: ToolContext, workspace: Workspace, provenance: { tool: string; summary: string; codeActionKind?: string }, converted: ConvertedEdit, coverage?: StagedCoverage): Promise<SemanticMutationData> {
-  const result = await ctx.services.transactions.stage(ctx, workspace, { ...provenance, summary: truncate(provenance.summary.replace(/\s+/g, ' '), 200) }, converted.changes, {
-    basis: 'buffer',
-    computedOn: converted.computedOn,
-    ...(coverage ? { coverage } : {}),
-  });
+async function stage(
+  ctx: ToolContext,
+  workspace: Workspace,
+  provenance: { tool: string; summary: string; codeActionKind?: string },
+  converted: ConvertedEdit,
+  coverage?: StagedCoverage,
+): Promise<SemanticMutationData> {
+  const result = await ctx.services.transactions.stage(
+    ctx,
+    workspace,
+    { ...provenance, summary: truncate(provenance.summary.replace(/\s+/g, ' '), 200) },
+    converted.changes,
+    {
+      basis: 'buffer',
+      computedOn: converted.computedOn,
+      ...(coverage ? { coverage } : {}),
+    },
+  );
   const edits = new Map(converted.documents.map((d) => [d.path, d.edits]));
   const items = result.documents.items.map((d) => (edits.has(d.path) ? { ...d, edits: edits.get(d.path) } : d));
   const notes = [...(result.notes ?? []), ...converted.notes];
-  return { ...result, ...(notes.length > 0 ? { notes } : {}), documents: { ...result.documents, items }, staged: { edits: converted.documents.reduce((n, d) => n + d.edits, 0), fileOperations: converted.fileOperations } };
+  return {
+    ...result,
+    ...(notes.length > 0 ? { notes } : {}),
+    documents: { ...result.documents, items },
+    staged: { edits: converted.documents.reduce((n, d) => n + d.edits, 0), fileOperations: converted.fileOperations },
+  };
 }
 
 /**
@@ -113,7 +137,9 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
   ...MUTATION,
   description:
     'Stages renaming a symbol to newName with its references in all files as one revision (written by transaction-commit); a location on a usage works. A refused rename returns the reason; edits overlapping staged edits give TransactionConflicted.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, newName: { type: 'string', minLength: 1, maxLength: 512 } }, ['symbol', 'newName'], { workspace: false }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, newName: { type: 'string', minLength: 1, maxLength: 512 } }, ['symbol', 'newName'], {
+    workspace: false,
+  }),
   dataSchema: semanticMutationSchema,
   annotations: mutationAnnotations('Rename Symbol'),
   examples: [
@@ -148,12 +174,19 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
     const result = await ctx.host.renameEdits(absPath, offset, input.newName);
     const coverage = await coverageAfter(ctx, resolvedDoc, 'the rename');
     if (!result.ok) {
-      throw refused(result, 'rename provider', languageId, 'Point symbol at the name of a symbol declared in the workspace (not a keyword, literal or library symbol) and give a newName valid in the language.');
+      throw refused(
+        result,
+        'rename provider',
+        languageId,
+        'Point symbol at the name of a symbol declared in the workspace (not a keyword, literal or library symbol) and give a newName valid in the language.',
+      );
     }
     const oldName = renamedText(result.edit, absPath, offset) ?? wordAt(doc?.text ?? '', offset);
     if (oldName === input.newName) throw nothingChanged(`The symbol is already named ${input.newName}`, 'Give a different newName.');
     const converted = toChanges(workspace, result.edit, 'rename');
-    if (converted.changes.length === 0) throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
+    if (converted.changes.length === 0) {
+      throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
+    }
     return stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
   },
 });
@@ -172,7 +205,14 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
   ...MUTATION,
   description:
     "Stages the formatter's edits for a document or range as one revision, with the editor's tab size and spaces/tabs for that file. Edits overlapping staged edits give TransactionConflicted; an already formatted document, InvalidRequest.",
-  inputSchema: inputSchema({ document: documentSelectorInput, range: { ...rangeInput, type: ['object', 'null'], description: 'Only this range {start, length} (UTF-16 offsets); omit for the whole document.' } }, ['document'], { workspace: false }),
+  inputSchema: inputSchema(
+    {
+      document: documentSelectorInput,
+      range: { ...rangeInput, type: ['object', 'null'], description: 'Only this range {start, length} (UTF-16 offsets); omit for the whole document.' },
+    },
+    ['document'],
+    { workspace: false },
+  ),
   dataSchema: semanticMutationSchema,
   annotations: mutationAnnotations('Format Document'),
   examples: [
@@ -191,12 +231,28 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
     const doc = await ctx.document(input.document, input.workspace);
     const range = input.range ?? undefined;
     if (range && range.start + range.length > doc.host.text.length) {
-      throw new ToolError('LocationNotFound', `The range ${range.start}+${range.length} lies outside ${doc.relativePath} (${doc.host.text.length} UTF-16 code units).`, revise('Give a range inside the document, or omit it.'));
+      throw new ToolError(
+        'LocationNotFound',
+        `The range ${range.start}+${range.length} lies outside ${doc.relativePath} (${doc.host.text.length} UTF-16 code units).`,
+        revise('Give a range inside the document, or omit it.'),
+      );
     }
     const result = await ctx.host.formatEdits(doc.absolutePath, range ? { start: range.start, end: range.start + range.length } : undefined);
-    if (!result.ok) throw refused(result, range ? 'range formatter' : 'formatter', doc.host.languageId, 'Fix the syntax errors that stop the formatter, or format a smaller range.');
+    if (!result.ok) {
+      throw refused(
+        result,
+        range ? 'range formatter' : 'formatter',
+        doc.host.languageId,
+        'Fix the syntax errors that stop the formatter, or format a smaller range.',
+      );
+    }
     const converted = toChanges(doc.workspace, { documents: [result.edit], fileOperations: [] }, 'formatting');
-    if (converted.changes.length === 0) throw nothingChanged(`${doc.relativePath} is already formatted${range ? ' in that range' : ''} (tabSize ${result.options.tabSize}, ${result.options.insertSpaces ? 'spaces' : 'tabs'})`, 'Nothing to do; continue with the next step.');
+    if (converted.changes.length === 0) {
+      throw nothingChanged(
+        `${doc.relativePath} is already formatted${range ? ' in that range' : ''} (tabSize ${result.options.tabSize}, ${result.options.insertSpaces ? 'spaces' : 'tabs'})`,
+        'Nothing to do; continue with the next step.',
+      );
+    }
     const where = range ? ` lines ${doc.lines.positionAt(range.start).line + 1}-${doc.lines.positionAt(range.start + range.length).line + 1}` : '';
     return stage(ctx, doc.workspace, { tool: 'format-document', summary: `Format ${doc.relativePath}${where}` }, converted);
   },
@@ -204,13 +260,14 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
 
 // ---------------------------------------------------------------- code action references
 
-
 function unstageableReason(workspace: Workspace, action: HostCodeAction): string | undefined {
   if (action.disabled) return `the provider disabled it: ${action.disabled}`;
   if (!action.edit || (action.edit.documents.every((d) => effectiveEdits(d).length === 0) && action.edit.fileOperations.length === 0)) {
     return action.command ? `it only runs the command ${action.command.command}, which cannot be staged without running it` : 'it has no edit';
   }
-  const outside = [...action.edit.documents.map((d) => d.absPath), ...action.edit.fileOperations.map((o) => o.absPath)].find((p) => !isInside(workspace.fsPath, p));
+  const outside = [...action.edit.documents.map((d) => d.absPath), ...action.edit.fileOperations.map((o) => o.absPath)].find(
+    (p) => !isInside(workspace.fsPath, p),
+  );
   return outside ? `it changes ${truncate(outside)}, outside the workspace folder` : undefined;
 }
 
@@ -226,16 +283,33 @@ interface ActionItem {
   files?: { path: string; edits: number }[];
 }
 
-function describeAction(ctx: ToolContext, workspace: Workspace, action: HostCodeAction, lineOf: (offset: number) => number, coverage: StagedCoverage): ActionItem {
+function describeAction(
+  ctx: ToolContext,
+  workspace: Workspace,
+  action: HostCodeAction,
+  lineOf: (offset: number) => number,
+  coverage: StagedCoverage,
+): ActionItem {
   const reason = unstageableReason(workspace, action);
-  const actionRef = ctx.services.caches.codeActions.add({ workspaceId: workspace.id, workspaceEpoch: workspace.snapshot().workspaceEpoch, action, unstageable: reason, coverage });
+  const actionRef = ctx.services.caches.codeActions.add({
+    workspaceId: workspace.id,
+    workspaceEpoch: workspace.snapshot().workspaceEpoch,
+    action,
+    unstageable: reason,
+    coverage,
+  });
   const item: ActionItem = { actionRef, title: action.title, stageable: reason === undefined };
   if (action.kind) item.kind = action.kind;
   if (action.isPreferred) item.isPreferred = true;
   if (reason) item.reason = reason;
   if (action.command && action.edit) item.runsCommand = action.command.command;
   if (action.diagnostics.length > 0) {
-    item.diagnostics = action.diagnostics.map((d) => ({ message: truncate(d.message, 300), ...(d.code ? { code: d.code } : {}), severity: d.severity, line: lineOf(d.range.start) }));
+    item.diagnostics = action.diagnostics.map((d) => ({
+      message: truncate(d.message, 300),
+      ...(d.code ? { code: d.code } : {}),
+      severity: d.severity,
+      line: lineOf(d.range.start),
+    }));
   }
   if (!reason && action.edit) {
     item.files = action.edit.documents
@@ -270,7 +344,11 @@ const actionItemSchema: JsonSchema = {
     runsCommand: { type: 'string', description: 'A command the editor would also run; staging applies only the edit.' },
     diagnostics: {
       type: 'array',
-      items: { type: 'object', properties: { message: { type: 'string' }, code: { type: 'string' }, severity: { type: 'string' }, line: { type: 'integer', minimum: 1 } }, required: ['message', 'severity', 'line'] },
+      items: {
+        type: 'object',
+        properties: { message: { type: 'string' }, code: { type: 'string' }, severity: { type: 'string' }, line: { type: 'integer', minimum: 1 } },
+        required: ['message', 'severity', 'line'],
+      },
     },
     files: { type: 'array', items: { type: 'object', properties: { path: { type: 'string' }, edits: { type: 'integer' } }, required: ['path', 'edits'] } },
   },
@@ -286,7 +364,9 @@ export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
   ...QUERY,
   description:
     'Lists quick fixes, refactorings and source actions at a location, optionally of one kind (quickfix, refactor.extract...). Each has the files it edits and an actionRef for stage-code-action, valid 10 minutes or until one of those files changes.',
-  inputSchema: inputSchema({ location: locationSelectorInput, kind: kindInput, actionsLimit: limitParameter('actions', 50, 200) }, ['location'], { workspace: false }),
+  inputSchema: inputSchema({ location: locationSelectorInput, kind: kindInput, actionsLimit: limitParameter('actions', 50, 200) }, ['location'], {
+    workspace: false,
+  }),
   dataSchema: {
     type: 'object',
     properties: { actions: collectionOutput('Code actions in the order the providers gave them.', actionItemSchema), expiresInSeconds: { type: 'integer' } },
@@ -330,7 +410,9 @@ interface StageActionInput extends CommonInput {
 async function liveAction(ctx: ToolContext, ref: string): Promise<{ workspace: Workspace; entry: CachedAction }> {
   const entry = ctx.services.caches.codeActions.get(ref);
   const again = callTool('list-code-actions', 'List the code actions at that location again and use a fresh actionRef.');
-  if (!entry) throw new ToolError('SnapshotMismatch', `actionRef "${truncate(ref, 40)}" is unknown or expired (refs live ${ACTION_REF_TTL_MS / 60_000} minutes).`, again);
+  if (!entry) {
+    throw new ToolError('SnapshotMismatch', `actionRef "${truncate(ref, 40)}" is unknown or expired (refs live ${ACTION_REF_TTL_MS / 60_000} minutes).`, again);
+  }
   const workspace = ctx.registry.byId(entry.workspaceId);
   if (!workspace || workspace.snapshot().workspaceEpoch !== entry.workspaceEpoch) {
     ctx.services.caches.codeActions.delete(ref);
@@ -341,7 +423,12 @@ async function liveAction(ctx: ToolContext, ref: string): Promise<{ workspace: W
     const current = await ctx.host.readDocument(doc.absPath);
     if (doc.version !== 0 && current?.text !== doc.baseText) {
       ctx.services.caches.codeActions.delete(ref);
-      throw new ToolError('SnapshotMismatch', `${toRelativePath(workspace.fsPath, doc.absPath)} changed since the code action was listed; its edit no longer applies.`, again, { actionRef: ref });
+      throw new ToolError(
+        'SnapshotMismatch',
+        `${toRelativePath(workspace.fsPath, doc.absPath)} changed since the code action was listed; its edit no longer applies.`,
+        again,
+        { actionRef: ref },
+      );
     }
   }
   return { workspace, entry };
@@ -354,7 +441,9 @@ export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData
   ...MUTATION,
   description:
     "Stages a code action's edit (actionRef from list-code-actions or prepare-fix-all) as one revision with its kind; commands it would also run are not run. An expired ref or changed files give SnapshotMismatch (list again); edits overlapping staged edits, TransactionConflicted.",
-  inputSchema: inputSchema({ actionRef: boundedString('From list-code-actions or prepare-fix-all.', 64, { minLength: 1 }) }, ['actionRef'], { workspace: false }),
+  inputSchema: inputSchema({ actionRef: boundedString('From list-code-actions or prepare-fix-all.', 64, { minLength: 1 }) }, ['actionRef'], {
+    workspace: false,
+  }),
   dataSchema: semanticMutationSchema,
   annotations: mutationAnnotations('Stage Code Action'),
   examples: [
@@ -375,7 +464,9 @@ export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData
       throw new ToolError(
         'UnsupportedLanguageFeature',
         `The code action "${truncate(entry.action.title, 100)}" cannot be staged: ${entry.unstageable}.`,
-        entry.action.command && !entry.action.edit ? resolveExternally('Ask the person to apply it from the editor (light bulb), or make the change with edit-text.') : revise('Choose another action.'),
+        entry.action.command && !entry.action.edit
+          ? resolveExternally('Ask the person to apply it from the editor (light bulb), or make the change with edit-text.')
+          : revise('Choose another action.'),
       );
     }
     const converted = toChanges(workspace, entry.action.edit as HostWorkspaceEdit, 'code action');
@@ -398,7 +489,11 @@ interface FixAllInput extends CommonInput {
 export interface FixAllData {
   kind: string;
   action: { actionRef: string; title: string; kind?: string } | null;
-  documents: { items: { path: string; edits: number; addedLines: number; removedLines: number; changedLines: number; hunks: DiffHunk[] }[]; hasMore: boolean; totalCount: number };
+  documents: {
+    items: { path: string; edits: number; addedLines: number; removedLines: number; changedLines: number; hunks: DiffHunk[] }[];
+    hasMore: boolean;
+    totalCount: number;
+  };
   fileOperations: number;
 }
 
@@ -434,22 +529,23 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     type: 'object',
     properties: {
       kind: { type: 'string' },
-      action: { type: ['object', 'null'], properties: { actionRef: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' } }, required: ['actionRef', 'title'] },
-      documents: collectionOutput(
-        'Files the action changes, with unified hunks.',
-        {
-          type: 'object',
-          properties: {
-            path: { type: 'string' },
-            edits: { type: 'integer' },
-            addedLines: { type: 'integer' },
-            removedLines: { type: 'integer' },
-            changedLines: { type: 'integer' },
-            hunks: { type: 'array', items: hunkSchema },
-          },
-          required: ['path', 'edits', 'addedLines', 'removedLines', 'changedLines', 'hunks'],
+      action: {
+        type: ['object', 'null'],
+        properties: { actionRef: { type: 'string' }, title: { type: 'string' }, kind: { type: 'string' } },
+        required: ['actionRef', 'title'],
+      },
+      documents: collectionOutput('Files the action changes, with unified hunks.', {
+        type: 'object',
+        properties: {
+          path: { type: 'string' },
+          edits: { type: 'integer' },
+          addedLines: { type: 'integer' },
+          removedLines: { type: 'integer' },
+          changedLines: { type: 'integer' },
+          hunks: { type: 'array', items: hunkSchema },
         },
-      ),
+        required: ['path', 'edits', 'addedLines', 'removedLines', 'changedLines', 'hunks'],
+      }),
       fileOperations: { type: 'integer', description: 'Files the action would create, delete or rename.' },
     },
     required: ['kind', 'action', 'documents', 'fileOperations'],
@@ -481,7 +577,12 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     if (!chosen) return data;
     const action = chosen.a;
     const converted = toChanges(doc.workspace, action.edit as HostWorkspaceEdit, kind);
-    const actionRef = ctx.services.caches.codeActions.add({ workspaceId: doc.workspace.id, workspaceEpoch: doc.workspace.snapshot().workspaceEpoch, action, coverage });
+    const actionRef = ctx.services.caches.codeActions.add({
+      workspaceId: doc.workspace.id,
+      workspaceEpoch: doc.workspace.snapshot().workspaceEpoch,
+      action,
+      coverage,
+    });
     data.action = { actionRef, title: action.title, ...(action.kind ? { kind: action.kind } : {}) };
     const contextLines = input.contextLines ?? 3;
     data.documents.items = converted.documents.map((d) => {
@@ -493,5 +594,3 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     return data;
   },
 });
-
-

@@ -47,7 +47,19 @@ export const serverStatus = defineTool<CommonInput, unknown>({
       },
       recordedFailures: { type: 'integer', description: 'Failures kept for get-error-details in this session.' },
     },
-    required: ['product', 'editor', 'operationalMode', 'effectiveMode', 'trusted', 'defaults', 'tools', 'workspaceCount', 'uptimeSeconds', 'recovery', 'recordedFailures'],
+    required: [
+      'product',
+      'editor',
+      'operationalMode',
+      'effectiveMode',
+      'trusted',
+      'defaults',
+      'tools',
+      'workspaceCount',
+      'uptimeSeconds',
+      'recovery',
+      'recordedFailures',
+    ],
   },
   annotations: queryAnnotations('Server Status'),
   examples: [
@@ -73,7 +85,12 @@ export const serverStatus = defineTool<CommonInput, unknown>({
       operationalMode: s.operationalMode,
       effectiveMode: s.effectiveMode,
       trusted: s.trusted,
-      defaults: { timeoutSeconds: s.defaultTimeoutSeconds, maxOutputBytes: s.defaultMaxOutputBytes, maxRevisions: s.maxRevisions, grantedPermissions: s.grantedPermissions },
+      defaults: {
+        timeoutSeconds: s.defaultTimeoutSeconds,
+        maxOutputBytes: s.defaultMaxOutputBytes,
+        maxRevisions: s.maxRevisions,
+        grantedPermissions: s.grantedPermissions,
+      },
       tools: { total: tools.length, allowedInMode: tools.length - refused.length, refusedInMode: refused },
       workspaceCount: ctx.registry.all().length,
       uptimeSeconds: Math.round((Date.now() - ctx.services.startedAt) / 100) / 10,
@@ -94,7 +111,9 @@ export const getErrorDetails = defineTool<ErrorDetailsInput, unknown>({
   ...QUERY,
   description:
     'Details of a failed call by the correlationId of its error: tool, code, message, time, the request and, for UnhandledException, the stack. Kept on this machine; the latest 500 failures of the session.',
-  inputSchema: inputSchema({ correlationId: { type: 'string', format: 'uuid', maxLength: 36, description: 'error.correlationId of a failure envelope.' } }, ['correlationId']),
+  inputSchema: inputSchema({ correlationId: { type: 'string', format: 'uuid', maxLength: 36, description: 'error.correlationId of a failure envelope.' } }, [
+    'correlationId',
+  ]),
   dataSchema: {
     type: 'object',
     properties: {

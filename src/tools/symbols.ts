@@ -23,7 +23,6 @@ const collectionOf = (items: JsonSchema): JsonSchema => ({
   required: ['items', 'hasMore', 'totalCount'],
 });
 
-
 const example = (workflowId: string, step: number, id: string, title: string, request: Record<string, unknown>) => ({
   workflowId,
   workflowTitle: workflowId === 'find-symbols' ? 'Find symbols' : 'Read symbols',
@@ -66,10 +65,18 @@ export const searchSymbols = defineTool<SearchInput, SearchData>({
   ...QUERY,
   description:
     "Finds declarations whose name matches query across the workspace with the language services' symbol search (fuzzy, case-insensitive; exact names first), by symbolId and line. Locals (declared in a function body) are left out and counted unless includeLocals. Better than text search for a class, function or member; languages without symbol search are not covered.",
-  inputSchema: inputSchema({ query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols'), includeLocals: { type: 'boolean', default: false } }, ['query'], { view: true }),
+  inputSchema: inputSchema(
+    { query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols'), includeLocals: { type: 'boolean', default: false } },
+    ['query'],
+    { view: true },
+  ),
   dataSchema: {
     type: 'object',
-    properties: { symbols: collectionOf(symbolOutputSchema), localsLeftOut: { type: 'integer', minimum: 1, description: 'Matching locals left out (not in totalCount).' }, ...partialProperties },
+    properties: {
+      symbols: collectionOf(symbolOutputSchema),
+      localsLeftOut: { type: 'integer', minimum: 1, description: 'Matching locals left out (not in totalCount).' },
+      ...partialProperties,
+    },
     required: ['symbols'],
   },
   annotations: queryAnnotations('Search Symbols'),
@@ -84,20 +91,41 @@ export const searchSymbols = defineTool<SearchInput, SearchData>({
   },
 });
 
-async function searchAnswer(input: SearchInput, ctx: ToolContext, scope: Workspace | undefined, loading: Extract<Coverage, { state: 'loading' }> | undefined): Promise<SearchData> {
+async function searchAnswer(
+  input: SearchInput,
+  ctx: ToolContext,
+  scope: Workspace | undefined,
+  loading: Extract<Coverage, { state: 'loading' }> | undefined,
+): Promise<SearchData> {
   const found = await ctx.host.workspaceSymbols(input.query);
   if (found === undefined) {
-    throw new ToolError('UnsupportedLanguageFeature', 'No workspace symbol provider answered: no installed language extension offers workspace symbol search.', resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'));
+    throw new ToolError(
+      'UnsupportedLanguageFeature',
+      'No workspace symbol provider answered: no installed language extension offers workspace symbol search.',
+      resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'),
+    );
   }
   const q = input.query.toLowerCase();
-  const rank = (name: string) => (name === input.query ? 0 : name.toLowerCase() === q ? 1 : name.toLowerCase().startsWith(q) ? 2 : name.toLowerCase().includes(q) ? 3 : 4);
+  const rank = (name: string) =>
+    name === input.query ? 0 : name.toLowerCase() === q ? 1 : name.toLowerCase().startsWith(q) ? 2 : name.toLowerCase().includes(q) ? 3 : 4;
   const folders = scope ? [scope] : ctx.registry.all();
   const inside = found
-    .map((s) => ({ s, folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')) }))
+    .map((s) => ({
+      s,
+      folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')),
+    }))
     .filter((x) => x.folder !== undefined && !EXCLUDED.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
   // Deterministic: rank, then path, then position.
-  inside.sort((a, b) => rank(a.s.name) - rank(b.s.name) || (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) || a.s.start.line - b.s.start.line || a.s.start.character - b.s.start.character);
-  if (loading && inside.length === 0) throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
+  inside.sort(
+    (a, b) =>
+      rank(a.s.name) - rank(b.s.name) ||
+      (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) ||
+      a.s.start.line - b.s.start.line ||
+      a.s.start.character - b.s.start.character,
+  );
+  if (loading && inside.length === 0) {
+    throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
+  }
   // Every match is placed in its document's symbol tree (kept per text), so locals can be told and counted.
   const placed = await mapConcurrently(inside, SEARCH_DOCUMENTS_AT_ONCE, async ({ s }) => {
     const doc = await ctx.document({ path: s.absPath }, input.workspace, 'symbols');
@@ -135,10 +163,20 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
   ...QUERY,
   description:
     'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each by symbolId (it says kind and name), depth and line: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
-  inputSchema: inputSchema({ document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
+  inputSchema: inputSchema(
+    { document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') },
+    ['document'],
+    { workspace: false, view: true },
+  ),
   dataSchema: {
     type: 'object',
-    properties: { document: { type: 'object' }, symbols: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } } }) },
+    properties: {
+      document: { type: 'object' },
+      symbols: collectionOf({
+        ...symbolOutputSchema,
+        properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } },
+      }),
+    },
     required: ['document', 'symbols'],
   },
   annotations: queryAnnotations('Get Document Outline'),
@@ -194,7 +232,11 @@ export const resolveSymbolTool = defineTool<SymbolInput, ResolvedSymbolData>({
   inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false, view: true }),
   dataSchema: resolvedSymbolSchema,
   annotations: queryAnnotations('Resolve Symbol'),
-  examples: [example('find-symbols', 3, 'resolve-selection', 'Resolve a selected name', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } } })],
+  examples: [
+    example('find-symbols', 3, 'resolve-selection', 'Resolve a selected name', {
+      symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
+    }),
+  ],
   async run(input, ctx) {
     const r = await resolveSymbol(ctx, input.symbol, input.workspace);
     return describeSymbol(ctx, r.document, r.symbol, r.containers);
@@ -217,13 +259,32 @@ export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
   description:
     "Describes a symbol without reading its file: kind, containers, declaration signature, member count and the language service's hover (type and doc comment).",
   inputSchema: inputSchema({ symbol: symbolSelectorInput }, ['symbol'], { workspace: false, view: true }),
-  dataSchema: { ...resolvedSymbolSchema, properties: { ...(resolvedSymbolSchema.properties as object), signature: { type: 'string' }, hover: { type: 'array', items: { type: 'string' } }, memberCount: { type: 'integer' } } },
+  dataSchema: {
+    ...resolvedSymbolSchema,
+    properties: {
+      ...(resolvedSymbolSchema.properties as object),
+      signature: { type: 'string' },
+      hover: { type: 'array', items: { type: 'string' } },
+      memberCount: { type: 'integer' },
+    },
+  },
   annotations: queryAnnotations('Get Symbol Info'),
-  examples: [example('read-symbols', 1, 'symbol-info', 'Describe a method', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } } } })],
+  examples: [
+    example('read-symbols', 1, 'symbol-info', 'Describe a method', {
+      symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } } },
+    }),
+  ],
   async run(input, ctx) {
     const r = await resolveSymbol(ctx, input.symbol, input.workspace);
-    const hover = ((await ctx.host.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) => (h.length > HOVER_MAX ? `${h.slice(0, HOVER_MAX)}…` : h));
-    return { ...describeSymbol(ctx, r.document, r.symbol, r.containers), signature: signatureOf(r.document, r.symbol), hover, memberCount: r.symbol.children.length };
+    const hover = ((await ctx.host.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) =>
+      h.length > HOVER_MAX ? `${h.slice(0, HOVER_MAX)}…` : h,
+    );
+    return {
+      ...describeSymbol(ctx, r.document, r.symbol, r.containers),
+      signature: signatureOf(r.document, r.symbol),
+      hover,
+      memberCount: r.symbol.children.length,
+    };
   },
 });
 
@@ -247,11 +308,18 @@ export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput;
   inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
-    properties: { symbol: symbolOutputSchema, members: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } } }) },
+    properties: {
+      symbol: symbolOutputSchema,
+      members: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' } } }),
+    },
     required: ['symbol', 'members'],
   },
   annotations: queryAnnotations('Get Symbol Members'),
-  examples: [example('read-symbols', 2, 'members', 'List the members of a class', { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } } })],
+  examples: [
+    example('read-symbols', 2, 'members', 'List the members of a class', {
+      symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
+    }),
+  ],
   async run(input, ctx) {
     const r = await resolveSymbol(ctx, input.symbol, input.workspace);
     const page = limited(r.symbol.children, input.membersLimit);
@@ -279,7 +347,9 @@ interface ApiItem extends SymbolOutput {
 function isPublic(doc: ResolvedDocument, symbol: HostSymbol, topLevel: boolean): boolean {
   const signature = signatureOf(doc, symbol);
   if (/^(private|protected|internal)\b/.test(signature) || symbol.name.startsWith('#')) return false;
-  if (['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].includes(doc.host.languageId) && topLevel) return /^(export|declare)\b/.test(signature);
+  if (['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].includes(doc.host.languageId) && topLevel) {
+    return /^(export|declare)\b/.test(signature);
+  }
   if (doc.host.languageId === 'python') return !symbol.name.startsWith('_') || /^__\w+__$/.test(symbol.name);
   return true;
 }
@@ -294,7 +364,13 @@ export const getApiSurface = defineTool<ApiInput, { document: DocumentRef; symbo
   inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
-    properties: { document: { type: 'object' }, symbols: collectionOf({ ...symbolOutputSchema, properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' }, depth: { type: 'integer' } } }) },
+    properties: {
+      document: { type: 'object' },
+      symbols: collectionOf({
+        ...symbolOutputSchema,
+        properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' }, depth: { type: 'integer' } },
+      }),
+    },
     required: ['document', 'symbols'],
   },
   annotations: queryAnnotations('Get API Surface'),
@@ -306,12 +382,23 @@ export const getApiSurface = defineTool<ApiInput, { document: DocumentRef; symbo
     for (const top of roots) {
       if (!isPublic(doc, top, true)) continue;
       all.push({ symbol: top, containers: [] });
-      for (const member of top.children) if (isPublic(doc, member, false) && !['Variable', 'Constant'].includes(member.kind) && member.kind !== 'Function') all.push({ symbol: member, containers: [top] });
+      for (const member of top.children) {
+        if (isPublic(doc, member, false) && !['Variable', 'Constant'].includes(member.kind) && member.kind !== 'Function') {
+          all.push({ symbol: member, containers: [top] });
+        }
+      }
     }
     const page = limited(all, input.symbolsLimit);
     return {
       document: doc.ref,
-      symbols: { ...page, items: page.items.map((h) => ({ ...symbolOutput(ctx, doc, h.symbol, h.containers, roots), signature: signatureOf(doc, h.symbol), depth: h.containers.length })) },
+      symbols: {
+        ...page,
+        items: page.items.map((h) => ({
+          ...symbolOutput(ctx, doc, h.symbol, h.containers, roots),
+          signature: signatureOf(doc, h.symbol),
+          depth: h.containers.length,
+        })),
+      },
     };
   },
 });

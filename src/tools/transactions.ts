@@ -5,7 +5,15 @@ import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { revise, ToolError } from '../core/chain/envelope';
 import { utf8Bytes } from '../core/chain/bounding';
-import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH_LENGTH, projectSelectorInput, workspaceSelectorInput } from '../core/chain/schemas';
+import {
+  boundedString,
+  collectionOutput,
+  documentRefOutput,
+  INT32_MAX,
+  MAX_PATH_LENGTH,
+  projectSelectorInput,
+  workspaceSelectorInput,
+} from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import type { ChangedDocument, RevisionInfo, StagedDocument, TransactionState } from '../core/transactions/types';
 import type { Transaction } from '../core/transactions/transaction';
@@ -57,12 +65,25 @@ export const transactionStart = defineTool<CommonInput, unknown>({
   inputSchema: transactionInput(),
   dataSchema: {
     type: 'object',
-    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, started: bool('False when a transaction was already active.') },
+    properties: {
+      transaction: transactionStateSchema,
+      transactionId: { type: 'string', format: 'uuid' },
+      started: bool('False when a transaction was already active.'),
+    },
     required: ['transaction', 'transactionId', 'started'],
   },
   annotations: { ...mutationAnnotations('Transaction Start'), idempotentHint: true },
   examples: [
-    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 1, id: 'start', title: 'Start a transaction', purpose: 'Open a transaction before staging.', expectedOutcome: 'Revision 0, nothing staged.', request: {} },
+    {
+      workflowId: 'transaction-change',
+      workflowTitle: 'Stage, review and commit one change',
+      step: 1,
+      id: 'start',
+      title: 'Start a transaction',
+      purpose: 'Open a transaction before staging.',
+      expectedOutcome: 'Revision 0, nothing staged.',
+      request: {},
+    },
   ],
   async run(input, ctx) {
     const ws = ctx.workspace(input.workspace);
@@ -181,7 +202,11 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     type: ['object', 'null'],
     properties: {
       transaction: transactionStateSchema,
-      documents: { description: 'The changed documents in the preview; with document, that one only (documentCount counts them all).', type: 'array', items: changedDocumentSchema },
+      documents: {
+        description: 'The changed documents in the preview; with document, that one only (documentCount counts them all).',
+        type: 'array',
+        items: changedDocumentSchema,
+      },
       documentCount: int('How many documents the transaction changes; documents may list fewer (documentsTruncated).'),
       documentsTruncated: bool('Whether documents were left out to fit the output limit.'),
       diff: { ...documentDiffSchema, description: 'The optional detailed diff.', type: ['object', 'null'] },
@@ -288,13 +313,23 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
     }
     const truncated = diff ? false : changed.length > shownDocuments.length;
     if (diffs) return { transaction: tm.state(tx), documentCount: changed.length, documentsTruncated: diffs.hasMore, diffs, ...(note ? { note } : {}) };
-    return { transaction: tm.state(tx), documents: shownDocuments, documentCount: changed.length, documentsTruncated: truncated, diff, ...(note ? { note } : {}) };
+    return {
+      transaction: tm.state(tx),
+      documents: shownDocuments,
+      documentCount: changed.length,
+      documentsTruncated: truncated,
+      diff,
+      ...(note ? { note } : {}),
+    };
   },
 });
 
 function findChanged(ws: Workspace, selector: DocumentSelector, changed: StagedDocument[]): StagedDocument {
   const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
-  const wanted = selector.documentId !== undefined ? changed.map(pathOf).find((p) => ws.documentId(p) === selector.documentId) : selector.path?.replace(/\\/g, '/').replace(/^\.\//, '');
+  const wanted =
+    selector.documentId !== undefined
+      ? changed.map(pathOf).find((p) => ws.documentId(p) === selector.documentId)
+      : selector.path?.replace(/\\/g, '/').replace(/^\.\//, '');
   const hit = changed.find((d) => pathOf(d) === wanted || (d.origin !== null && d.path !== null && d.origin.path !== d.path && d.origin.path === wanted));
   if (hit) return hit;
   throw new ToolError(
@@ -350,7 +385,16 @@ export const transactionHistory = defineTool<HistoryInput, unknown>({
   },
   annotations: mutationAnnotations('Transaction History'),
   examples: [
-    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 4, id: 'undo', title: 'Undo the last revision', purpose: 'Take back the last staged change.', expectedOutcome: 'The revision moves back by one; redo is possible.', request: { action: 'undo' } },
+    {
+      workflowId: 'transaction-change',
+      workflowTitle: 'Stage, review and commit one change',
+      step: 4,
+      id: 'undo',
+      title: 'Undo the last revision',
+      purpose: 'Take back the last staged change.',
+      expectedOutcome: 'The revision moves back by one; redo is possible.',
+      request: { action: 'undo' },
+    },
   ],
   async run(input, ctx) {
     const ws = ctx.workspace(input.workspace);
@@ -364,23 +408,32 @@ export const transactionHistory = defineTool<HistoryInput, unknown>({
         return tm.move(ws, action, input.steps ?? 1);
       });
     } else if (!tx) tm.require(ws);
-    const items = tm.history(ws).map((r: RevisionInfo) => ({ ...r, paths: limitItems(r.paths, null, ANSWER_LIST_DEFAULT), active: r.revision <= (tx?.current ?? 0) }));
+    const items = tm
+      .history(ws)
+      .map((r: RevisionInfo) => ({ ...r, paths: limitItems(r.paths, null, ANSWER_LIST_DEFAULT), active: r.revision <= (tx?.current ?? 0) }));
     return { transaction: tm.state(tx), revisions: { items, hasMore: false, totalCount: items.length } };
   },
 });
 
 // ------------------------------------------------------------------ transaction-commit
 
-const filesOutput: JsonSchema = collectionOutput('Files written (sha256 of the bytes before and after; null: no file); hasMore when the answer was shortened to fit.', {
-  type: 'object',
-  properties: { path: { type: 'string' }, beforeHash: { type: ['string', 'null'] }, afterHash: { type: ['string', 'null'] } },
-  required: ['path', 'beforeHash', 'afterHash'],
-});
+const filesOutput: JsonSchema = collectionOutput(
+  'Files written (sha256 of the bytes before and after; null: no file); hasMore when the answer was shortened to fit.',
+  {
+    type: 'object',
+    properties: { path: { type: 'string' }, beforeHash: { type: ['string', 'null'] }, afterHash: { type: ['string', 'null'] } },
+    required: ['path', 'beforeHash', 'afterHash'],
+  },
+);
 
 export async function commitSummary(ctx: ToolContext, workspace?: CommonInput['workspace']): Promise<ApprovalSummary> {
   const ws = ctx.workspace(workspace);
   const docs = await ctx.services.transactions.preview(ws);
-  const lines = docs.slice(0, 50).map((d) => `- ${d.changeKind} \`${d.previousPath ? `${d.previousPath} → ` : ''}${d.document.path}\` (+${d.preview.addedLines} −${d.preview.removedLines})`);
+  const lines = docs
+    .slice(0, 50)
+    .map(
+      (d) => `- ${d.changeKind} \`${d.previousPath ? `${d.previousPath} → ` : ''}${d.document.path}\` (+${d.preview.addedLines} −${d.preview.removedLines})`,
+    );
   if (docs.length > 50) lines.push(`- … and ${docs.length - 50} more`);
   return {
     title: `Commit ${countOf(docs.length, 'file')} to disk?`,
@@ -406,7 +459,16 @@ export const transactionCommit = defineTool<CommonInput, unknown>({
   },
   annotations: mutationAnnotations('Transaction Commit'),
   examples: [
-    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 5, id: 'commit', title: 'Commit', purpose: 'Write the reviewed change.', expectedOutcome: 'Files written; the transaction ends.', request: {} },
+    {
+      workflowId: 'transaction-change',
+      workflowTitle: 'Stage, review and commit one change',
+      step: 5,
+      id: 'commit',
+      title: 'Commit',
+      purpose: 'Write the reviewed change.',
+      expectedOutcome: 'Files written; the transaction ends.',
+      request: {},
+    },
   ],
   prepareApproval: (input, ctx) => commitSummary(ctx, input.workspace),
   async run(input, ctx) {
@@ -427,12 +489,25 @@ export const transactionRollback = defineTool<CommonInput, unknown>({
   inputSchema: transactionInput(),
   dataSchema: {
     type: 'object',
-    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, discardedRevisions: int('Revisions that were discarded (including undone ones).') },
+    properties: {
+      transaction: transactionStateSchema,
+      transactionId: { type: 'string', format: 'uuid' },
+      discardedRevisions: int('Revisions that were discarded (including undone ones).'),
+    },
     required: ['transaction', 'transactionId', 'discardedRevisions'],
   },
   annotations: mutationAnnotations('Transaction Rollback'),
   examples: [
-    { workflowId: 'transaction-change', workflowTitle: 'Stage, review and commit one change', step: 6, id: 'rollback', title: 'Roll back', purpose: 'Drop everything staged.', expectedOutcome: 'No transaction is active.', request: {} },
+    {
+      workflowId: 'transaction-change',
+      workflowTitle: 'Stage, review and commit one change',
+      step: 6,
+      id: 'rollback',
+      title: 'Roll back',
+      purpose: 'Drop everything staged.',
+      expectedOutcome: 'No transaction is active.',
+      request: {},
+    },
   ],
   async run(input, ctx) {
     const ws = ctx.workspace(input.workspace);

@@ -112,7 +112,12 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
       projects: collectionOutput('Projects found from their files, in path order.', projectInfoSchema),
       languages: collectionOutput('Languages present, most files first.', {
         type: 'object',
-        properties: { languageId: { type: 'string' }, fileCount: { type: 'integer' }, sampleDocument: { type: 'string' }, languageServices: languageServicesSchema },
+        properties: {
+          languageId: { type: 'string' },
+          fileCount: { type: 'integer' },
+          sampleDocument: { type: 'string' },
+          languageServices: languageServicesSchema,
+        },
         required: ['languageId', 'fileCount', 'sampleDocument', 'languageServices'],
       }),
       openDocuments: collectionOutput('Documents open in the editor; isDirty marks unsaved changes (tools read the buffer).', {
@@ -126,7 +131,18 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
         properties: { ...(transactionStateSchema.properties as JsonSchema), transactionId: { type: 'string' }, stagedFiles: { type: 'integer', minimum: 0 } },
       },
     },
-    required: ['workspace', 'trusted', 'operationalMode', 'effectiveMode', 'fileCount', 'fileCountIsPartial', 'projects', 'languages', 'openDocuments', 'transaction'],
+    required: [
+      'workspace',
+      'trusted',
+      'operationalMode',
+      'effectiveMode',
+      'fileCount',
+      'fileCountIsPartial',
+      'projects',
+      'languages',
+      'openDocuments',
+      'transaction',
+    ],
   },
   annotations: queryAnnotations('Workspace Status'),
   examples: [
@@ -188,7 +204,13 @@ const PROJECT_WIDE = ['hover', 'definition', 'references', 'rename'];
  * only, still loading the project ('loading': project-wide features are "starting" too, since
  * their answers are partial). 'reprobe': the server has just answered its first symbols.
  */
-async function languageStarting(ctx: ToolContext, w: Workspace, sample: string, services: { active: boolean }[], features: Record<string, FeatureProbe>): Promise<'activating' | 'loading' | 'reprobe' | false> {
+async function languageStarting(
+  ctx: ToolContext,
+  w: Workspace,
+  sample: string,
+  services: { active: boolean }[],
+  features: Record<string, FeatureProbe>,
+): Promise<'activating' | 'loading' | 'reprobe' | false> {
   if (services.some((s) => !s.active)) return Object.values(features).every((f) => f === 'available') ? false : 'activating';
   if (services.length === 0) return false;
   const doc = await ctx.document({ path: sample }, { workspaceId: w.id }, 'sampleDocument').catch(() => undefined);
@@ -287,7 +309,9 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
             starting = await languageStarting(ctx, w, summary.sampleDocument, languageServices, features);
           }
           if (starting === 'activating' || starting === 'loading') {
-            for (const [name, state] of Object.entries(features)) if (state !== 'available' || (starting === 'loading' && PROJECT_WIDE.includes(name))) features[name] = 'starting';
+            for (const [name, state] of Object.entries(features)) {
+              if (state !== 'available' || (starting === 'loading' && PROJECT_WIDE.includes(name))) features[name] = 'starting';
+            }
             retryAfterSeconds = STARTING_RETRY_SECONDS;
           }
         }
@@ -326,12 +350,14 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
   ...QUERY,
   description:
     'Details one project (projectId, name or path from get-solution-structure or workspace-status; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others as their first lines), documents (files under its directory in no nested project, with language) and language counts.',
-  inputSchema: inputSchema(
-    {
-      project: { ...projectSelectorInput, minProperties: 1, description: 'Optional when the folder has one project (a tsconfig.json beside its package.json counts as one).' },
-      documentsLimit: limitParameter('documents'),
+  inputSchema: inputSchema({
+    project: {
+      ...projectSelectorInput,
+      minProperties: 1,
+      description: 'Optional when the folder has one project (a tsconfig.json beside its package.json counts as one).',
     },
-  ),
+    documentsLimit: limitParameter('documents'),
+  }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -346,7 +372,10 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
         },
         required: ['path', 'format', 'content', 'truncated'],
       },
-      languages: { type: 'array', items: { type: 'object', properties: { languageId: { type: 'string' }, fileCount: { type: 'integer' } }, required: ['languageId', 'fileCount'] } },
+      languages: {
+        type: 'array',
+        items: { type: 'object', properties: { languageId: { type: 'string' }, fileCount: { type: 'integer' } }, required: ['languageId', 'fileCount'] },
+      },
       documents: collectionOutput('Documents of the project in path order.', {
         type: 'object',
         properties: { documentId: { type: 'string' }, path: { type: 'string' }, languageId: { type: ['string', 'null'] } },
@@ -372,7 +401,12 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
   async run(input, ctx) {
     const w = ctx.workspace(input.workspace);
     const projects = await w.projects();
-    const project = input.project ? findProject(projects, input.project.path === undefined ? input.project : { ...input.project, path: toRelativePath(w.fsPath, input.project.path, 'project.path') }) : onlyProject(w.alias, projects);
+    const project = input.project
+      ? findProject(
+          projects,
+          input.project.path === undefined ? input.project : { ...input.project, path: toRelativePath(w.fsPath, input.project.path, 'project.path') },
+        )
+      : onlyProject(w.alias, projects);
     if (!project) {
       throw new ToolError(
         'ProjectNotFound',
@@ -395,12 +429,20 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
       manifest =
         parsed !== undefined
           ? { path: project.path, format: 'json' as const, content: parsed, truncated: false }
-          : { path: project.path, format: 'text' as const, content: text.split(/\r?\n/).slice(0, 80).join('\n').slice(0, MANIFEST_MAX_BYTES), truncated: truncated || text.split(/\r?\n/).length > 80 };
+          : {
+              path: project.path,
+              format: 'text' as const,
+              content: text.split(/\r?\n/).slice(0, 80).join('\n').slice(0, MANIFEST_MAX_BYTES),
+              truncated: truncated || text.split(/\r?\n/).length > 80,
+            };
     }
     return {
       project,
       manifest,
-      languages: countLanguages(docs.map((d) => d.path), index).map(({ languageId, fileCount }) => ({ languageId, fileCount })),
+      languages: countLanguages(
+        docs.map((d) => d.path),
+        index,
+      ).map(({ languageId, fileCount }) => ({ languageId, fileCount })),
       documents: limitItems(docs, input.documentsLimit),
       nestedProjects: nested,
     };

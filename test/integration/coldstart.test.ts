@@ -48,7 +48,9 @@ describe('coldstart: a generated TypeScript workspace, right after the window op
   this.timeout(180_000);
   const started = Date.now();
   const at = () => Date.now() - started;
-  const entity = () => ({ symbol: { location: { selection: { document: { path: generated?.entityPath ?? '' }, selectedText: 'Entity', contextBefore: 'export class ' } } } });
+  const entity = () => ({
+    symbol: { location: { selection: { document: { path: generated?.entityPath ?? '' }, selectedText: 'Entity', contextBefore: 'export class ' } } },
+  });
   const figures: Record<string, unknown> = {};
 
   before(async function () {
@@ -65,7 +67,9 @@ describe('coldstart: a generated TypeScript workspace, right after the window op
   async function solutionStructure(): Promise<{ ts: Language; starting: string[] }> {
     const ts = typescriptOf(await invoke('get-solution-structure', {}));
     assert.ok(ts.features, 'probed');
-    const starting = Object.entries(ts.features).filter(([, s]) => s === 'starting').map(([f]) => f);
+    const starting = Object.entries(ts.features)
+      .filter(([, s]) => s === 'starting')
+      .map(([f]) => f);
     if (starting.length > 0) {
       assert.ok(ts.retryAfterSeconds && ts.retryAfterSeconds > 0, 'says when to ask again');
       for (const f of SEMANTIC) assert.ok(['available', 'starting'].includes(ts.features[f]), `${f} is ${ts.features[f]} while starting`);
@@ -135,7 +139,10 @@ describe('coldstart: a generated TypeScript workspace, right after the window op
 
   it('answers up to 1,000 references in under 97 bytes per further reference (warm)', async function () {
     const t = Date.now();
-    const result = await vscode.lm.invokeTool(registeredToolName('find-references'), { input: { ...entity(), referencesLimit: 1000 }, toolInvocationToken: undefined });
+    const result = await vscode.lm.invokeTool(registeredToolName('find-references'), {
+      input: { ...entity(), referencesLimit: 1000 },
+      toolInvocationToken: undefined,
+    });
     const durationMs = Date.now() - t;
     const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     const envelope = JSON.parse(text) as Envelope;
@@ -148,14 +155,23 @@ describe('coldstart: a generated TypeScript workspace, right after the window op
     assert.equal(data.totalReferences, generated?.entityReferences);
     const perRef = Buffer.byteLength(text) / refs;
     // grep -rn has no fixed part: compare the cost of each further reference (the answer minus the referencesLimit 0 answer).
-    const empty = await vscode.lm.invokeTool(registeredToolName('find-references'), { input: { ...entity(), referencesLimit: 0 }, toolInvocationToken: undefined });
+    const empty = await vscode.lm.invokeTool(registeredToolName('find-references'), {
+      input: { ...entity(), referencesLimit: 0 },
+      toolInvocationToken: undefined,
+    });
     const emptyBytes = Buffer.byteLength(empty.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''));
     const marginal = (Buffer.byteLength(text) - emptyBytes) / refs;
     const t50 = Date.now();
     const small = await invoke('find-references', entity());
     assert.ok(small.ok);
     figures.warm = {
-      referencesLimit1000: { durationMs, bytes: Buffer.byteLength(text), references: refs, bytesPerReference: Number(perRef.toFixed(1)), marginalBytesPerReference: Number(marginal.toFixed(1)) },
+      referencesLimit1000: {
+        durationMs,
+        bytes: Buffer.byteLength(text),
+        references: refs,
+        bytesPerReference: Number(perRef.toFixed(1)),
+        marginalBytesPerReference: Number(marginal.toFixed(1)),
+      },
       defaultLimitDurationMs: Date.now() - t50,
       sampleDocument: data.documents.items[1],
     };
@@ -173,7 +189,10 @@ describe('coldstart: a generated TypeScript workspace, right after the window op
     ];
     const rows: Record<string, unknown> = {};
     for (const s of symbols) {
-      const input = { symbol: { location: { selection: { document: { path: s.path }, selectedText: s.name, contextBefore: 'export class ' } } }, referencesLimit: 1000 };
+      const input = {
+        symbol: { location: { selection: { document: { path: s.path }, selectedText: s.name, contextBefore: 'export class ' } } },
+        referencesLimit: 1000,
+      };
       const result = await vscode.lm.invokeTool(registeredToolName('find-references'), { input, toolInvocationToken: undefined });
       const text = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
       const envelope = JSON.parse(text) as Envelope;
@@ -185,8 +204,21 @@ describe('coldstart: a generated TypeScript workspace, right after the window op
       const grepLines = grep.split('\n').filter((l) => l.length > 0).length;
       const ours = Buffer.byteLength(text) / listed;
       const theirs = Buffer.byteLength(grep) / grepLines;
-      rows[s.name] = { bytes: Buffer.byteLength(text), listed, hasMore: data.documents.hasMore, bytesPerReference: Number(ours.toFixed(1)), grepBytes: Buffer.byteLength(grep), grepLines, grepBytesPerLine: Number(theirs.toFixed(1)) };
-      if (s.below) assert.ok(ours < theirs, `${s.name}: ${ours.toFixed(1)} bytes per reference (whole answer, ${listed} listed), grep -rnw ${theirs.toFixed(1)} per matching line`);
+      rows[s.name] = {
+        bytes: Buffer.byteLength(text),
+        listed,
+        hasMore: data.documents.hasMore,
+        bytesPerReference: Number(ours.toFixed(1)),
+        grepBytes: Buffer.byteLength(grep),
+        grepLines,
+        grepBytesPerLine: Number(theirs.toFixed(1)),
+      };
+      if (s.below) {
+        assert.ok(
+          ours < theirs,
+          `${s.name}: ${ours.toFixed(1)} bytes per reference (whole answer, ${listed} listed), grep -rnw ${theirs.toFixed(1)} per matching line`,
+        );
+      }
     }
     figures.versusGrep = rows;
     assert.equal((rows.Channel as { hasMore: boolean }).hasMore, false, 'every Channel reference listed');

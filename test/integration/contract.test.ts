@@ -32,15 +32,30 @@ function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; inp
   }
   const firstString = Object.entries(properties).find(([, p]) => p.type === 'string' && typeof p.maxLength === 'number');
   // One character over its own bound (the symbol edits' text allows 200,000).
-  if (firstString) cases.push({ label: `a huge string in ${firstString[0]}`, input: { [firstString[0]]: 'x'.repeat(Math.max(200_000, (firstString[1].maxLength as number) + 1)) }, field: firstString[0] });
+  if (firstString) {
+    cases.push({
+      label: `a huge string in ${firstString[0]}`,
+      input: { [firstString[0]]: 'x'.repeat(Math.max(200_000, (firstString[1].maxLength as number) + 1)) },
+      field: firstString[0],
+    });
+  }
   if (required.length > 0) cases.push({ label: 'missing required fields', input: {}, field: required[0] });
   if (properties.location) {
     cases.push({
       label: 'a location with both span and selection',
-      input: { location: { span: { document: { path: 'src/util.ts' }, range: { start: 0, length: 1 } }, selection: { document: { path: 'src/util.ts' }, selectedText: 'x' } } },
+      input: {
+        location: {
+          span: { document: { path: 'src/util.ts' }, range: { start: 0, length: 1 } },
+          selection: { document: { path: 'src/util.ts' }, selectedText: 'x' },
+        },
+      },
       field: 'location',
     });
-    cases.push({ label: 'a negative offset', input: { location: { span: { document: { path: 'src/util.ts' }, range: { start: -1, length: 1 } } } }, field: 'location.span.range.start' });
+    cases.push({
+      label: 'a negative offset',
+      input: { location: { span: { document: { path: 'src/util.ts' }, range: { start: -1, length: 1 } } } },
+      field: 'location.span.range.start',
+    });
   }
   if (properties.symbol) {
     // The tool's other fields (rename-symbol's newName...) from its first example, so only the symbol is wrong.
@@ -49,7 +64,11 @@ function malformedInputs(tool: (typeof ALL_TOOLS)[number]): { label: string; inp
     cases.push({ label: 'a symbol with both location and symbolId', input: { ...base, symbol: { location, symbolId: 'x' } }, field: 'symbol' });
     cases.push({ label: 'a symbol with neither location nor symbolId', input: { ...base, symbol: {} }, field: 'symbol' });
     cases.push({ label: 'a symbolId that is not one', input: { ...base, symbol: { symbolId: 'no-hash-here' } }, field: 'symbol.symbolId' });
-    cases.push({ label: 'a symbol location with a negative offset', input: { ...base, symbol: { location: { span: { document: { path: 'src/util.ts' }, range: { start: -1, length: 1 } } } } }, field: 'symbol.location.span.range.start' });
+    cases.push({
+      label: 'a symbol location with a negative offset',
+      input: { ...base, symbol: { location: { span: { document: { path: 'src/util.ts' }, range: { start: -1, length: 1 } } } } },
+      field: 'symbol.location.span.range.start',
+    });
   }
   return cases;
 }
@@ -91,7 +110,11 @@ function outsidePaths(tool: (typeof ALL_TOOLS)[number]): { label: string; input:
     ];
   }
   if (properties.project) {
-    return ['../outside/package.json', '/etc/package.json'].map((p) => ({ label: `project path ${p}`, input: { project: { path: p } }, field: 'project.path' }));
+    return ['../outside/package.json', '/etc/package.json'].map((p) => ({
+      label: `project path ${p}`,
+      input: { project: { path: p } },
+      field: 'project.path',
+    }));
   }
   return [];
 }
@@ -140,7 +163,10 @@ describe('contract: every registered tool', function () {
   });
 
   it('registers exactly the listed tools with vscode.lm, under their mechanical names', function () {
-    const registered = vscode.lm.tools.filter((t) => t.name.startsWith(TOOL_NAME_PREFIX)).map((t) => t.name).sort();
+    const registered = vscode.lm.tools
+      .filter((t) => t.name.startsWith(TOOL_NAME_PREFIX))
+      .map((t) => t.name)
+      .sort();
     assert.deepEqual(registered, ALL_TOOLS.map((t) => registeredToolName(t.name)).sort());
     for (const t of vscode.lm.tools.filter((x) => x.name.startsWith(TOOL_NAME_PREFIX))) {
       assert.match(t.name, /^[\w-]{1,64}$/);

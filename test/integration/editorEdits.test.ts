@@ -22,7 +22,10 @@ describe('WorkspaceEdit internals the rename and code-action conversion relies o
     edit.deleteFile(a, { ignoreIfNotExists: true });
     edit.set(existing, [new vscode.SnippetTextEdit(new vscode.Range(0, 0, 0, 0), new vscode.SnippetString('${1:y}'))]);
     const entries = allEntries(edit);
-    assert.ok(entries, `VS Code ${vscode.version}: WorkspaceEdit._allEntries() is gone or changed shape; file operations of renames and code actions cannot be read (src/host/semanticEdits.ts)`);
+    assert.ok(
+      entries,
+      `VS Code ${vscode.version}: WorkspaceEdit._allEntries() is gone or changed shape; file operations of renames and code actions cannot be read (src/host/semanticEdits.ts)`,
+    );
     assert.deepEqual(
       entries.map((e) => [e._type, e.from?.fsPath ?? null, e.to?.fsPath ?? null, e.uri?.fsPath ?? null]),
       [

@@ -28,7 +28,11 @@ export async function activateExtension(): Promise<AgentWorkbenchApi> {
  * text part. `tokenization` passes a token budget as a chat model would.
  */
 export async function invoke(tool: string, input: unknown, tokenization?: vscode.LanguageModelToolTokenizationOptions): Promise<Envelope> {
-  const result = await vscode.lm.invokeTool(registeredToolName(tool), { input: input as object, toolInvocationToken: undefined, tokenizationOptions: tokenization });
+  const result = await vscode.lm.invokeTool(registeredToolName(tool), {
+    input: input as object,
+    toolInvocationToken: undefined,
+    tokenizationOptions: tokenization,
+  });
   assert.equal(result.content.length, 1, 'a tool result is one text part');
   const part = result.content[0];
   assert.ok(part instanceof vscode.LanguageModelTextPart, 'the part is text');
@@ -129,7 +133,12 @@ export function withSymbolsRead<T>(envelope: SuccessEnvelope<T>): SuccessEnvelop
       for (const x of Object.values(o)) walk(x);
       if (typeof o.symbolId === 'string' && typeof o.line === 'number' && typeof o.column === 'number') {
         const r = readListed(o as unknown as SymbolOutput);
-        Object.assign(o, { name: r.name, kind: r.kind, ...(r.containerName !== undefined ? { containerName: r.containerName } : {}), location: { line: r.line, column: r.column, span: { start: r.offset } } });
+        Object.assign(o, {
+          name: r.name,
+          kind: r.kind,
+          ...(r.containerName !== undefined ? { containerName: r.containerName } : {}),
+          location: { line: r.line, column: r.column, span: { start: r.offset } },
+        });
       }
     }
   };

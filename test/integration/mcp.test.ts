@@ -62,12 +62,18 @@ function nextListChange(client: Client): Promise<void> {
 
 function rawPost(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', (e: NodeJS.ErrnoException) => (e.code === 'EPIPE' || e.code === 'ECONNRESET' ? resolve({ status: -1, headers: {}, body: e.code }) : reject(e)));
+    const req = http.request(
+      url,
+      { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+      },
+    );
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      e.code === 'EPIPE' || e.code === 'ECONNRESET' ? resolve({ status: -1, headers: {}, body: e.code }) : reject(e),
+    );
     req.end(body);
   });
 }
@@ -106,7 +112,10 @@ describe('the MCP door', function () {
 
   it('lists every tool with its canonical name, title, schemas and annotations', async function () {
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ALL_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ALL_TOOLS.map((t) => t.name),
+    );
     for (const t of tools) {
       const def = ALL_TOOLS.find((d) => d.name === t.name)!;
       assert.equal(t.title, def.title);
@@ -114,8 +123,18 @@ describe('the MCP door', function () {
       assert.equal(t.inputSchema.type, 'object');
       assert.equal(t.outputSchema?.type, 'object');
       assert.deepEqual(
-        { readOnlyHint: t.annotations?.readOnlyHint, destructiveHint: t.annotations?.destructiveHint, idempotentHint: t.annotations?.idempotentHint, openWorldHint: t.annotations?.openWorldHint },
-        { readOnlyHint: def.annotations.readOnlyHint, destructiveHint: def.annotations.destructiveHint, idempotentHint: def.annotations.idempotentHint, openWorldHint: def.annotations.openWorldHint },
+        {
+          readOnlyHint: t.annotations?.readOnlyHint,
+          destructiveHint: t.annotations?.destructiveHint,
+          idempotentHint: t.annotations?.idempotentHint,
+          openWorldHint: t.annotations?.openWorldHint,
+        },
+        {
+          readOnlyHint: def.annotations.readOnlyHint,
+          destructiveHint: def.annotations.destructiveHint,
+          idempotentHint: def.annotations.idempotentHint,
+          openWorldHint: def.annotations.openWorldHint,
+        },
       );
     }
   });
@@ -137,7 +156,12 @@ describe('the MCP door', function () {
   });
 
   it('refuses raw requests without the token, with a wrong one, from another Origin or Host, oversized or malformed, and stages nothing', async function () {
-    const init = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    const init = JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    });
     const auth = { Authorization: `Bearer ${entry.token}` };
     const port = new URL(entry.url).port;
     const noToken = await rawPost(entry.url, init, {});
@@ -146,19 +170,32 @@ describe('the MCP door', function () {
     assert.equal((await rawPost(entry.url, init, { Authorization: 'Bearer not-the-token' })).status, 401);
     assert.equal((await rawPost(entry.url, init, { ...auth, Origin: 'https://evil.example' })).status, 403);
     assert.equal((await rawPost(entry.url, init, { ...auth, Host: `evil.example:${port}` })).status, 403);
-    const big = await rawPost(entry.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create-file', arguments: { document: { path: 'big.txt' }, text: 'x'.repeat(5 * 1024 * 1024) } } }), auth);
+    const big = await rawPost(
+      entry.url,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'create-file', arguments: { document: { path: 'big.txt' }, text: 'x'.repeat(5 * 1024 * 1024) } },
+      }),
+      auth,
+    );
     assert.ok(big.status === 413 || big.status === -1, `oversized body: ${big.status}`);
     const parse = await rawPost(entry.url, '{"jsonrpc":"2.0","id":1,"method":', auth);
     assert.equal(parse.status, 400);
     assert.equal((JSON.parse(parse.body) as { error: { code: number } }).error.code, -32700);
-    const notRpc = await rawPost(entry.url, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'transaction-start', arguments: {} } }), auth);
+    const notRpc = await rawPost(
+      entry.url,
+      JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'transaction-start', arguments: {} } }),
+      auth,
+    );
     assert.equal(notRpc.status, 400);
     const preview = expectOk<{ transaction: unknown }>(await invoke('transaction-preview', {}));
     assert.equal(preview.data.transaction, null, 'nothing was staged');
     assert.equal(fs.existsSync(path.join(workspaceRoot(), 'big.txt')), false);
   });
 
-  it('stages a rename over MCP into the same transaction the review panel shows, and commits only with the person\'s confirmation', async function () {
+  it("stages a rename over MCP into the same transaction the review panel shows, and commits only with the person's confirmation", async function () {
     const root = workspaceRoot();
     const files = ['src/util.ts', 'src/greeter.ts'];
     const before = files.map((f) => fs.readFileSync(path.join(root, f), 'utf8'));
@@ -183,7 +220,10 @@ describe('the MCP door', function () {
       assert.match(asked[0].title, /Commit 2 files/);
       assert.match(asked[0].message, /src\/util\.ts` \(\+\d+ −\d+\)/);
       assert.match(asked[0].message, /command:agentWorkbench\.review\.open/);
-      assert.deepEqual(files.map((f) => fs.readFileSync(path.join(root, f), 'utf8')), before);
+      assert.deepEqual(
+        files.map((f) => fs.readFileSync(path.join(root, f), 'utf8')),
+        before,
+      );
 
       // approval-required: refused with ResolveExternally, nobody asked.
       await config().update('operationalMode', 'approval-required', vscode.ConfigurationTarget.Workspace);
@@ -215,7 +255,13 @@ describe('the MCP door', function () {
     const before = fs.readFileSync(path.join(root, 'src/util.ts'), 'utf8');
     await config().update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
     try {
-      expectOk((await mcpCall(client, 'edit-text', { edits: [{ location: selection('src/util.ts', "DEFAULT_NAME = 'world'"), newText: "DEFAULT_NAME = 'everyone'" }] })).envelope);
+      expectOk(
+        (
+          await mcpCall(client, 'edit-text', {
+            edits: [{ location: selection('src/util.ts', "DEFAULT_NAME = 'world'"), newText: "DEFAULT_NAME = 'everyone'" }],
+          })
+        ).envelope,
+      );
       expectOk((await mcpCall(client, 'transaction-commit', {})).envelope);
       assert.equal(fs.readFileSync(path.join(root, 'src/util.ts'), 'utf8'), before.replace("'world'", "'everyone'"));
     } finally {
@@ -229,7 +275,10 @@ describe('the MCP door', function () {
     try {
       await changed;
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), READ_TOOLS);
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        READ_TOOLS,
+      );
       const refused = await mcpCall(client, 'rename-symbol', { symbol: { location: selection('src/util.ts', 'DEFAULT_NAME') }, newName: 'X' });
       assert.equal(refused.isError, true);
       assert.equal((refused.envelope as { error: { code: string } }).error.code, 'SourceMutationDisabled');
@@ -246,7 +295,10 @@ describe('the MCP door', function () {
     await config().update('toolProfile', 'navigation', vscode.ConfigurationTarget.Workspace);
     try {
       await changed;
-      assert.deepEqual((await client.listTools()).tools.map((t) => t.name), READ_TOOLS);
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        READ_TOOLS,
+      );
       // The Copilot door hides the others through their `when` clauses (a context key per tool, see the manifest's unit test);
       // vscode.lm.tools lists disabled tools too, so the extension host cannot observe it.
       const refused = await mcpCall(client, 'transaction-start', {});
@@ -273,12 +325,22 @@ describe('the MCP door', function () {
         version: '0',
       });
       await server.start();
-      const file = writeDiscoveryFile(dir, { format: DISCOVERY_FORMAT, url: server.url, token: server.token, folders: [folder], pid: process.pid, startedAt: new Date(Date.now() + 1000).toISOString(), version: '0' });
+      const file = writeDiscoveryFile(dir, {
+        format: DISCOVERY_FORMAT,
+        url: server.url,
+        token: server.token,
+        folders: [folder],
+        pid: process.pid,
+        startedAt: new Date(Date.now() + 1000).toISOString(),
+        version: '0',
+      });
       decoys.push({ server, file });
     }
     const viaBridge = async (cwd: string) => {
       const c = new Client({ name: 'bridge-test', version: '1' });
-      await c.connect(new StdioClientTransport({ command: process.execPath, args: [BRIDGE], cwd, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+      await c.connect(
+        new StdioClientTransport({ command: process.execPath, args: [BRIDGE], cwd, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }),
+      );
       try {
         return (await c.listTools()).tools.map((t) => t.name);
       } finally {
@@ -286,11 +348,16 @@ describe('the MCP door', function () {
       }
     };
     try {
-      assert.deepEqual(await viaBridge(path.join(workspaceRoot(), 'src')), ALL_TOOLS.map((t) => t.name));
+      assert.deepEqual(
+        await viaBridge(path.join(workspaceRoot(), 'src')),
+        ALL_TOOLS.map((t) => t.name),
+      );
       assert.deepEqual(await viaBridge(elsewhere), ['decoy-window']);
       // A call through the bridge is a call through the chain.
       const c = new Client({ name: 'bridge-call', version: '1' });
-      await c.connect(new StdioClientTransport({ command: process.execPath, args: [BRIDGE], cwd: workspaceRoot(), env: { ...process.env } as Record<string, string> }));
+      await c.connect(
+        new StdioClientTransport({ command: process.execPath, args: [BRIDGE], cwd: workspaceRoot(), env: { ...process.env } as Record<string, string> }),
+      );
       const viaMcp = await c.callTool({ name: 'get-document-outline', arguments: { document: { path: 'src/util.ts' } } });
       assert.deepEqual(viaMcp.structuredContent, await invoke('get-document-outline', { document: { path: 'src/util.ts' } }));
       await c.close();

@@ -20,7 +20,10 @@ describe('the MCP door in an untrusted workspace', function () {
     const digest = digestTree(workspaceRoot());
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), ALL_TOOLS.filter((t) => t.effect === 'Read' && t.operationKind === 'Query').map((t) => t.name));
+      assert.deepEqual(
+        tools.map((t) => t.name),
+        ALL_TOOLS.filter((t) => t.effect === 'Read' && t.operationKind === 'Query').map((t) => t.name),
+      );
       assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true));
       for (const name of ['rename-symbol', 'edit-text', 'create-file', 'transaction-start', 'transaction-commit']) {
         const r = await client.callTool({ name, arguments: {} });

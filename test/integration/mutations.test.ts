@@ -13,12 +13,19 @@ import { activateExtension, expectError, expectOk, invoke, waitForSymbols, works
 const DIR = 'src/semantic';
 const file = (name: string): string => `${DIR}/${name}`;
 const onDisk = (name: string): string => fs.readFileSync(path.join(workspaceRoot(), DIR, name), 'utf8');
-const selection = (name: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ selection: { document: { path: file(name) }, selectedText, ...extra } });
+const selection = (name: string, selectedText: string, extra: Record<string, unknown> = {}) => ({
+  selection: { document: { path: file(name) }, selectedText, ...extra },
+});
 
 /** The staged text of a document (the buffer when it is not staged), read the way an agent reads it. */
 async function stagedText(name: string): Promise<string> {
   const answer = expectOk<{ window: { text: string; startLine: number; endLine: number } }>(
-    await invoke('get-code-context', { location: { span: { document: { path: file(name) }, range: { start: 0, length: 0 } } }, contextLines: 500, includeSymbols: false, view: 'staged' }),
+    await invoke('get-code-context', {
+      location: { span: { document: { path: file(name) }, range: { start: 0, length: 0 } } },
+      contextLines: 500,
+      includeSymbols: false,
+      view: 'staged',
+    }),
   );
   return answer.data.window.text;
 }
@@ -34,7 +41,9 @@ async function waitForDiagnostic(name: string, pattern: RegExp, timeoutMs = 60_0
   await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri), { preview: false });
   const started = Date.now();
   while (!vscode.languages.getDiagnostics(uri).some((d) => pattern.test(d.message))) {
-    if (Date.now() - started > timeoutMs) throw new Error(`no diagnostic matching ${pattern} in ${name}: ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`);
+    if (Date.now() - started > timeoutMs) {
+      throw new Error(`no diagnostic matching ${pattern} in ${name}: ${JSON.stringify(vscode.languages.getDiagnostics(uri).map((d) => d.message))}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -55,7 +64,9 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
   afterEach(rollback);
 
   it('rename-symbol stages a rename across files with exact edits; disk is unchanged until commit', async () => {
-    const answer = expectOk<SemanticMutationData>(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }));
+    const answer = expectOk<SemanticMutationData>(
+      await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }),
+    );
     const d = answer.data;
     assert.equal(d.revision.tool, 'rename-symbol');
     assert.equal(d.revision.summary, 'Rename areaOf to surfaceOf');
@@ -83,7 +94,10 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
   it('rename-symbol refuses what the provider refuses, with its reason', async () => {
     const keyword = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'return') }, newName: 'x' }), 'InvalidRequest');
     assert.match(keyword.error.message, /You cannot rename this element/);
-    const builtin = expectError(await invoke('rename-symbol', { symbol: { location: selection('main.ts', 'console') }, newName: 'terminal' }), 'InvalidRequest');
+    const builtin = expectError(
+      await invoke('rename-symbol', { symbol: { location: selection('main.ts', 'console') }, newName: 'terminal' }),
+      'InvalidRequest',
+    );
     assert.match(builtin.error.message, /You cannot rename elements that are defined in the standard TypeScript library/);
     assert.equal(keyword.continuation?.kind, 'ReviseRequest');
     const same = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'areaOf' }), 'InvalidRequest');
@@ -92,7 +106,10 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     const notes = path.join(workspaceRoot(), DIR, 'notes.txt');
     fs.writeFileSync(notes, 'areaOf is mentioned here\n');
     try {
-      const plain = expectError(await invoke('rename-symbol', { symbol: { location: selection('notes.txt', 'areaOf') }, newName: 'surfaceOf' }), 'UnsupportedLanguageFeature');
+      const plain = expectError(
+        await invoke('rename-symbol', { symbol: { location: selection('notes.txt', 'areaOf') }, newName: 'surfaceOf' }),
+        'UnsupportedLanguageFeature',
+      );
       assert.match(plain.error.message, /plaintext/);
       assert.equal(plain.continuation?.kind, 'ResolveExternally');
     } finally {
@@ -103,7 +120,10 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
 
   it('a rename that overlaps a staged text edit answers TransactionConflicted and stages nothing', async () => {
     expectOk(await invoke('edit-text', { edits: [{ location: selection('main.ts', 'areaOf(4, 5)'), newText: 'areaOf(5, 5)' }] }));
-    const failure = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }), 'TransactionConflicted');
+    const failure = expectError(
+      await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }),
+      'TransactionConflicted',
+    );
     assert.ok(failure.continuation);
     assert.equal(await stagedText('shapes.ts'), originals['shapes.ts'], 'nothing of the rename was staged');
     assert.equal(await stagedText('main.ts'), originals['main.ts'].replace('areaOf(4, 5)', 'areaOf(5, 5)'));
@@ -111,14 +131,23 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
 
   it('navigation tools answer in the staged view: selectors resolve in the staged text, locations and line text are given in it', async () => {
     expectOk(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' }));
-    expectOk(await invoke('edit-text', { edits: [{ location: { span: { document: { path: file('report.ts') }, range: { start: 0, length: 0 } } }, newText: '// staged note\n' }] }));
+    expectOk(
+      await invoke('edit-text', {
+        edits: [{ location: { span: { document: { path: file('report.ts') }, range: { start: 0, length: 0 } } }, newText: '// staged note\n' }],
+      }),
+    );
     const staged: Record<string, string> = {};
     for (const name of ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts']) staged[name] = await stagedText(name);
 
     // The symbol selected by its staged name: the language service is asked about the name it replaced.
-    const refs = expectOk<ReferencesData>(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'surfaceOf') }, view: 'staged', referencesLimit: 100 })).data;
+    const refs = expectOk<ReferencesData>(
+      await invoke('find-references', { symbol: { location: selection('shapes.ts', 'surfaceOf') }, view: 'staged', referencesLimit: 100 }),
+    ).data;
     assert.equal(refs.totalReferences, 7);
-    assert.deepEqual(refs.documents.items.map((d) => d.path), ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts'].map(file));
+    assert.deepEqual(
+      refs.documents.items.map((d) => d.path),
+      ['imports.ts', 'main.ts', 'report.ts', 'shapes.ts'].map(file),
+    );
     for (const d of refs.documents.items) {
       const text = staged[path.basename(d.path)];
       const lines = text.split('\n');
@@ -134,25 +163,38 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.deepEqual(lineNumbers(refs), [2, 5], 'report.ts lines follow the staged line inserted above');
     assert.equal(refs.symbol.staged, 'edited');
     // The buffer view still answers about the editor's text.
-    const inBuffer = expectOk<ReferencesData>(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, referencesLimit: 100 })).data;
+    const inBuffer = expectOk<ReferencesData>(
+      await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, referencesLimit: 100 }),
+    ).data;
     assert.deepEqual(lineNumbers(inBuffer), [1, 4]);
     assert.ok(inBuffer.documents.items.every((d) => d.lines.every((l) => l.edited === undefined && (l.import !== undefined || /areaOf/.test(l.text ?? '')))));
     expectError(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, view: 'staged' }), 'LocationNotFound');
 
     // A usage selected in staged text leads to the staged definition.
     // The target is the staged declaration's name, so it is given as that symbol (its symbolId is the selector), its place in the staged text.
-    const def = expectOk<{ targets: { location?: LocationOutput; symbol?: SymbolOutput }[] }>(await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' })).data;
+    const def = expectOk<{ targets: { location?: LocationOutput; symbol?: SymbolOutput }[] }>(
+      await invoke('go-to-definition', { location: selection('main.ts', 'surfaceOf', { contextAfter: '(4' }), view: 'staged' }),
+    ).data;
     assert.equal(def.targets.length, 1);
     const target = def.targets[0];
     assert.equal(target.location, undefined, 'exactly the name of the symbol declared there');
-    assert.deepEqual([pathOfSymbol(target.symbol?.symbolId ?? ''), target.symbol?.line, target.symbol?.column, target.symbol?.staged], [file('shapes.ts'), 1, 17, 'edited']);
+    assert.deepEqual(
+      [pathOfSymbol(target.symbol?.symbolId ?? ''), target.symbol?.line, target.symbol?.column, target.symbol?.staged],
+      [file('shapes.ts'), 1, 17, 'edited'],
+    );
 
     // The outline of a document with a line staged above its symbols.
     type Outline = { symbols: { items: SymbolOutput[] } };
-    const outline = async (view?: string) => expectOk<Outline>(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).data.symbols.items.find((s) => readSymbol(s).name === 'report');
+    const outline = async (view?: string) =>
+      expectOk<Outline>(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).data.symbols.items.find(
+        (s) => readSymbol(s).name === 'report',
+      );
     const stagedReport = await outline('staged');
     const reportAt = staged['report.ts'].indexOf('report(');
-    assert.deepEqual([stagedReport?.line, stagedReport?.column, stagedReport?.staged], [4, reportAt - staged['report.ts'].lastIndexOf('\n', reportAt - 1), undefined]);
+    assert.deepEqual(
+      [stagedReport?.line, stagedReport?.column, stagedReport?.staged],
+      [4, reportAt - staged['report.ts'].lastIndexOf('\n', reportAt - 1), undefined],
+    );
     assert.equal((await outline())?.line, 3);
 
     // Text only the transaction has is unknown to the language service: said, not guessed.
@@ -178,7 +220,9 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
   });
 
   it('stages a refactoring that creates a file (move to a new file): the file operation and its text', async () => {
-    const list = expectOk<ListActionsData>(await invoke('list-code-actions', { location: selection('shapes.ts', 'export const UNIT = 1;'), kind: 'refactor.move' }));
+    const list = expectOk<ListActionsData>(
+      await invoke('list-code-actions', { location: selection('shapes.ts', 'export const UNIT = 1;'), kind: 'refactor.move' }),
+    );
     const move = list.data.actions.items.find((a) => /new file/i.test(a.title));
     assert.ok(move, `a move-to-new-file refactoring: ${JSON.stringify(list.data.actions.items)}`);
     assert.equal(move.stageable, true, JSON.stringify(move));
@@ -189,13 +233,23 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     const created = added[0].path.slice(DIR.length + 1);
     assert.equal(await stagedText(created), '\nexport const UNIT = 1;\n');
     // How many blank lines TypeScript leaves behind varies between runs; the oracle below checks the exact text.
-    assert.match(await stagedText('shapes.ts'), /^export function areaOf\(width: number, height: number\): number \{\n {2}return width \* height;\n\}\n+$/, 'the declaration left shapes.ts');
+    assert.match(
+      await stagedText('shapes.ts'),
+      /^export function areaOf\(width: number, height: number\): number \{\n {2}return width \* height;\n\}\n+$/,
+      'the declaration left shapes.ts',
+    );
     assert.deepEqual(
-      staged.data.documents.items.filter((f) => (f.edits ?? 0) > 0 || f.changeKind === 'Added').map((f) => f.path).sort(),
+      staged.data.documents.items
+        .filter((f) => (f.edits ?? 0) > 0 || f.changeKind === 'Added')
+        .map((f) => f.path)
+        .sort(),
       [file('imports.ts'), file('shapes.ts'), file(created)].sort(),
       'the importer of UNIT is updated too',
     );
-    assert.equal(await stagedText('imports.ts'), originals['imports.ts'].replace("import { UNIT, areaOf } from './shapes';\n", "import { areaOf } from './shapes';\nimport { UNIT } from \"./UNIT\";\n"));
+    assert.equal(
+      await stagedText('imports.ts'),
+      originals['imports.ts'].replace("import { UNIT, areaOf } from './shapes';\n", 'import { areaOf } from \'./shapes\';\nimport { UNIT } from "./UNIT";\n'),
+    );
     assert.equal(fs.existsSync(path.join(workspaceRoot(), DIR, created)), false, 'nothing is created on disk before commit');
     const stagedTexts = await Promise.all([created, 'shapes.ts', 'imports.ts'].map(stagedText));
     await rollback();
@@ -210,7 +264,9 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.ok(own?.edit);
     assert.ok(await vscode.workspace.applyEdit(own.edit));
     try {
-      const applied = await Promise.all([created, 'shapes.ts', 'imports.ts'].map(async (name) => (await vscode.workspace.openTextDocument(uriOf(name))).getText()));
+      const applied = await Promise.all(
+        [created, 'shapes.ts', 'imports.ts'].map(async (name) => (await vscode.workspace.openTextDocument(uriOf(name))).getText()),
+      );
       assert.deepEqual(stagedTexts, applied);
     } finally {
       for (const name of ['shapes.ts', 'imports.ts', created]) {
@@ -248,7 +304,9 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
   });
 
   it('prepare-fix-all previews organize imports as exact hunks without staging, and its ref stages it', async () => {
-    const answer = expectOk<FixAllData>(await invoke('prepare-fix-all', { document: { path: file('imports.ts') }, kind: 'source.organizeImports', contextLines: 1 }));
+    const answer = expectOk<FixAllData>(
+      await invoke('prepare-fix-all', { document: { path: file('imports.ts') }, kind: 'source.organizeImports', contextLines: 1 }),
+    );
     const d = answer.data;
     assert.ok(d.action, 'organize imports has something to do');
     assert.equal(d.action.kind, 'source.organizeImports');
@@ -266,7 +324,13 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
             updatedStartLine: 1,
             updatedLineCount: 3,
             // The unused import goes; the ordinal order of specifiers (UNIT before areaOf) is kept.
-            lines: ["-import { UNIT, areaOf } from './shapes';", "-import { double } from './needsImport';", " import { report } from './report';", "+import { UNIT, areaOf } from './shapes';", ' '],
+            lines: [
+              "-import { UNIT, areaOf } from './shapes';",
+              "-import { double } from './needsImport';",
+              " import { report } from './report';",
+              "+import { UNIT, areaOf } from './shapes';",
+              ' ',
+            ],
           },
         ],
       },
@@ -275,7 +339,10 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     const staged = expectOk<SemanticMutationData>(await invoke('stage-code-action', { actionRef: d.action.actionRef }));
     assert.equal(staged.data.transaction.revision, 1, 'the preview staged nothing before');
     assert.equal(staged.data.revision.codeActionKind, 'source.organizeImports');
-    assert.equal(await stagedText('imports.ts'), originals['imports.ts'].replace(/^[\s\S]*?\n\n/, "import { report } from './report';\nimport { UNIT, areaOf } from './shapes';\n\n"));
+    assert.equal(
+      await stagedText('imports.ts'),
+      originals['imports.ts'].replace(/^[\s\S]*?\n\n/, "import { report } from './report';\nimport { UNIT, areaOf } from './shapes';\n\n"),
+    );
   });
 
   it('a code action ref goes stale when its document changes', async () => {

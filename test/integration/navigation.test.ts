@@ -45,10 +45,16 @@ type Place = string;
 const root = () => workspaceRoot();
 const uri = (file: string) => vscode.Uri.file(path.join(root(), file));
 const rel = (u: vscode.Uri) => path.relative(root(), u.fsPath).split(path.sep).join('/');
-const sel = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ location: { selection: { document: { path: file }, selectedText, ...extra } } });
+const sel = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({
+  location: { selection: { document: { path: file }, selectedText, ...extra } },
+});
 const sym = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ symbol: sel(file, selectedText, extra) });
 const place = (s: SymbolOutput | Target): Place =>
-  'symbolId' in s ? `${pathOfSymbol(s.documentId ?? s.symbolId)}@${readListed(s).offset}` : s.location ? `${s.location.documentId.replace(/^[0-9a-f]{8}:/, '')}@${s.location.span.start}` : place(s.symbol as SymbolOutput);
+  'symbolId' in s
+    ? `${pathOfSymbol(s.documentId ?? s.symbolId)}@${readListed(s).offset}`
+    : s.location
+      ? `${s.location.documentId.replace(/^[0-9a-f]{8}:/, '')}@${s.location.span.start}`
+      : place(s.symbol as SymbolOutput);
 
 async function offsetOf(file: string, text: string, after = ''): Promise<{ doc: vscode.TextDocument; offset: number; position: vscode.Position }> {
   const doc = await vscode.workspace.openTextDocument(uri(file));
@@ -92,9 +98,16 @@ async function rawOutline(file: string): Promise<{ name: string; kind: string; d
 const refRows = (d: ReferencesData) =>
   d.documents.items.flatMap((doc) => {
     const read = readLines(doc);
-    return doc.lines.flatMap((l, i) => lineReferences(l).map((at) => [doc.path, l.line, at, read[i].text, read[i].in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const));
+    return doc.lines.flatMap((l, i) =>
+      lineReferences(l).map(
+        (at) => [doc.path, l.line, at, read[i].text, read[i].in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const,
+      ),
+    );
   });
-const refPlaces = (d: ReferencesData): Place[] => refRows(d).map((r) => `${r[0]}@${r[2]}`).sort();
+const refPlaces = (d: ReferencesData): Place[] =>
+  refRows(d)
+    .map((r) => `${r[0]}@${r[2]}`)
+    .sort();
 const refCount = (d: ReferencesData): number => referencesListed(d);
 
 /** Every symbolId any tool answered, checked at the end to resolve back to itself. */
@@ -133,10 +146,16 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
   it('keeps CRLF bytes in src/windows.ts and resolves symbols after emoji', async function () {
     const crlf = fs.readFileSync(path.join(root(), 'src/windows.ts'), 'utf8');
     assert.equal(crlf.split('\r\n').length, 13, 'every line of windows.ts ends in CRLF');
-    const answer = await call<CodeContextData>('get-code-context', { location: { selection: { document: { path: 'src/emoji.ts' }, selectedText: 'cheer' } }, contextLines: 0 });
+    const answer = await call<CodeContextData>('get-code-context', {
+      location: { selection: { document: { path: 'src/emoji.ts' }, selectedText: 'cheer' } },
+      contextLines: 0,
+    });
     assert.equal(answer.data.location.line, 5);
     assert.equal(answer.data.location.column, 12, 'a comment holding a surrogate pair precedes cheer');
-    assert.deepEqual(answer.data.enclosingSymbols.map((s) => s.name), ['Fiesta', 'cheer']);
+    assert.deepEqual(
+      answer.data.enclosingSymbols.map((s) => s.name),
+      ['Fiesta', 'cheer'],
+    );
     const fiesta = await call<Resolved>('resolve-symbol', sym('src/emoji.ts', 'Fiesta'));
     assert.equal(fiesta.data.column, 23, 'columns count UTF-16 code units: /* 😀 */ is 8 of them');
     remember(fiesta.data);
@@ -153,7 +172,11 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         assert.equal(ours.data.symbols.totalCount, raw.length, `${query}: same count as the raw provider`);
         assert.equal(ours.data.symbols.hasMore, false);
         // TypeScript's workspace symbols name functions `f()`; the document symbol tree says `f`.
-        assert.deepEqual(ours.data.symbols.items.map((s) => `${pathOfSymbol(s.symbolId)}:${readListed(s).name}`).sort(), raw.map((s) => `${rel(s.location.uri)}:${s.name.replace(/\(\)$/, '')}`).sort(), `${query}: the same declarations`);
+        assert.deepEqual(
+          ours.data.symbols.items.map((s) => `${pathOfSymbol(s.symbolId)}:${readListed(s).name}`).sort(),
+          raw.map((s) => `${rel(s.location.uri)}:${s.name.replace(/\(\)$/, '')}`).sort(),
+          `${query}: the same declarations`,
+        );
         remember(...ours.data.symbols.items);
       }
       const circle = await call<{ symbols: Coll<SymbolOutput> }>('search-symbols', { query: 'Circle' });
@@ -181,8 +204,14 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         remember(...ours.data.symbols.items);
       }
       const top = await call<{ symbols: Coll<SymbolOutput & { depth: number }> }>('get-document-outline', { document: { path: 'src/shapes.ts' }, maxDepth: 0 });
-      assert.deepEqual(top.data.symbols.items.map((s) => readListed(s).name), ['Shape', 'Named', 'Base', 'Circle', 'Square', 'UnitSquare', 'Box', 'largest', 'totalArea']);
-      assert.deepEqual(top.data.symbols.items.map((s) => s.line), [2, 7, 11, 21, 31, 45, 55, 67, 71]);
+      assert.deepEqual(
+        top.data.symbols.items.map((s) => readListed(s).name),
+        ['Shape', 'Named', 'Base', 'Circle', 'Square', 'UnitSquare', 'Box', 'largest', 'totalArea'],
+      );
+      assert.deepEqual(
+        top.data.symbols.items.map((s) => s.line),
+        [2, 7, 11, 21, 31, 45, 55, 67, 71],
+      );
     });
   });
 
@@ -243,23 +272,40 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
   describe('get-symbol-info and get-symbol-members', function () {
     it('describes a method with the raw hover text and its signature', async function () {
       const info = await call<Info>('get-symbol-info', sym('src/shapes.ts', 'describe', { contextAfter: '(): string {\n    return `square' }));
-      assert.deepEqual([readSymbol(info.data).name, readSymbol(info.data).kind, info.data.containers, info.data.signature, info.data.memberCount], ['describe', 'Method', ['Square'], 'override describe(): string', 0]);
+      assert.deepEqual(
+        [readSymbol(info.data).name, readSymbol(info.data).kind, info.data.containers, info.data.signature, info.data.memberCount],
+        ['describe', 'Method', ['Square'], 'override describe(): string', 0],
+      );
       const { doc, position } = await offsetOf('src/shapes.ts', 'describe(): string {\n    return `square', 'override ');
       const raw = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
       const rawTexts = raw.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).filter((t) => t.trim() !== '');
       assert.ok(rawTexts.length > 0);
-      for (const t of rawTexts) assert.ok(info.data.hover.some((h) => h.includes(t)), `hover carries ${t}`);
-      assert.ok(info.data.hover.some((h) => h.includes('Square.describe(): string')), info.data.hover.join('\n'));
+      for (const t of rawTexts) {
+        assert.ok(
+          info.data.hover.some((h) => h.includes(t)),
+          `hover carries ${t}`,
+        );
+      }
+      assert.ok(
+        info.data.hover.some((h) => h.includes('Square.describe(): string')),
+        info.data.hover.join('\n'),
+      );
       remember(info.data);
     });
 
     it('lists the members executeDocumentSymbolProvider gives as children, with signatures', async function () {
-      const members = await call<{ symbol: SymbolOutput; members: Coll<SymbolOutput & { signature: string }> }>('get-symbol-members', sym('src/shapes.ts', 'Square', { contextBefore: 'class ' }));
+      const members = await call<{ symbol: SymbolOutput; members: Coll<SymbolOutput & { signature: string }> }>(
+        'get-symbol-members',
+        sym('src/shapes.ts', 'Square', { contextBefore: 'class ' }),
+      );
       const tree = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri('src/shapes.ts'))) ?? [];
       const square = tree.find((s) => s.name === 'Square');
       assert.ok(square);
       const rawChildren = [...square.children].sort((a, b) => a.range.start.compareTo(b.range.start)).map((c) => c.name);
-      assert.deepEqual(members.data.members.items.map((m) => readSymbol(m).name), rawChildren);
+      assert.deepEqual(
+        members.data.members.items.map((m) => readSymbol(m).name),
+        rawChildren,
+      );
       assert.equal(members.data.members.totalCount, rawChildren.length);
       const byName = new Map(members.data.members.items.map((m) => [readSymbol(m).name, m.signature]));
       assert.equal(byName.get('area'), 'area(): number');
@@ -272,16 +318,25 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
 
   describe('get-api-surface', function () {
     it('lists the exported declarations and their non-private members', async function () {
-      const api = await call<{ symbols: Coll<SymbolOutput & { signature: string; depth: number }> }>('get-api-surface', { document: { path: 'src/shapes.ts' }, symbolsLimit: 1000 });
+      const api = await call<{ symbols: Coll<SymbolOutput & { signature: string; depth: number }> }>('get-api-surface', {
+        document: { path: 'src/shapes.ts' },
+        symbolsLimit: 1000,
+      });
       const top = api.data.symbols.items.filter((s) => s.depth === 0).map((s) => readSymbol(s).name);
       assert.deepEqual(top, ['Shape', 'Named', 'Base', 'Circle', 'Square', 'UnitSquare', 'Box', 'largest', 'totalArea']);
       const boxMembers = api.data.symbols.items.filter((s) => readSymbol(s).containerName === 'Box').map((s) => readSymbol(s).name);
       assert.ok(boxMembers.includes('map') && boxMembers.includes('get'), boxMembers.join(', '));
       assert.ok(!boxMembers.includes('value'), 'the private parameter property is not API');
-      assert.equal(api.data.symbols.items.find((s) => readSymbol(s).name === 'totalArea')?.signature, 'export function totalArea(shapes: readonly Shape[]): number');
+      assert.equal(
+        api.data.symbols.items.find((s) => readSymbol(s).name === 'totalArea')?.signature,
+        'export function totalArea(shapes: readonly Shape[]): number',
+      );
       remember(...api.data.symbols.items);
       const merging = await call<{ symbols: Coll<SymbolOutput & { depth: number }> }>('get-api-surface', { document: { path: 'src/chain/a.ts' } });
-      assert.deepEqual(merging.data.symbols.items.map((s) => readSymbol(s).name), ['chainA', 'shortcut']);
+      assert.deepEqual(
+        merging.data.symbols.items.map((s) => readSymbol(s).name),
+        ['chainA', 'shortcut'],
+      );
     });
   });
 
@@ -290,7 +345,15 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const def = await call<{ targets: Target[]; outsideWorkspace: number }>('go-to-definition', sel('src/chain/a.ts', 'chainB(1)'));
       assert.equal(def.data.targets.length, 1);
       const [t] = def.data.targets;
-      assert.deepEqual([t.symbol ? pathOfSymbol(t.symbol.symbolId) : '', (t.location ?? t.symbol)?.line, t.symbol && readSymbol(t.symbol).name, t.symbol && readSymbol(t.symbol).kind], ['src/chain/b.ts', 3, 'chainB', 'Function']);
+      assert.deepEqual(
+        [
+          t.symbol ? pathOfSymbol(t.symbol.symbolId) : '',
+          (t.location ?? t.symbol)?.line,
+          t.symbol && readSymbol(t.symbol).name,
+          t.symbol && readSymbol(t.symbol).kind,
+        ],
+        ['src/chain/b.ts', 3, 'chainB', 'Function'],
+      );
       const { doc, position } = await offsetOf('src/chain/a.ts', 'chainB(1)');
       const raw = await rawPlaces(await vscode.commands.executeCommand('vscode.executeDefinitionProvider', doc.uri, position));
       assert.deepEqual(def.data.targets.map(place).sort(), raw);
@@ -302,15 +365,21 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const ours = await call<{ targets: Target[] }>('go-to-definition', { ...sel('src/merging.ts', 'defaults'), target: 'typeDefinition' });
       const raw = await rawPlaces(await vscode.commands.executeCommand('vscode.executeTypeDefinitionProvider', doc.uri, position));
       assert.deepEqual(ours.data.targets.map(place).sort(), raw);
-      assert.deepEqual(ours.data.targets.map((t) => [t.symbol && readSymbol(t.symbol).name, (t.location ?? t.symbol)?.line]), [
-        ['Settings', 2],
-        ['Settings', 6],
-      ]);
+      assert.deepEqual(
+        ours.data.targets.map((t) => [t.symbol && readSymbol(t.symbol).name, (t.location ?? t.symbol)?.line]),
+        [
+          ['Settings', 2],
+          ['Settings', 6],
+        ],
+      );
       assert.notEqual(ours.data.targets[0].symbol?.symbolId, ours.data.targets[1].symbol?.symbolId, 'merged declarations have distinct symbolIds');
       remember(...ours.data.targets.map((t) => t.symbol));
       const use = await offsetOf('src/overloads.ts', "format('a', 3)");
       const decl = await call<{ targets: Target[] }>('go-to-definition', { ...sel('src/overloads.ts', "format('a', 3)"), target: 'declaration' });
-      assert.deepEqual(decl.data.targets.map(place).sort(), await rawPlaces(await vscode.commands.executeCommand('vscode.executeDeclarationProvider', use.doc.uri, use.position)));
+      assert.deepEqual(
+        decl.data.targets.map(place).sort(),
+        await rawPlaces(await vscode.commands.executeCommand('vscode.executeDeclarationProvider', use.doc.uri, use.position)),
+      );
     });
 
     it('finds implementations of an interface and an abstract method, as executeImplementationProvider does', async function () {
@@ -318,7 +387,10 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         ['Shape', { contextBefore: 'interface ' }],
         ['area', { contextBefore: 'abstract ' }],
       ] as const) {
-        const ours = await call<{ symbol: SymbolOutput; implementations: Coll<Target> }>('find-implementations', { ...sym('src/shapes.ts', selectedText, extra), implementationsLimit: 1000 });
+        const ours = await call<{ symbol: SymbolOutput; implementations: Coll<Target> }>('find-implementations', {
+          ...sym('src/shapes.ts', selectedText, extra),
+          implementationsLimit: 1000,
+        });
         const { doc, position } = await offsetOf('src/shapes.ts', selectedText, extra.contextBefore);
         const own = `src/shapes.ts@${doc.offsetAt(position)}`;
         const raw = (await rawPlaces(await vscode.commands.executeCommand('vscode.executeImplementationProvider', doc.uri, position))).filter((p) => p !== own);
@@ -327,7 +399,10 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         remember(ours.data.symbol, ...ours.data.implementations.items.map((t) => t.symbol));
       }
       const area = await call<{ implementations: Coll<Target> }>('find-implementations', sym('src/shapes.ts', 'area', { contextBefore: 'abstract ' }));
-      assert.deepEqual(area.data.implementations.items.map((t) => `${t.symbol && readSymbol(t.symbol).containerName}.${t.symbol && readSymbol(t.symbol).name}`), ['Circle.area', 'Square.area', 'UnitSquare.area']);
+      assert.deepEqual(
+        area.data.implementations.items.map((t) => `${t.symbol && readSymbol(t.symbol).containerName}.${t.symbol && readSymbol(t.symbol).name}`),
+        ['Circle.area', 'Square.area', 'UnitSquare.area'],
+      );
     });
   });
 
@@ -370,7 +445,9 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         assert.equal(ours.data.documents.hasMore, false);
         assert.equal(ours.data.documents.totalCount, new Set(expected.map((p) => p.split('@')[0])).size);
         assert.ok(ours.data.documents.items.every((d) => d.folderId === undefined) && ours.data.symbol.symbolId.startsWith(`${ours.data.folderId}:`));
-        const decls = refRows(ours.data).filter((r) => r[6]).map((r) => `${r[0]}@${r[2]}`);
+        const decls = refRows(ours.data)
+          .filter((r) => r[6])
+          .map((r) => `${r[0]}@${r[2]}`);
         assert.ok(decls.includes(`${pathOfSymbol(ours.data.symbol.symbolId)}@${readListed(ours.data.symbol).offset}`), 'the declaration is marked decl');
         remember(ours.data.symbol);
       });
@@ -388,7 +465,10 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       ]);
       const doc = ours.data.documents.items[0];
       const documentId = `${ours.data.folderId}:${doc.path}`;
-      const back = await call<CodeContextData>('get-code-context', { location: { span: { document: { documentId }, range: { start: lineReferences(doc.lines[1])[0], length: 6 } } }, contextLines: 0 });
+      const back = await call<CodeContextData>('get-code-context', {
+        location: { span: { document: { documentId }, range: { start: lineReferences(doc.lines[1])[0], length: 6 } } },
+        contextLines: 0,
+      });
       assert.equal(back.data.window.text.trim(), 'return chainC(2);', 'folderId:path + an offset make a span selector');
     });
 
@@ -408,11 +488,14 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       await insertAtTop('src/overloads.ts', 'let counter = 0;\ncounter = counter + 1;\n');
       const ours = await call<ReferencesData>('find-references', sym('src/overloads.ts', 'counter', { contextBefore: 'let ' }));
       // The declaration is listed as decl (TypeScript also counts it a write), the assignment as a write, the read as at.
-      assert.deepEqual(refRows(ours.data).map((r) => [r[1], r[2], r[5], r[6]]), [
-        [1, 4, false, true],
-        [2, 17, true, false],
-        [2, 27, false, false],
-      ]);
+      assert.deepEqual(
+        refRows(ours.data).map((r) => [r[1], r[2], r[5], r[6]]),
+        [
+          [1, 4, false, true],
+          [2, 17, true, false],
+          [2, 27, false, false],
+        ],
+      );
       assert.deepEqual(
         ours.data.documents.items.flatMap((d) => d.lines.map((l) => [l.at, l.write, l.decl])),
         [
@@ -463,7 +546,10 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
     it('answers SnapshotMismatch for a stale expectedSnapshot on the document it touches, not on others', async function () {
       const first = await call<Resolved>('resolve-symbol', sym('src/overloads.ts', 'Formatter', { contextBefore: 'class ' }));
       await insertAtTop('src/overloads.ts', '// changed\n');
-      const stale = expectError(await invoke('get-symbol-members', { symbol: { symbolId: first.data.symbolId }, expectedSnapshot: first.snapshot }), 'SnapshotMismatch');
+      const stale = expectError(
+        await invoke('get-symbol-members', { symbol: { symbolId: first.data.symbolId }, expectedSnapshot: first.snapshot }),
+        'SnapshotMismatch',
+      );
       assert.equal(stale.continuation?.kind, 'ReviseRequest');
       await call('get-symbol-members', sym('src/shapes.ts', 'Circle', { contextBefore: 'class ' }));
       const other = await invoke('get-symbol-info', { ...sym('src/shapes.ts', 'Circle', { contextBefore: 'class ' }), expectedSnapshot: first.snapshot });
@@ -497,7 +583,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
     });
   });
 
-  describe('find-references beside VS Code\'s vscode_listCodeUsages', function () {
+  describe("find-references beside VS Code's vscode_listCodeUsages", function () {
     it('finds at least as many of the true references, in fewer bytes per reference than vscode_listCodeUsages', async function () {
       this.timeout(300_000);
       const tool = vscode.lm.tools.find((t) => t.name === 'vscode_listCodeUsages');
@@ -547,7 +633,10 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         truth += truthLines.size;
         oursFound += hits(oursLines);
         theirsFound += hits(theirsLines);
-        assert.ok(hits(oursLines) >= hits(theirsLines), `${t.name}: ours ${hits(oursLines)} of ${truthLines.size}, vscode_listCodeUsages ${hits(theirsLines)}\n${theirsText.slice(0, 1500)}`);
+        assert.ok(
+          hits(oursLines) >= hits(theirsLines),
+          `${t.name}: ours ${hits(oursLines)} of ${truthLines.size}, vscode_listCodeUsages ${hits(theirsLines)}\n${theirsText.slice(0, 1500)}`,
+        );
         oursBytes += Buffer.byteLength(oursText);
         oursEmptyBytes += Buffer.byteLength(emptyText);
         theirsBytes += Buffer.byteLength(theirsText);

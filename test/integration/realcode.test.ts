@@ -19,7 +19,9 @@ const OLD = 'isFunction';
 const NEW = 'isCallable';
 
 const abs = (p: string): string => path.join(workspaceRoot(), ...p.split('/'));
-const sel = (p: string, selectedText: string, contextBefore?: string) => ({ location: { selection: { document: { path: p }, selectedText, ...(contextBefore ? { contextBefore } : {}) } } });
+const sel = (p: string, selectedText: string, contextBefore?: string) => ({
+  location: { selection: { document: { path: p }, selectedText, ...(contextBefore ? { contextBefore } : {}) } },
+});
 
 interface ReferencesData {
   documents: { items: { path: string }[]; totalCount: number };
@@ -62,8 +64,13 @@ async function references(name: string): Promise<ReferencesData> {
 async function navigate(name: string): Promise<void> {
   const refs = await references(name);
   assert.equal(refs.documents.totalCount, 29, `find-references on ${name}: 29 documents`);
-  const derived = expectOk<{ derivedTypes: { items: SymbolOutput[] } }>(await invoke('find-derived-types', { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') }));
-  assert.ok(derived.data.derivedTypes.items.some((t) => readSymbol(t).name === 'SafeSubscriber'), 'SafeSubscriber derives from Subscription (through Subscriber)');
+  const derived = expectOk<{ derivedTypes: { items: SymbolOutput[] } }>(
+    await invoke('find-derived-types', { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') }),
+  );
+  assert.ok(
+    derived.data.derivedTypes.items.some((t) => readSymbol(t).name === 'SafeSubscriber'),
+    'SafeSubscriber derives from Subscription (through Subscriber)',
+  );
   const info = expectOk<SymbolOutput>(await invoke('get-symbol-info', { symbol: sel('src/internal/Subscriber.ts', 'Subscriber', 'export class ') }));
   assert.deepEqual([readSymbol(info.data).name, readSymbol(info.data).kind], ['Subscriber', 'Class']);
   const callers = expectOk(await invoke('find-callers', { symbol: sel(DECLARATION, name, 'function ') }));
@@ -77,7 +84,9 @@ async function renameAndCommit(from: string, to: string, before: Map<string, Buf
   assert.equal(staged.data.documents.totalCount, before.size, `round ${round}: the rename of ${from} stages every file that uses it`);
   const committed = await invoke('transaction-commit', {});
   assert.ok(committed.ok, `round ${round}: the commit of ${from} -> ${to} lands: ${JSON.stringify(committed)}`);
-  for (const [p, bytes] of before) assert.deepEqual(fs.readFileSync(abs(p)), renamed(bytes, from, to), `round ${round}: ${p} holds the renamed text byte for byte`);
+  for (const [p, bytes] of before) {
+    assert.deepEqual(fs.readFileSync(abs(p)), renamed(bytes, from, to), `round ${round}: ${p} holds the renamed text byte for byte`);
+  }
   const unsaved = vscode.workspace.textDocuments.filter((d) => d.isDirty).map((d) => d.uri.fsPath);
   assert.deepEqual(unsaved, [], `round ${round}: the editor shows every committed file saved`);
 }
@@ -126,19 +135,30 @@ describe('a real code base: rxjs 7 sources', function () {
     const answers: { callers: string[]; references: number; renamed: number }[] = [];
     for (const contextAfter of ['<O extends', '<T>(input']) {
       const symbol = { location: { selection: { document: { path: file }, selectedText: 'innerFrom', contextAfter } } };
-      const callers = expectOk<{ calls: { items: { symbol: { symbolId: string }; callSites: unknown[] }[]; totalCount: number } }>(await invoke('find-callers', { symbol, callersLimit: 500 })).data;
+      const callers = expectOk<{ calls: { items: { symbol: { symbolId: string }; callSites: unknown[] }[]; totalCount: number } }>(
+        await invoke('find-callers', { symbol, callersLimit: 500 }),
+      ).data;
       assert.equal(callers.calls.totalCount, rawCalls.length, `find-callers from ${contextAfter}: as many callers as the raw incoming calls`);
       const refs = expectOk<ReferencesData>(await invoke('find-references', { symbol, referencesLimit: 500 })).data;
       assert.equal(refs.totalReferences, rawRefs.length, `find-references from ${contextAfter}: every raw reference`);
       const rename = expectOk<MutationData>(await invoke('rename-symbol', { symbol, newName: 'innerFromInput' }));
-      answers.push({ callers: callers.calls.items.map((c) => c.symbol.symbolId).sort(), references: refs.totalReferences, renamed: rename.data.documents.totalCount });
+      answers.push({
+        callers: callers.calls.items.map((c) => c.symbol.symbolId).sort(),
+        references: refs.totalReferences,
+        renamed: rename.data.documents.totalCount,
+      });
       expectOk(await invoke('transaction-rollback', {}));
     }
     assert.ok(rawCalls.length > 20, `innerFrom has ${rawCalls.length} callers`);
     assert.deepEqual(answers[0], answers[1], 'the overload signature and the implementation give the same answers');
-    const call = { location: { selection: { document: { path: 'src/internal/operators/mergeInternals.ts' }, selectedText: 'innerFrom', contextAfter: '(project(value' } } };
+    const call = {
+      location: { selection: { document: { path: 'src/internal/operators/mergeInternals.ts' }, selectedText: 'innerFrom', contextAfter: '(project(value' } },
+    };
     const definition = expectOk<{ targets: { symbol?: { symbolId: string } }[] }>(await invoke('go-to-definition', call)).data;
-    assert.ok(definition.targets.length >= 1 && definition.targets.every((t) => t.symbol?.symbolId.includes('innerFrom.ts#Function:innerFrom')), 'a call of innerFrom leads to its declarations');
+    assert.ok(
+      definition.targets.length >= 1 && definition.targets.every((t) => t.symbol?.symbolId.includes('innerFrom.ts#Function:innerFrom')),
+      'a call of innerFrom leads to its declarations',
+    );
   });
 
   it(`${ROUNDS} rounds of navigation, rename isFunction -> isCallable, commit, rename back, commit: every commit lands byte for byte`, async () => {

@@ -13,7 +13,9 @@ import { activateExtension, invoke, workspaceRoot } from './helpers';
  */
 
 const DECLARATION = 'src/internal/util/isFunction.ts';
-const sel = (p: string, selectedText: string, contextBefore?: string) => ({ location: { selection: { document: { path: p }, selectedText, ...(contextBefore ? { contextBefore } : {}) } } });
+const sel = (p: string, selectedText: string, contextBefore?: string) => ({
+  location: { selection: { document: { path: p }, selectedText, ...(contextBefore ? { contextBefore } : {}) } },
+});
 
 /** The six cross-file questions of an ordinary task, as an agent asks them when the window opens. */
 const QUESTIONS: { tool: string; input: object }[] = [
@@ -65,7 +67,10 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     const rawFirst = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position)) ?? [];
     figures.rawFirstFiles = new Set(rawFirst.map((r) => r.uri.fsPath)).size;
     const [coldRename, ...cold] = await Promise.all([invoke('rename-symbol', rename), ...QUESTIONS.map((q) => invoke(q.tool, q.input))]);
-    figures.coldRename = { ok: coldRename.ok, ...(coldRename.ok ? { documents: (coldRename.data as MutationData).documents.totalCount } : { code: coldRename.error.code }) };
+    figures.coldRename = {
+      ok: coldRename.ok,
+      ...(coldRename.ok ? { documents: (coldRename.data as MutationData).documents.totalCount } : { code: coldRename.error.code }),
+    };
     if (coldRename.ok) expectRollback(await invoke('transaction-rollback', {}));
     figures.coldAtMs = Date.now() - started;
 

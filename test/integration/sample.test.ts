@@ -6,7 +6,9 @@ import { selectorOf } from '../../src/core/documents/context';
 import type { CodeContextData as CodeContext } from '../../src/tools/codeContext';
 import { activateExtension, ensureEscapeLink, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
-const selection = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({ location: { selection: { document: { path: file }, selectedText, ...extra } } });
+const selection = (file: string, selectedText: string, extra: Record<string, unknown> = {}) => ({
+  location: { selection: { document: { path: file }, selectedText, ...extra } },
+});
 
 describe('tools on the sample workspace', function () {
   before(async function () {
@@ -27,7 +29,9 @@ describe('tools on the sample workspace', function () {
 
   describe('workspace-list and workspace-status', function () {
     it('lists the one open folder with a stable uuid and its snapshot', async function () {
-      const first = expectOk<{ workspaces: { items: { workspaceId: string; alias: string; path: string }[]; hasMore: boolean } }>(await invoke('workspace-list', {}));
+      const first = expectOk<{ workspaces: { items: { workspaceId: string; alias: string; path: string }[]; hasMore: boolean } }>(
+        await invoke('workspace-list', {}),
+      );
       assert.equal(first.data.workspaces.items.length, 1);
       assert.equal(first.data.workspaces.items[0].alias, 'sample');
       assert.equal(first.data.workspaces.items[0].path, workspaceRoot());
@@ -73,15 +77,20 @@ describe('tools on the sample workspace', function () {
     });
 
     it('details a project: its manifest (tsconfig comments allowed) and its own documents only', async function () {
-      const details = expectOk<{ manifest: { format: string; content: { include: string[] } }; documents: { items: { path: string; languageId: string | null }[] }; nestedProjects: { path: string }[] }>(
-        await invoke('get-project-details', { project: { path: 'tsconfig.json' } }),
-      );
+      const details = expectOk<{
+        manifest: { format: string; content: { include: string[] } };
+        documents: { items: { path: string; languageId: string | null }[] };
+        nestedProjects: { path: string }[];
+      }>(await invoke('get-project-details', { project: { path: 'tsconfig.json' } }));
       assert.equal(details.data.manifest.format, 'json');
       assert.deepEqual(details.data.manifest.content.include, ['src']);
       const docs = details.data.documents.items.map((d) => d.path);
       assert.ok(docs.includes('src/greeter.ts'));
       assert.ok(!docs.includes('packages/lib/index.js'), 'files of the nested project are not listed');
-      assert.deepEqual(details.data.nestedProjects.map((p) => p.path), ['packages/lib/package.json']);
+      assert.deepEqual(
+        details.data.nestedProjects.map((p) => p.path),
+        ['packages/lib/package.json'],
+      );
       assert.ok(!docs.some((d) => d.startsWith('escape/')), `files behind a symbolic link out of the workspace are not listed: ${docs.join(', ')}`);
       expectError(await invoke('get-project-details', { project: { path: 'nope.json' } }), 'ProjectNotFound');
     });
@@ -100,7 +109,10 @@ describe('tools on the sample workspace', function () {
       assert.equal(answer.data.window.startLine, 4);
       assert.equal(answer.data.window.endLine, 6);
       assert.equal(answer.data.window.text, text.split('\r\n').slice(3, 6).join('\r\n'));
-      assert.deepEqual(answer.data.enclosingSymbols.map((s) => s.name), ['Party', 'Host', 'welcome']);
+      assert.deepEqual(
+        answer.data.enclosingSymbols.map((s) => s.name),
+        ['Party', 'Host', 'welcome'],
+      );
       assert.equal(answer.data.enclosingSymbols[2].signature, 'welcome(guest: string): string');
       assert.equal(answer.data.enclosingSymbols[2].location.line, 4);
       assert.equal(answer.data.symbolProvider, 'available');
@@ -141,10 +153,16 @@ describe('tools on the sample workspace', function () {
     });
 
     it('refuses spans outside the document and spans that split an emoji', async function () {
-      expectError(await invoke('get-code-context', { location: { span: { document: { path: 'src/util.ts' }, range: { start: 100000, length: 1 } } } }), 'LocationNotFound');
+      expectError(
+        await invoke('get-code-context', { location: { span: { document: { path: 'src/util.ts' }, range: { start: 100000, length: 1 } } } }),
+        'LocationNotFound',
+      );
       const text = fs.readFileSync(path.join(workspaceRoot(), 'src/windows.ts'), 'utf8');
       const emoji = text.indexOf('\u{1F389}');
-      expectError(await invoke('get-code-context', { location: { span: { document: { path: 'src/windows.ts' }, range: { start: emoji + 1, length: 1 } } } }), 'InvalidRequest');
+      expectError(
+        await invoke('get-code-context', { location: { span: { document: { path: 'src/windows.ts' }, range: { start: emoji + 1, length: 1 } } } }),
+        'InvalidRequest',
+      );
       expectError(await invoke('get-code-context', selection('src/missing.ts', 'x')), 'DocumentNotFound');
     });
 
@@ -157,9 +175,14 @@ describe('tools on the sample workspace', function () {
       const afterOther = expectOk(await invoke('get-code-context', { location: selectorOf(first.data.location), expectedSnapshot: snapshot }));
       assert.notEqual(afterOther.snapshot.snapshotId, snapshot.snapshotId, 'the snapshot moved on');
       // Now greeter.ts itself changes: the old span must not be reinterpreted.
-      const greeter = await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'src/greeter.ts'))));
+      const greeter = await vscode.window.showTextDocument(
+        await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'src/greeter.ts'))),
+      );
       await greeter.edit((b) => b.insert(new vscode.Position(0, 0), '// shifted\n'));
-      const stale = expectError(await invoke('get-code-context', { location: selectorOf(first.data.location), expectedSnapshot: snapshot }), 'SnapshotMismatch');
+      const stale = expectError(
+        await invoke('get-code-context', { location: selectorOf(first.data.location), expectedSnapshot: snapshot }),
+        'SnapshotMismatch',
+      );
       assert.match(stale.error.message, /src\/greeter\.ts/);
       assert.equal(stale.continuation?.kind, 'ReviseRequest');
     });
@@ -193,27 +216,38 @@ describe('tools on the sample workspace', function () {
       const css = expectOk<CodeContext>(await invoke('get-code-context', { ...selection('styles/site.css', 'font-size: 0.9rem'), contextLines: 1 }));
       assert.equal(css.data.languageId, 'css');
       assert.equal(css.data.location.line, 13);
-      assert.deepEqual(css.data.enclosingSymbols.map((s) => s.name), ['@media (max-width: 600px)', '.greeting']);
+      assert.deepEqual(
+        css.data.enclosingSymbols.map((s) => s.name),
+        ['@media (max-width: 600px)', '.greeting'],
+      );
     });
 
     it('reads JSON with its property path', async function () {
       await waitForSymbols('config/greetings.json');
       const json = expectOk<CodeContext>(await invoke('get-code-context', selection('config/greetings.json', '"Bonjour"')));
       assert.equal(json.data.languageId, 'json');
-      assert.deepEqual(json.data.enclosingSymbols.map((s) => s.name), ['languages', 'fr', 'prefix']);
+      assert.deepEqual(
+        json.data.enclosingSymbols.map((s) => s.name),
+        ['languages', 'fr', 'prefix'],
+      );
     });
 
     it('reports their features as available in get-solution-structure', async function () {
       await waitForSymbols('styles/site.css');
       await waitForSymbols('config/greetings.json');
-      const structure = expectOk<{ workspaces: { items: { languages: { languageId: string; features: Record<string, string> | null }[] }[] } }>(await invoke('get-solution-structure', {}));
+      const structure = expectOk<{ workspaces: { items: { languages: { languageId: string; features: Record<string, string> | null }[] }[] } }>(
+        await invoke('get-solution-structure', {}),
+      );
       const languages = structure.data.workspaces.items[0].languages;
       for (const id of ['css', 'json']) {
         const language = languages.find((l) => l.languageId === id);
         assert.equal(language?.features?.documentSymbols, 'available', `${id}: ${JSON.stringify(language)}`);
       }
       // CSS has a rename provider, JSON none (VS Code's prepareRename would answer the word at the position for both).
-      assert.deepEqual(['css', 'json'].map((id) => languages.find((l) => l.languageId === id)?.features?.rename), ['available', 'unavailable']);
+      assert.deepEqual(
+        ['css', 'json'].map((id) => languages.find((l) => l.languageId === id)?.features?.rename),
+        ['available', 'unavailable'],
+      );
     });
   });
 
@@ -229,24 +263,33 @@ describe('tools on the sample workspace', function () {
       const configuration = vscode.workspace.getConfiguration('agentWorkbench');
       try {
         await configuration.update('defaultMaxOutputBytes', limit, vscode.ConfigurationTarget.Global);
-        const result = await vscode.lm.invokeTool('workbench_get_project_details', { input: { project: { path: 'tsconfig.json' } }, toolInvocationToken: undefined });
+        const result = await vscode.lm.invokeTool('workbench_get_project_details', {
+          input: { project: { path: 'tsconfig.json' } },
+          toolInvocationToken: undefined,
+        });
         const text = (result.content[0] as vscode.LanguageModelTextPart).value;
         assert.ok(Buffer.byteLength(text) <= limit, `${Buffer.byteLength(text)} bytes over ${limit}`);
         const bounded = expectOk<ProjectDocuments>(JSON.parse(text));
         assert.equal(bounded.data.documents.hasMore, true);
         assert.ok(bounded.data.documents.items.length < full.data.documents.items.length);
-        assert.deepEqual(bounded.data.documents.items, full.data.documents.items.slice(0, bounded.data.documents.items.length), 'items are dropped from the end');
+        assert.deepEqual(
+          bounded.data.documents.items,
+          full.data.documents.items.slice(0, bounded.data.documents.items.length),
+          'items are dropped from the end',
+        );
       } finally {
         await configuration.update('defaultMaxOutputBytes', undefined, vscode.ConfigurationTarget.Global);
       }
     });
 
-    it("honours the token budget VS Code passes", async function () {
+    it('honours the token budget VS Code passes', async function () {
       const countTokens = async (text: string): Promise<number> => Math.ceil(text.length / 4);
       const full = expectOk<ProjectDocuments>(await invoke('get-project-details', { project: { path: 'tsconfig.json' } }));
       const fullTokens = await countTokens(JSON.stringify(full));
       const budget = Math.floor(fullTokens * 0.6);
-      const bounded = expectOk<ProjectDocuments>(await invoke('get-project-details', { project: { path: 'tsconfig.json' } }, { tokenBudget: budget, countTokens }));
+      const bounded = expectOk<ProjectDocuments>(
+        await invoke('get-project-details', { project: { path: 'tsconfig.json' } }, { tokenBudget: budget, countTokens }),
+      );
       assert.ok((await countTokens(JSON.stringify(bounded))) <= budget);
       assert.equal(bounded.data.documents.hasMore, true);
       assert.ok(bounded.data.documents.items.length > 0 && bounded.data.documents.items.length < full.data.documents.items.length);
@@ -255,7 +298,12 @@ describe('tools on the sample workspace', function () {
 
   describe('server-status and get-error-details', function () {
     it('reports mode, trust and defaults', async function () {
-      const status = expectOk<{ effectiveMode: string; trusted: boolean; tools: { total: number; refusedInMode: string[] }; defaults: { maxRevisions: number } }>(await invoke('server-status', {}));
+      const status = expectOk<{
+        effectiveMode: string;
+        trusted: boolean;
+        tools: { total: number; refusedInMode: string[] };
+        defaults: { maxRevisions: number };
+      }>(await invoke('server-status', {}));
       assert.equal(status.data.trusted, true);
       assert.equal(status.data.effectiveMode, 'transactional');
       assert.deepEqual(status.data.tools.refusedInMode, []);
@@ -278,7 +326,9 @@ describe('tools on the sample workspace', function () {
 
     it('returns the stored details of a failure by its correlation id', async function () {
       const failure = expectError(await invoke('get-code-context', selection('src/repeated.ts', 'return 1;')), 'LocationAmbiguous');
-      const details = expectOk<{ tool: string; code: string; input: string; details: { candidates: unknown[] } }>(await invoke('get-error-details', { correlationId: failure.error.correlationId }));
+      const details = expectOk<{ tool: string; code: string; input: string; details: { candidates: unknown[] } }>(
+        await invoke('get-error-details', { correlationId: failure.error.correlationId }),
+      );
       assert.equal(details.data.tool, 'get-code-context');
       assert.equal(details.data.code, 'LocationAmbiguous');
       assert.equal(details.data.details.candidates.length, 2);

@@ -11,7 +11,17 @@ import { activateExtension, assertValidEnvelope, expectError, expectOk, invoke, 
 const abs = (p: string): string => path.join(workspaceRoot(), ...p.split('/'));
 const bytes = (p: string): Buffer | undefined => (fs.existsSync(abs(p)) ? fs.readFileSync(abs(p)) : undefined);
 const sel = (p: string, selectedText: string) => ({ selection: { document: { path: p }, selectedText } });
-const FILES = ['src/util.ts', 'src/windows.ts', 'src/main.ts', 'src/greeter.ts', 'src/obsolete.ts', 'src/emoji.ts', 'src/added.ts', 'src/lib/strings.ts', 'src/bom.ts'];
+const FILES = [
+  'src/util.ts',
+  'src/windows.ts',
+  'src/main.ts',
+  'src/greeter.ts',
+  'src/obsolete.ts',
+  'src/emoji.ts',
+  'src/added.ts',
+  'src/lib/strings.ts',
+  'src/bom.ts',
+];
 
 function snapshotFiles(): Map<string, Buffer | undefined> {
   return new Map(FILES.map((p) => [p, bytes(p)]));
@@ -41,7 +51,14 @@ async function setMode(mode: string | undefined): Promise<void> {
 }
 
 async function stagedText(p: string): Promise<string> {
-  const answer = expectOk<{ window: { text: string } }>(await invoke('get-code-context', { location: { span: { document: { path: p }, range: { start: 0, length: 0 } } }, contextLines: 500, includeSymbols: false, view: 'staged' }));
+  const answer = expectOk<{ window: { text: string } }>(
+    await invoke('get-code-context', {
+      location: { span: { document: { path: p }, range: { start: 0, length: 0 } } },
+      contextLines: 500,
+      includeSymbols: false,
+      view: 'staged',
+    }),
+  );
   return answer.data.window.text;
 }
 
@@ -87,18 +104,35 @@ describe('staged transactions in a real VS Code', function () {
 
   it('stages edit-text against the staged text and previews exact hunks; disk is untouched', async () => {
     const first = await edit('src/util.ts', 'toUpperCase', 'toLocaleUpperCase');
-    assert.deepEqual(first.transaction, { revision: 1, revisionCount: 1, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: false, canCommit: true, canRollback: true } satisfies TransactionState);
+    assert.deepEqual(first.transaction, {
+      revision: 1,
+      revisionCount: 1,
+      maxRevisions: 20,
+      remainingRevisions: 19,
+      canMutate: true,
+      canUndo: true,
+      canRedo: false,
+      canCommit: true,
+      canRollback: true,
+    } satisfies TransactionState);
     // The second edit selects text that exists only in the staged text.
     await edit('src/util.ts', 'toLocaleUpperCase()', "toLocaleUpperCase('en')");
-    const preview = expectOk<{ documents: { document: { path: string }; changeKind: string; preview: object }[]; diff: { hunks: unknown[]; truncated: boolean } }>(
-      await invoke('transaction-preview', { document: { path: 'src/util.ts' }, includeDiff: true, contextLines: 1 }),
-    );
+    const preview = expectOk<{
+      documents: { document: { path: string }; changeKind: string; preview: object }[];
+      diff: { hunks: unknown[]; truncated: boolean };
+    }>(await invoke('transaction-preview', { document: { path: 'src/util.ts' }, includeDiff: true, contextLines: 1 }));
     assert.deepEqual(
       preview.data.documents.map((d) => [d.document.path, d.changeKind, d.preview]),
       [['src/util.ts', 'Modified', { addedLines: 1, removedLines: 1, changedLines: 1 }]],
     );
     assert.deepEqual(preview.data.diff.hunks, [
-      { originalStartLine: 1, originalLineCount: 3, updatedStartLine: 1, updatedLineCount: 3, lines: [' export function shout(text: string): string {', '-  return text.toUpperCase();', "+  return text.toLocaleUpperCase('en');", ' }'] },
+      {
+        originalStartLine: 1,
+        originalLineCount: 3,
+        updatedStartLine: 1,
+        updatedLineCount: 3,
+        lines: [' export function shout(text: string): string {', '-  return text.toUpperCase();', "+  return text.toLocaleUpperCase('en');", ' }'],
+      },
     ]);
     assert.equal(preview.snapshot.transactionRevision, 2);
     assert.deepEqual(bytes('src/util.ts'), originals.get('src/util.ts'), 'nothing written while staging');
@@ -127,7 +161,10 @@ describe('staged transactions in a real VS Code', function () {
     const after = await edit('src/greeter.ts', 'loud(', 'shoutAt(');
     assert.deepEqual([after.transaction.revision, after.transaction.revisionCount, after.transaction.canRedo], [3, 3, false]);
     const list = expectOk<{ revisions: { items: { tool: string; summary: string }[] } }>(await invoke('transaction-history', {}));
-    assert.deepEqual(list.data.revisions.items.map((r) => r.summary), ['Edit 1 location in src/util.ts', 'Edit 1 location in src/util.ts', 'Edit 1 location in src/greeter.ts']);
+    assert.deepEqual(
+      list.data.revisions.items.map((r) => r.summary),
+      ['Edit 1 location in src/util.ts', 'Edit 1 location in src/util.ts', 'Edit 1 location in src/greeter.ts'],
+    );
   });
 
   it('commits exact bytes (CRLF kept, emoji kept), and the editor can undo the commit', async () => {
@@ -136,7 +173,10 @@ describe('staged transactions in a real VS Code', function () {
     await edit('src/emoji.ts', '"🎉"', '"🎉🎈"');
     const committed = expectOk<{ files: { items: { path: string }[] } }>(await invoke('transaction-commit', {}));
     assert.deepEqual(committed.data.files.items.map((f) => f.path).sort(), ['src/emoji.ts', 'src/windows.ts']);
-    assert.deepEqual(bytes('src/windows.ts'), Buffer.from((originals.get('src/windows.ts') as Buffer).toString('utf8').replace('PANES = 2', 'PANES = 3'), 'utf8'));
+    assert.deepEqual(
+      bytes('src/windows.ts'),
+      Buffer.from((originals.get('src/windows.ts') as Buffer).toString('utf8').replace('PANES = 2', 'PANES = 3'), 'utf8'),
+    );
     assert.ok(bytes('src/windows.ts')?.includes('\r\n'), 'CRLF kept');
     assert.deepEqual(bytes('src/emoji.ts'), Buffer.from((originals.get('src/emoji.ts') as Buffer).toString('utf8').replace('"🎉"', '"🎉🎈"'), 'utf8'));
     assert.equal(committed.snapshot.transactionRevision, null);
@@ -289,12 +329,21 @@ describe('staged transactions in a real VS Code', function () {
 
   it('move-file stages the move and lists the imports to fix; fixing them with edit-text and committing moves exactly', async () => {
     await setMode('autonomous-trusted');
-    const moved = expectOk<MutationData & { referencesToFix: { items: { document: { path: string }; span: { start: number; length: number }; specifier: string; suggested: string }[] } }>(
-      await invoke('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/strings.ts' }),
-    );
+    const moved = expectOk<
+      MutationData & {
+        referencesToFix: { items: { document: { path: string }; span: { start: number; length: number }; specifier: string; suggested: string }[] };
+      }
+    >(await invoke('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/strings.ts' }));
     const refs = moved.data.referencesToFix.items;
-    assert.deepEqual(refs.map((r) => [r.document.path, r.specifier, r.suggested]).sort(), [['src/greeter.ts', './util', './lib/strings'], ['src/main.ts', './util', './lib/strings']]);
-    expectOk(await invoke('edit-text', { edits: refs.map((r) => ({ location: { span: { document: { path: r.document.path }, range: r.span } }, newText: r.suggested })) }));
+    assert.deepEqual(refs.map((r) => [r.document.path, r.specifier, r.suggested]).sort(), [
+      ['src/greeter.ts', './util', './lib/strings'],
+      ['src/main.ts', './util', './lib/strings'],
+    ]);
+    expectOk(
+      await invoke('edit-text', {
+        edits: refs.map((r) => ({ location: { span: { document: { path: r.document.path }, range: r.span } }, newText: r.suggested })),
+      }),
+    );
     // The moved file itself is edited at its staged path too: one commit renames and edits it.
     await edit('src/lib/strings.ts', "'1.0.0'", "'1.0.1'");
     expectOk(await invoke('transaction-commit', {}));
@@ -310,15 +359,22 @@ describe('staged transactions in a real VS Code', function () {
   it('insert-after-symbol stages text after a symbol the language service finds at a location (no lookup first), re-indented, merged with staged edits', async () => {
     await waitForSymbols('src/greeter.ts');
     await edit('src/greeter.ts', "import { shout } from './util';", "import { shout } from './util';\n// staged first");
-    const staged = expectOk<MutationData>(await invoke('insert-after-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') }, text: '\nquiet(name: string): string {\n  return name;\n}' }));
+    const staged = expectOk<MutationData>(
+      await invoke('insert-after-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') }, text: '\nquiet(name: string): string {\n  return name;\n}' }),
+    );
     assert.equal(staged.data.transaction.revision, 2);
     const text = await stagedText('src/greeter.ts');
     assert.match(text, /\/\/ staged first/);
     assert.ok(text.includes('return shout(this.greet(name));\n  }\n\n  quiet(name: string): string {\n    return name;\n  }\n}'), text);
     // The same symbol by symbolId, as the other symbol tools take it: its body replaced, one level inside.
-    const resolved = expectOk<{ symbolId?: string; symbol?: { symbolId: string } }>(await invoke('resolve-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') } }));
+    const resolved = expectOk<{ symbolId?: string; symbol?: { symbolId: string } }>(
+      await invoke('resolve-symbol', { symbol: { location: sel('src/greeter.ts', 'loud') } }),
+    );
     const symbolId = resolved.data.symbolId ?? resolved.data.symbol?.symbolId;
     expectOk(await invoke('replace-symbol-body', { symbol: { symbolId }, text: 'return shout(name);' }));
-    assert.ok((await stagedText('src/greeter.ts')).includes('loud(name: string): string {\n    return shout(name);\n  }\n\n  quiet('), await stagedText('src/greeter.ts'));
+    assert.ok(
+      (await stagedText('src/greeter.ts')).includes('loud(name: string): string {\n    return shout(name);\n  }\n\n  quiet('),
+      await stagedText('src/greeter.ts'),
+    );
   });
 });

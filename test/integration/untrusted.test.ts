@@ -16,7 +16,9 @@ describe('an untrusted workspace', function () {
   });
 
   it('still answers queries', async function () {
-    const context = expectOk<{ location: { line: number } }>(await invoke('get-code-context', { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } }));
+    const context = expectOk<{ location: { line: number } }>(
+      await invoke('get-code-context', { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } }),
+    );
     assert.equal(context.data.location.line, 1);
   });
 });

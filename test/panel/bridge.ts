@@ -25,7 +25,7 @@ export function run(): Promise<void> {
           },
           (error: unknown) => {
             res.writeHead(500, { 'content-type': 'text/plain' });
-            res.end(error instanceof Error ? error.stack ?? error.message : String(error));
+            res.end(error instanceof Error ? (error.stack ?? error.message) : String(error));
           },
         );
       });

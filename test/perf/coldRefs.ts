@@ -29,13 +29,19 @@ export async function run(): Promise<void> {
     result.references.push(await timed(() => Promise.resolve(vscode.commands.executeCommand('vscode.executeReferenceProvider', channel, pos))));
     result.openAll.push(await timed(() => Promise.all(docs.map((d) => vscode.workspace.openTextDocument(d.uri)))));
     result.symbolsAll.push(await timed(() => Promise.all(docs.map((d) => vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', d.uri)))));
-    result.highlightsAll.push(await timed(() => Promise.all(docs.map((d) => vscode.commands.executeCommand('vscode.executeDocumentHighlights', d.uri, d.range.start)))));
-    result.symbolsSeq.push(await timed(async () => {
-      for (const d of docs) await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', d.uri);
-    }));
-    result.highlightsSeq.push(await timed(async () => {
-      for (const d of docs) await vscode.commands.executeCommand('vscode.executeDocumentHighlights', d.uri, d.range.start);
-    }));
+    result.highlightsAll.push(
+      await timed(() => Promise.all(docs.map((d) => vscode.commands.executeCommand('vscode.executeDocumentHighlights', d.uri, d.range.start)))),
+    );
+    result.symbolsSeq.push(
+      await timed(async () => {
+        for (const d of docs) await vscode.commands.executeCommand('vscode.executeDocumentSymbolProvider', d.uri);
+      }),
+    );
+    result.highlightsSeq.push(
+      await timed(async () => {
+        for (const d of docs) await vscode.commands.executeCommand('vscode.executeDocumentHighlights', d.uri, d.range.start);
+      }),
+    );
   }
   console.log(`[perf] docs=${docs.length} ${JSON.stringify(result)}`);
   fs.writeFileSync(out, JSON.stringify(result));

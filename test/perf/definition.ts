@@ -40,7 +40,8 @@ export async function run(): Promise<void> {
   if (process.env.AW_PERF_PROFILE) {
     const session = new inspector.Session();
     session.connect();
-    const post = (method: string, params?: object): Promise<unknown> => new Promise((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
+    const post = (method: string, params?: object): Promise<unknown> =>
+      new Promise((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
     await post('Profiler.enable');
     await post('Profiler.setSamplingInterval', { interval: 100 });
     await post('Profiler.start');

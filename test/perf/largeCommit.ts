@@ -61,7 +61,9 @@ export async function run(): Promise<void> {
   const result: Record<string, unknown> = { typescriptReadyMs: await waitForDocumentSymbols(entityUri) };
   await activateWorkbench();
   await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
-  const symbol = (name: string) => ({ location: { span: { document: { path: info.entityPath }, range: { start: 'export class '.length, length: name.length } } } });
+  const symbol = (name: string) => ({
+    location: { span: { document: { path: info.entityPath }, range: { start: 'export class '.length, length: name.length } } },
+  });
 
   // 0. What writing 1,001 files costs by itself (identical bytes written back).
   const all: string[] = [];
@@ -87,10 +89,23 @@ export async function run(): Promise<void> {
   // 1. Through vscode.lm: stage, preview, preview with a diff, commit (direct writes for unopened files).
   const staged = await lm('rename-symbol', { symbol: symbol('Entity'), newName: 'EntityRenamed' });
   const s = data<{ documents: { items: unknown[]; hasMore: boolean; totalCount: number }; staged: { edits: number } }>(staged.envelope);
-  result.stage = { ms: staged.ms, bytes: staged.bytes, listed: s.documents.items.length, totalCount: s.documents.totalCount, hasMore: s.documents.hasMore, edits: s.staged.edits };
+  result.stage = {
+    ms: staged.ms,
+    bytes: staged.bytes,
+    listed: s.documents.items.length,
+    totalCount: s.documents.totalCount,
+    hasMore: s.documents.hasMore,
+    edits: s.staged.edits,
+  };
   const preview = await lm('transaction-preview', {});
   const p = data<{ documents: unknown[]; documentCount: number; documentsTruncated: boolean }>(preview.envelope);
-  result.preview = { ms: preview.ms, bytes: preview.bytes, listed: p.documents.length, documentCount: p.documentCount, documentsTruncated: p.documentsTruncated };
+  result.preview = {
+    ms: preview.ms,
+    bytes: preview.bytes,
+    listed: p.documents.length,
+    documentCount: p.documentCount,
+    documentsTruncated: p.documentsTruncated,
+  };
   const diff = await lm('transaction-preview', { document: { path: 'src/features/f0500.ts' }, includeDiff: true });
   const d = data<{ diff: { hunks: unknown[]; truncated: boolean } }>(diff.envelope);
   result.previewDiff = { ms: diff.ms, bytes: diff.bytes, hunks: d.diff.hunks.length, truncated: d.diff.truncated };
@@ -98,7 +113,15 @@ export async function run(): Promise<void> {
   const committed = await lm('transaction-commit', {});
   const c = data<{ files: { items: unknown[]; hasMore: boolean; totalCount: number } }>(committed.envelope);
   const openAfter = vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'file').length;
-  result.commit = { ms: committed.ms, bytes: committed.bytes, listed: c.files.items.length, totalCount: c.files.totalCount, hasMore: c.files.hasMore, openDocumentsBefore: openBefore, openDocumentsAfter: openAfter };
+  result.commit = {
+    ms: committed.ms,
+    bytes: committed.bytes,
+    listed: c.files.items.length,
+    totalCount: c.files.totalCount,
+    hasMore: c.files.hasMore,
+    openDocumentsBefore: openBefore,
+    openDocumentsAfter: openAfter,
+  };
   result.diskAfterCommit = checkDisk(info.dir, 'EntityRenamed', 'Entity', info.entityReferences);
   console.log(`[perf] ${JSON.stringify(result)}`);
 
@@ -110,7 +133,12 @@ export async function run(): Promise<void> {
     const { plan } = services.transactions.commitPlan(ws);
     const t = performance.now();
     const outcome = await commitPlan(plan, options);
-    result[label] = { ms: Math.round(performance.now() - t), ok: outcome.ok, files: plan.files.length, open: vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'file').length };
+    result[label] = {
+      ms: Math.round(performance.now() - t),
+      ok: outcome.ok,
+      files: plan.files.length,
+      open: vscode.workspace.textDocuments.filter((x) => x.uri.scheme === 'file').length,
+    };
     await services.transactions.rollback(undefined, ws);
     checkDisk(info.dir, to, from, info.entityReferences);
     console.log(`[perf] ${label} ${JSON.stringify(result[label])}`);

@@ -42,7 +42,14 @@ export async function run(): Promise<void> {
     if (i === warmup) for (const list of Object.values(samples)) list.length = 0;
     samples.raw.push(await timed(() => vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', entityUri, pos, 'EntityRenamed')));
     samples.hostRenameEdits.push(await timed(() => services.host.renameEdits(entityAbs, at, 'EntityRenamed')));
-    const s = await timed(async () => ok(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: info.entityPath }, range: { start: at, length: 6 } } } }, newName: 'EntityRenamed' })));
+    const s = await timed(async () =>
+      ok(
+        await runner.invoke('rename-symbol', {
+          symbol: { location: { span: { document: { path: info.entityPath }, range: { start: at, length: 6 } } } },
+          newName: 'EntityRenamed',
+        }),
+      ),
+    );
     const p = await timed(async () => ok(await runner.invoke('transaction-preview', {})));
     samples.renameSymbol.push(s);
     samples.preview.push(p);
@@ -53,10 +60,16 @@ export async function run(): Promise<void> {
     // One more stage + preview under the CPU profiler, written next to the results.
     const session = new inspector.Session();
     session.connect();
-    const post = (method: string, params?: object): Promise<unknown> => new Promise((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
+    const post = (method: string, params?: object): Promise<unknown> =>
+      new Promise((resolve, reject) => session.post(method, params ?? {}, (e, r) => (e ? reject(e) : resolve(r))));
     await post('Profiler.enable');
     await post('Profiler.start');
-    ok(await runner.invoke('rename-symbol', { symbol: { location: { span: { document: { path: info.entityPath }, range: { start: at, length: 6 } } } }, newName: 'EntityRenamed' }));
+    ok(
+      await runner.invoke('rename-symbol', {
+        symbol: { location: { span: { document: { path: info.entityPath }, range: { start: at, length: 6 } } } },
+        newName: 'EntityRenamed',
+      }),
+    );
     ok(await runner.invoke('transaction-preview', {}));
     const { profile } = (await post('Profiler.stop')) as { profile: unknown };
     fs.writeFileSync(`${out}.cpuprofile`, JSON.stringify(profile));

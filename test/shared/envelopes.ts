@@ -33,7 +33,10 @@ export function envelopeValidator(tool: string | AnyToolDefinition): ValidateFun
 /** Fails with ajv's errors when an envelope does not match its tool's output schema. */
 export function assertValidEnvelope(tool: string | AnyToolDefinition, envelope: unknown): void {
   const validate = envelopeValidator(tool);
-  assert.ok(validate(envelope), `${definitionOf(tool).name} answered an envelope outside its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 2000)}`);
+  assert.ok(
+    validate(envelope),
+    `${definitionOf(tool).name} answered an envelope outside its output schema: ${JSON.stringify(validate.errors)}\n${JSON.stringify(envelope).slice(0, 2000)}`,
+  );
 }
 
 export function expectOk<T = Record<string, unknown>>(envelope: Envelope): SuccessEnvelope<T> {

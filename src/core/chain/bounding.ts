@@ -31,7 +31,9 @@ function collections(value: unknown, found: Shortenable[] = []): Shortenable[] {
     const record = value as Record<string, unknown>;
     for (const [key, v] of Object.entries(record)) {
       const flag = `${key}Truncated`;
-      if (Array.isArray(v) && typeof record[flag] === 'boolean') found.push({ all: v, set: (items) => (record[key] = items), more: () => (record[flag] = true) });
+      if (Array.isArray(v) && typeof record[flag] === 'boolean') {
+        found.push({ all: v, set: (items) => (record[key] = items), more: () => (record[flag] = true) });
+      }
     }
     for (const v of Object.values(value)) collections(v, found);
   }
@@ -40,7 +42,10 @@ function collections(value: unknown, found: Shortenable[] = []): Shortenable[] {
 
 export const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
-export const fitsBytes = (maxBytes: number): Fits => (text) => utf8Bytes(text) <= maxBytes;
+export const fitsBytes =
+  (maxBytes: number): Fits =>
+  (text) =>
+    utf8Bytes(text) <= maxBytes;
 
 /**
  * Returns the serialized value, shortened to fit, or undefined when even empty collections do
@@ -81,7 +86,8 @@ export function limitItems<T>(all: readonly T[], limit: number | null | undefine
 }
 
 /** Said by an answer that had to be cut down to its essentials after its change was made. */
-export const SHORTENED_NOTE = 'The answer was shortened to fit its output limit (lists emptied; totalCount says how many there are). The change itself was made.';
+export const SHORTENED_NOTE =
+  'The answer was shortened to fit its output limit (lists emptied; totalCount says how many there are). The change itself was made.';
 
 const ESSENTIAL_STRING_LENGTH = 200;
 const ESSENTIAL_DEPTH = 3;

@@ -140,7 +140,9 @@ export class ToolRunner {
   private async authorizeAndRun(tool: AnyToolDefinition, validate: InputValidator, input: unknown, options: CallOptions, correlationId: string) {
     const settings = this.env.services.settings();
     if (!modeAllows(settings.effectiveMode, tool)) {
-      const why = settings.trusted ? `the operational mode is ${settings.effectiveMode}` : 'the workspace is not trusted, so Agent Workbench is inspection-only';
+      const why = settings.trusted
+        ? `the operational mode is ${settings.effectiveMode}`
+        : 'the workspace is not trusted, so Agent Workbench is inspection-only';
       throw new ToolError(
         'SourceMutationDisabled',
         `${tool.name} changes code, and ${why}. Nothing was staged or written.`,
@@ -180,7 +182,9 @@ export class ToolRunner {
     });
     const cancelled = new Promise<never>((_, reject) => {
       cancellation.onCancellationRequested(() => {
-        if (!ctx.passedCommitPoint) reject(new ToolError('Cancelled', `${tool.name} was cancelled before it finished.`, retry('Call again if the answer is still needed.')));
+        if (!ctx.passedCommitPoint) {
+          reject(new ToolError('Cancelled', `${tool.name} was cancelled before it finished.`, retry('Call again if the answer is still needed.')));
+        }
       });
     });
     try {
@@ -200,10 +204,19 @@ export class ToolRunner {
     }
   }
 
-  private async approveBoundAndRun(tool: AnyToolDefinition, input: unknown, options: CallOptions, ctx: ToolContext, token: CancellationSignal, maxBytes: number) {
+  private async approveBoundAndRun(
+    tool: AnyToolDefinition,
+    input: unknown,
+    options: CallOptions,
+    ctx: ToolContext,
+    token: CancellationSignal,
+    maxBytes: number,
+  ) {
     if (tool.requiresApproval) await this.approve(tool, input, options, ctx);
     // The answer may already be Timeout or Cancelled (say the person approved too late): then the tool must not run.
-    if (token.isCancellationRequested) throw new ToolError('Cancelled', `${tool.name} was cancelled before it ran; nothing was done.`, retry('Call again if it is still wanted.'));
+    if (token.isCancellationRequested) {
+      throw new ToolError('Cancelled', `${tool.name} was cancelled before it ran; nothing was done.`, retry('Call again if it is still wanted.'));
+    }
     const data = await tool.run(input as never, ctx, token);
     const envelope = success(data, ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT);
     const fits: Fits = async (text) => {
@@ -247,13 +260,19 @@ export class ToolRunner {
       throw new ToolError(
         code,
         `In approval-required mode only the person can run ${tool.name}. Nothing was applied.`,
-        resolveExternally('Tell the person the change is staged and ask them to commit it from the review panel (Agent Workbench: Open Review Panel) or the command palette.'),
+        resolveExternally(
+          'Tell the person the change is staged and ask them to commit it from the review panel (Agent Workbench: Open Review Panel) or the command palette.',
+        ),
       );
     }
     if (options.confirmed) return;
     const summary = tool.prepareApproval ? await tool.prepareApproval(input as never, ctx) : { title: tool.title, message: `Run ${tool.name}?` };
     if (!(await (options.confirm ?? this.env.confirm)(tool, summary))) {
-      throw new ToolError(code, `The person did not approve ${tool.name}. Nothing was applied.`, resolveExternally('Ask the person what they want changed before trying again.'));
+      throw new ToolError(
+        code,
+        `The person did not approve ${tool.name}. Nothing was applied.`,
+        resolveExternally('Ask the person what they want changed before trying again.'),
+      );
     }
   }
 
@@ -263,7 +282,13 @@ export class ToolRunner {
     const message = expected
       ? truncate(error.message, MAX_MESSAGE_LENGTH)
       : `${name} failed unexpectedly (${truncate(error instanceof Error ? error.message : String(error), 300)}). Details are kept under correlationId ${correlationId}.`;
-    const continuation = expected ? error.continuation : { kind: 'CallTool' as const, tool: 'get-error-details', instruction: `Call get-error-details with correlationId ${correlationId} for the stored details, or retry once.` };
+    const continuation = expected
+      ? error.continuation
+      : {
+          kind: 'CallTool' as const,
+          tool: 'get-error-details',
+          instruction: `Call get-error-details with correlationId ${correlationId} for the stored details, or retry once.`,
+        };
     let inputText: string;
     try {
       inputText = truncate(JSON.stringify(input) ?? 'undefined', 4000);

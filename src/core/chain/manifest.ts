@@ -38,7 +38,14 @@ export function modelInputSchema(schema: JsonSchema): JsonSchema {
     return Object.fromEntries(
       Object.entries(node)
         .filter(([k, v]) => names || !(k === 'maxLength' || (k === 'additionalProperties' && v === false)))
-        .map(([k, v]) => [k, names ? strip(v) : k === 'enum' || k === 'const' || k === 'default' || k === 'examples' ? v : strip(v, k === 'properties' || k === '$defs' || k === 'patternProperties')]),
+        .map(([k, v]) => [
+          k,
+          names
+            ? strip(v)
+            : k === 'enum' || k === 'const' || k === 'default' || k === 'examples'
+              ? v
+              : strip(v, k === 'properties' || k === '$defs' || k === 'patternProperties'),
+        ]),
     );
   };
   return strip(schema) as JsonSchema;
@@ -108,7 +115,21 @@ export const TOOL_DETAIL_SCHEMA: JsonSchema = {
   $schema: 'http://json-schema.org/draft-07/schema#',
   title: 'Agent Workbench tool reference page',
   type: 'object',
-  required: ['formatVersion', 'productVersion', 'name', 'title', 'area', 'category', 'operationKind', 'summary', 'availability', 'registeredName', 'marking', 'tool', 'examples'],
+  required: [
+    'formatVersion',
+    'productVersion',
+    'name',
+    'title',
+    'area',
+    'category',
+    'operationKind',
+    'summary',
+    'availability',
+    'registeredName',
+    'marking',
+    'tool',
+    'examples',
+  ],
   properties: {
     $schema: { type: 'string' },
     formatVersion: { const: REFERENCE_FORMAT },
@@ -176,7 +197,9 @@ export function referenceIndex(tools: readonly AnyToolDefinition[], productVersi
   for (const category of categories) {
     lines.push(`## ${category}`, '', '| tool | registered as | kind | effect | approval | summary |', '| --- | --- | --- | --- | --- | --- |');
     for (const t of tools.filter((x) => x.category === category)) {
-      lines.push(`| [${t.name}](tools/${t.name}.json) | \`${registeredToolName(t.name)}\` | ${t.operationKind} | ${t.effect} | ${t.requiresApproval ? 'yes' : 'no'} | ${firstSentence(t.description).replace(/\|/g, '\\|')} |`);
+      lines.push(
+        `| [${t.name}](tools/${t.name}.json) | \`${registeredToolName(t.name)}\` | ${t.operationKind} | ${t.effect} | ${t.requiresApproval ? 'yes' : 'no'} | ${firstSentence(t.description).replace(/\|/g, '\\|')} |`,
+      );
     }
     lines.push('');
   }

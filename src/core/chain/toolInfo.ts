@@ -61,4 +61,3 @@ export interface ToolInfo {
   /** Code answered when approval is refused (default ApprovalDenied). */
   notApprovedCode?: ErrorCode;
 }
-

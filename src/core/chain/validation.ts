@@ -60,9 +60,7 @@ export function compileInputValidator(schema: JsonSchema): InputValidator {
     if (validate(input)) return { valid: true, problems: [] };
     const errors = validate.errors ?? [];
     const oneOfFields = new Set(errors.filter((e) => e.keyword === 'oneOf').map((e) => e.instancePath));
-    const problems = errors
-      .filter((e) => !(e.keyword === 'required' && oneOfFields.has(e.instancePath) && e.schemaPath.includes('/oneOf/')))
-      .map(describe);
+    const problems = errors.filter((e) => !(e.keyword === 'required' && oneOfFields.has(e.instancePath) && e.schemaPath.includes('/oneOf/'))).map(describe);
     return { valid: false, problems: [...new Set(problems)] };
   };
 }

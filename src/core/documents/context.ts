@@ -60,9 +60,7 @@ export interface LocationOutput extends Place {
  * How a document the language service analysed (its buffer) looks in the staged view: its staged
  * text and the offset map between the two, or why there is no map.
  */
-export type StagedDocumentView =
-  | { state: 'mapped'; ref: DocumentRef; text: string; lines: LineIndex; map: StagedOverlay }
-  | { state: 'deleted' | 'unmapped' };
+export type StagedDocumentView = { state: 'mapped'; ref: DocumentRef; text: string; lines: LineIndex; map: StagedOverlay } | { state: 'deleted' | 'unmapped' };
 
 export interface ResolvedDocument {
   workspace: Workspace;
@@ -155,7 +153,11 @@ export class ToolContext {
    */
   commitPoint(): void {
     if (this.signal?.isCancellationRequested) {
-      throw new ToolError('Cancelled', 'The call was cancelled or timed out before its change was made; nothing was staged or written.', retry('Call again if the change is still wanted.'));
+      throw new ToolError(
+        'Cancelled',
+        'The call was cancelled or timed out before its change was made; nothing was staged or written.',
+        retry('Call again if the change is still wanted.'),
+      );
     }
     this.committed = true;
   }
@@ -210,11 +212,19 @@ export class ToolContext {
   }
 
   /** Which folder and relative path a document selector names. */
-  private async locate(selector: DocumentSelector, workspaceSelector: WorkspaceSelector | null | undefined, field: string): Promise<{ workspace: Workspace; relativePath: string }> {
+  private async locate(
+    selector: DocumentSelector,
+    workspaceSelector: WorkspaceSelector | null | undefined,
+    field: string,
+  ): Promise<{ workspace: Workspace; relativePath: string }> {
     const named = workspaceSelector && Object.values(workspaceSelector).some((v) => v !== undefined);
     // The compact input schema leaves "exactly one" to this check (fewer bytes per tool definition).
     if ((selector.documentId === undefined) === (selector.path === undefined)) {
-      throw new ToolError('InvalidRequest', `${field}: provide exactly one of path or documentId.`, revise(`Give ${field}.path (workspace-relative) or ${field}.documentId.`));
+      throw new ToolError(
+        'InvalidRequest',
+        `${field}: provide exactly one of path or documentId.`,
+        revise(`Give ${field}.path (workspace-relative) or ${field}.documentId.`),
+      );
     }
     if (selector.documentId !== undefined) {
       const match = /^([0-9a-f]{8}):(.*)$/.exec(selector.documentId);
@@ -227,7 +237,11 @@ export class ToolContext {
         );
       }
       if (named && this.registry.resolve(workspaceSelector).id !== w.id) {
-        throw new ToolError('InvalidRequest', `documentId "${selector.documentId}" belongs to folder ${w.alias}, not to the selected workspace.`, revise('Drop the workspace selector or use a documentId of that folder.'));
+        throw new ToolError(
+          'InvalidRequest',
+          `documentId "${selector.documentId}" belongs to folder ${w.alias}, not to the selected workspace.`,
+          revise('Drop the workspace selector or use a documentId of that folder.'),
+        );
       }
       return { workspace: w, relativePath: toRelativePath(w.fsPath, match[2], `${field}.documentId`) };
     }
@@ -263,13 +277,29 @@ export class ToolContext {
         { candidates: hits.map((h) => h.workspace.documentId(h.relativePath)) },
       );
     }
-    throw new ToolError('DocumentNotFound', `"${truncate(requested)}" exists in none of the open folders (${this.registry.all().map((w) => w.alias).join(', ')}).`, revise('Check the path, or add a workspace selector.'));
+    throw new ToolError(
+      'DocumentNotFound',
+      `"${truncate(requested)}" exists in none of the open folders (${this.registry
+        .all()
+        .map((w) => w.alias)
+        .join(', ')}).`,
+      revise('Check the path, or add a workspace selector.'),
+    );
   }
 
-  async document(selector: DocumentSelector, workspaceSelector?: WorkspaceSelector | null, field = 'document', view: TextView = 'buffer'): Promise<ResolvedDocument> {
+  async document(
+    selector: DocumentSelector,
+    workspaceSelector?: WorkspaceSelector | null,
+    field = 'document',
+    view: TextView = 'buffer',
+  ): Promise<ResolvedDocument> {
     const { workspace, relativePath } = await this.locate(selector, workspaceSelector, field);
     if (relativePath === '') {
-      throw new ToolError('InvalidRequest', `${field}.path names the workspace folder itself, not a document.`, revise('Give the path of a file inside the folder.'));
+      throw new ToolError(
+        'InvalidRequest',
+        `${field}.path names the workspace folder itself, not a document.`,
+        revise('Give the path of a file inside the folder.'),
+      );
     }
     const absolutePath = await confinePath(workspace.fsPath, relativePath, this.realPath, `${field}.path`);
     const staged = view === 'staged' ? this.services.transactions.stagedView(workspace, relativePath) : undefined;
@@ -366,7 +396,11 @@ export class ToolContext {
         );
       }
       if (splitsSurrogatePair(doc.host.text, start) || splitsSurrogatePair(doc.host.text, start + length)) {
-        throw new ToolError('InvalidRequest', `The span ${start}+${length} splits a surrogate pair (a character such as an emoji) in ${doc.relativePath}. Offsets count UTF-16 code units.`, revise('Move the span boundary to a character boundary.'));
+        throw new ToolError(
+          'InvalidRequest',
+          `The span ${start}+${length} splits a surrogate pair (a character such as an emoji) in ${doc.relativePath}. Offsets count UTF-16 code units.`,
+          revise('Move the span boundary to a character boundary.'),
+        );
       }
       return { document: doc, start, length };
     }
@@ -391,8 +425,12 @@ export class ToolContext {
         'LocationNotFound',
         `selectedText does not occur in ${doc.relativePath}${contextBefore || contextAfter ? ' with the given context' : ''}.` +
           (described.length > 0 ? ` Nearest: ${described.join('; ')}.` : ' Nothing similar was found.') +
-          (doc.view === 'staged' ? ' The text is the staged text of the active transaction.' : ` The text is read from the editor buffer (${doc.host.isDirty ? 'unsaved changes included' : 'same as disk'}).`),
-        misses.length > 0 ? revise('Copy the text exactly from the document (or use a near-miss selector) and retry.') : callTool('get-code-context', 'Read the current text around the place you mean, then select from it.'),
+          (doc.view === 'staged'
+            ? ' The text is the staged text of the active transaction.'
+            : ` The text is read from the editor buffer (${doc.host.isDirty ? 'unsaved changes included' : 'same as disk'}).`),
+        misses.length > 0
+          ? revise('Copy the text exactly from the document (or use a near-miss selector) and retry.')
+          : callTool('get-code-context', 'Read the current text around the place you mean, then select from it.'),
         { nearMisses: misses.map((m) => ({ ...this.toLocation(doc, m.start, m.length), difference: m.difference, text: found(m) })) },
       );
     }
@@ -459,7 +497,13 @@ export class ToolContext {
   private locationIn(ref: DocumentRef, lines: LineIndex, workspace: Workspace, start: number, length: number, withSnapshot: boolean): LocationOutput {
     const pos = lines.positionAt(start);
     const own = !withSnapshot && workspace === (this.used ?? this.registry.all()[0]);
-    return { documentId: ref.documentId, span: { start, length }, line: pos.line + 1, column: pos.character + 1, ...(own ? {} : { snapshot: workspace.snapshot() }) };
+    return {
+      documentId: ref.documentId,
+      span: { start, length },
+      line: pos.line + 1,
+      column: pos.character + 1,
+      ...(own ? {} : { snapshot: workspace.snapshot() }),
+    };
   }
 }
 
@@ -490,4 +534,3 @@ function projectMatches(project: ProjectInfo, selector: ProjectSelector): boolea
     (selector.path === undefined || selector.path === project.path || selector.path === project.directory)
   );
 }
-

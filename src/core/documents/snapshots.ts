@@ -8,9 +8,7 @@ export function stableUuid(seed: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-5${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
-export type StaleCheck =
-  | { stale: false }
-  | { stale: true; reason: string; changedPaths: string[] };
+export type StaleCheck = { stale: false } | { stale: true; reason: string; changedPaths: string[] };
 
 interface ChangeEntry {
   seq: number;

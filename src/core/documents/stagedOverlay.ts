@@ -64,7 +64,9 @@ export class StagedOverlay {
       const baseStart = prev ? prev.baseEnd : 0;
       const baseEnd = next ? next.baseStart : this.baseLength;
       if (start === gapStart && end === gapEnd && gapStart < gapEnd && baseStart < baseEnd) return { start: baseStart, end: baseEnd };
-      if (next && next.stagedStart <= start && end <= gapEnd + (next.baseEnd - next.baseStart)) return { start: next.baseStart + (start - next.stagedStart), end: next.baseStart + (end - next.stagedStart) };
+      if (next && next.stagedStart <= start && end <= gapEnd + (next.baseEnd - next.baseStart)) {
+        return { start: next.baseStart + (start - next.stagedStart), end: next.baseStart + (end - next.stagedStart) };
+      }
       if (next && start < next.stagedStart) return undefined;
     }
     return undefined;

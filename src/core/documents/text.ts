@@ -143,7 +143,10 @@ export function findNearMisses(text: string, needle: string, contextBefore?: str
   }
   if (misses.length === 0) {
     // Fall back to the longest line of the selection, so a partly stale selection still points somewhere.
-    const lines = needle.split(/\r\n|\r|\n/).map((l) => l.trim()).filter((l) => l.length >= 3);
+    const lines = needle
+      .split(/\r\n|\r|\n/)
+      .map((l) => l.trim())
+      .filter((l) => l.length >= 3);
     lines.sort((a, b) => b.length - a.length);
     const probe = lines[0];
     if (probe && probe !== needle) {

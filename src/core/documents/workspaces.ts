@@ -113,7 +113,13 @@ export class Workspace {
       const kind = projectKindOf(p);
       if (!kind) continue;
       const directory = path.posix.dirname(p) === '.' ? '' : path.posix.dirname(p);
-      projects.push({ projectId: `${this.shortId}:${p}`, name: directory === '' ? `${this.alias} (${path.posix.basename(p)})` : `${directory} (${path.posix.basename(p)})`, kind, path: p, directory });
+      projects.push({
+        projectId: `${this.shortId}:${p}`,
+        name: directory === '' ? `${this.alias} (${path.posix.basename(p)})` : `${directory} (${path.posix.basename(p)})`,
+        kind,
+        path: p,
+        directory,
+      });
     }
     if (projects.length === 0) projects.push(this.folderProject());
     return projects;
@@ -229,7 +235,11 @@ export class WorkspaceRegistry {
     );
     if (matches.length === 1) return matches[0];
     if (matches.length > 1) {
-      throw new ToolError('WorkspaceSelectorRequired', `The workspace selector matches ${matches.length} folders; use workspaceId. Choices: ${this.describeChoices()}.`, revise('Select the folder by workspaceId.'));
+      throw new ToolError(
+        'WorkspaceSelectorRequired',
+        `The workspace selector matches ${matches.length} folders; use workspaceId. Choices: ${this.describeChoices()}.`,
+        revise('Select the folder by workspaceId.'),
+      );
     }
     throw new ToolError(
       'WorkspaceNotFound',

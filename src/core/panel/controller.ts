@@ -87,7 +87,13 @@ export class PanelController {
   /** Handles one message from the webview. Returns the outcome to show, or undefined when there is nothing to say. */
   async handle(data: unknown): Promise<Outcome | undefined> {
     const parsed = parseWebviewMessage(data);
-    if (!parsed.ok) return this.done({ ok: false, code: 'InvalidRequest', message: `The review panel sent a message that was refused: ${parsed.problem}. Nothing was changed.` });
+    if (!parsed.ok) {
+      return this.done({
+        ok: false,
+        code: 'InvalidRequest',
+        message: `The review panel sent a message that was refused: ${parsed.problem}. Nothing was changed.`,
+      });
+    }
     const m = parsed.message;
     switch (m.type) {
       case 'ready':
@@ -175,7 +181,10 @@ export class PanelController {
       case 'commit':
         return this.guarded(async () => {
           if (this.services.settings().effectiveMode === 'inspection-only') {
-            throw new ToolError('SourceMutationDisabled', 'The workspace is inspection-only (untrusted, or the operational mode says so); nothing was written.');
+            throw new ToolError(
+              'SourceMutationDisabled',
+              'The workspace is inspection-only (untrusted, or the operational mode says so); nothing was written.',
+            );
           }
           const tx = t.require(ws);
           const stale = seen && checkSeen({ ...seen, workspaceId: ws.id }, { transactionId: tx.id, revision: tx.current });
@@ -193,7 +202,11 @@ export class PanelController {
    * text and computes offsets with no agent call staging in between (the same race edit-text had).
    * `build` returns the summary and changes, or a message when there is nothing to stage.
    */
-  private stageAsPerson(ws: Workspace, tool: string, build: () => Promise<{ summary: string; changes: StagedChange[]; computedOn?: Record<string, string> } | string>): Promise<Outcome> {
+  private stageAsPerson(
+    ws: Workspace,
+    tool: string,
+    build: () => Promise<{ summary: string; changes: StagedChange[]; computedOn?: Record<string, string> } | string>,
+  ): Promise<Outcome> {
     return this.guarded(async () => {
       let said: string | undefined;
       let summary = '';
@@ -202,7 +215,11 @@ export class PanelController {
           const built = await build();
           if (typeof built === 'string') throw new NothingToStage(built);
           summary = built.summary;
-          return { provenance: { tool, summary, by: 'person' }, changes: built.changes, options: { basis: 'staged', ...(built.computedOn ? { computedOn: built.computedOn } : {}) } };
+          return {
+            provenance: { tool, summary, by: 'person' },
+            changes: built.changes,
+            options: { basis: 'staged', ...(built.computedOn ? { computedOn: built.computedOn } : {}) },
+          };
         });
       } catch (error) {
         if (!(error instanceof NothingToStage)) throw error;
@@ -232,7 +249,12 @@ export class PanelController {
   }
 
   /** Puts one hunk of a file's diff back as it was, as a new revision by the person. */
-  discardHunk(ws: Workspace, path: string, hunk: number, seen?: Omit<Seen, 'workspaceId'> & { originalStartLine: number; updatedStartLine: number }): Promise<Outcome> {
+  discardHunk(
+    ws: Workspace,
+    path: string,
+    hunk: number,
+    seen?: Omit<Seen, 'workspaceId'> & { originalStartLine: number; updatedStartLine: number },
+  ): Promise<Outcome> {
     return this.stageAsPerson(ws, PANEL_TOOL, async () => {
       const doc = this.current(ws, seen)
         .effectiveDocuments()
@@ -240,7 +262,11 @@ export class PanelController {
       if (!doc || doc.path === null || doc.origin?.binary) throw new ToolError('DocumentNotFound', `${path} has no staged text change; nothing was changed.`);
       const edit = discardHunkEdit(doc.origin ? doc.origin.text : '', doc.text, hunk, seen);
       if (!edit) throw new ToolError('TransactionConflicted', `Hunk ${hunk + 1} of ${path} is not the one the panel showed; nothing was changed.`);
-      return { summary: `Discarded hunk ${hunk + 1} of ${path}`, changes: [{ kind: 'edit', path: doc.path, edits: [edit] }], computedOn: { [doc.path]: doc.text } };
+      return {
+        summary: `Discarded hunk ${hunk + 1} of ${path}`,
+        changes: [{ kind: 'edit', path: doc.path, edits: [edit] }],
+        computedOn: { [doc.path]: doc.text },
+      };
     });
   }
 
@@ -253,9 +279,17 @@ export class PanelController {
     return this.stageAsPerson(ws, EDITOR_TOOL, async () => {
       const view = this.services.transactions.stagedView(ws, path);
       const current = view === 'gone' ? undefined : view ? view.text : (await this.services.host.readDocument(joinFolder(ws.fsPath, path)))?.text;
-      if (current === undefined) throw new ToolError('DocumentNotFound', `${path} is not in the staged transaction or the workspace (it may be deleted or moved there); the edit was not staged.`);
+      if (current === undefined) {
+        throw new ToolError(
+          'DocumentNotFound',
+          `${path} is not in the staged transaction or the workspace (it may be deleted or moved there); the edit was not staged.`,
+        );
+      }
       if (basedOn !== undefined && basedOn !== current) {
-        throw new ToolError('TransactionConflicted', `The staged text of ${path} changed (a revision was staged) after this editor read it; your edit was not staged. Reopen the staged text and make the edit again.`);
+        throw new ToolError(
+          'TransactionConflicted',
+          `The staged text of ${path} changed (a revision was staged) after this editor read it; your edit was not staged. Reopen the staged text and make the edit again.`,
+        );
       }
       const edits = minimalEdits(current, text);
       if (edits.length === 0) return `${path}: no change to stage.`;

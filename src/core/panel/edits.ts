@@ -27,7 +27,12 @@ function revertEdit(original: string[], updatedOffsets: number[], h: DiffHunk): 
  * The edit (on the staged text) that discards one hunk of the panel's diff, or undefined when the
  * hunk is not there (any more) or is not the one the person saw (its start lines differ).
  */
-export function discardHunkEdit(original: string, updated: string, index: number, seen?: { originalStartLine: number; updatedStartLine: number }): OffsetEdit | undefined {
+export function discardHunkEdit(
+  original: string,
+  updated: string,
+  index: number,
+  seen?: { originalStartLine: number; updatedStartLine: number },
+): OffsetEdit | undefined {
   const { hunks } = diffTexts(original, updated, PANEL_CONTEXT_LINES);
   const h = hunks[index];
   if (!h) return undefined;
@@ -52,4 +57,3 @@ export function minimalEdits(from: string, to: string): OffsetEdit[] {
     return { start: offsets[f], end: offsets[f + h.originalLineCount], newText: toLines.slice(t, t + h.updatedLineCount).join('') };
   });
 }
-

@@ -168,7 +168,15 @@ export function buildPanelModel(input: PanelInput): PanelModel {
   if (input.selected && file) {
     const s = input.selected;
     const { hunks, truncated } = s.binary ? { hunks: [], truncated: false } : hunkViews(diffTexts(s.original, s.updated, PANEL_CONTEXT_LINES).hunks);
-    selected = { path: s.path, name: file.name, folder: file.folder, ...(file.previousPath ? { previousPath: file.previousPath } : {}), binary: s.binary, hunks, truncated };
+    selected = {
+      path: s.path,
+      name: file.name,
+      folder: file.folder,
+      ...(file.previousPath ? { previousPath: file.previousPath } : {}),
+      binary: s.binary,
+      hunks,
+      truncated,
+    };
   }
   return {
     workspaces: input.workspaces,

@@ -75,6 +75,8 @@ export function parseWebviewMessage(data: unknown): Parsed {
 export function checkSeen(seen: Seen, current: { transactionId: string; revision: number } | undefined): string | undefined {
   if (!current) return 'There is no active transaction any more; nothing was changed.';
   if (seen.transactionId !== current.transactionId) return 'The panel showed another transaction; nothing was changed.';
-  if (seen.revision !== current.revision) return `The panel showed revision ${seen.revision}, but the transaction is at revision ${current.revision} now; nothing was changed. Look again and retry.`;
+  if (seen.revision !== current.revision) {
+    return `The panel showed revision ${seen.revision}, but the transaction is at revision ${current.revision} now; nothing was changed. Look again and retry.`;
+  }
   return undefined;
 }

@@ -30,7 +30,19 @@ export interface ParsedAttribute {
   named: AttributeArgument[];
 }
 
-const AT_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'python', 'java', 'kotlin', 'scala', 'groovy', 'dart', 'swift']);
+const AT_LANGUAGES = new Set([
+  'typescript',
+  'typescriptreact',
+  'javascript',
+  'javascriptreact',
+  'python',
+  'java',
+  'kotlin',
+  'scala',
+  'groovy',
+  'dart',
+  'swift',
+]);
 
 /** How a language writes attributes; undefined for languages without attribute syntax known here. */
 export function attributeSyntax(languageId: string): AttributeSyntax | undefined {
@@ -42,8 +54,29 @@ export function attributeSyntax(languageId: string): AttributeSyntax | undefined
 
 /** Keywords that may stand between attributes and the declared name. */
 const MODIFIERS = new Set([
-  'export', 'default', 'declare', 'public', 'private', 'protected', 'internal', 'static', 'readonly', 'abstract', 'override',
-  'virtual', 'sealed', 'partial', 'async', 'final', 'open', 'extern', 'unsafe', 'new', 'const', 'pub', 'accessor',
+  'export',
+  'default',
+  'declare',
+  'public',
+  'private',
+  'protected',
+  'internal',
+  'static',
+  'readonly',
+  'abstract',
+  'override',
+  'virtual',
+  'sealed',
+  'partial',
+  'async',
+  'final',
+  'open',
+  'extern',
+  'unsafe',
+  'new',
+  'const',
+  'pub',
+  'accessor',
 ]);
 
 const isIdentStart = (c: string): boolean => /[\p{L}_$]/u.test(c);
@@ -268,7 +301,9 @@ function objectProperties(raw: string): { name: string; value: string }[] | unde
   const inner = raw.trim();
   if (!inner.startsWith('{') || !inner.endsWith('}')) return undefined;
   const props: { name: string; value: string }[] = [];
-  for (const part of splitTopLevel(inner.slice(1, -1)).map((p) => compactCode(p)).filter((p) => p !== '')) {
+  for (const part of splitTopLevel(inner.slice(1, -1))
+    .map((p) => compactCode(p))
+    .filter((p) => p !== '')) {
     const m = OBJECT_PROPERTY.exec(part);
     if (m) props.push({ name: m[1] ?? m[2] ?? m[3], value: m[4] });
     else if (SHORTHAND.test(part)) props.push({ name: part, value: part });
@@ -342,7 +377,14 @@ function parseOne(s: Scanner, languageId: string, start: number, target: string 
  * `export @dec class`), ending at the declaration, that is at a word in [declStart,
  * nameStart]. Undefined when the text from `from` is not such a run.
  */
-function parseRun(text: string, from: number, declStart: number, nameStart: number, syntax: AttributeSyntax, languageId: string): ParsedAttribute[] | undefined {
+function parseRun(
+  text: string,
+  from: number,
+  declStart: number,
+  nameStart: number,
+  syntax: AttributeSyntax,
+  languageId: string,
+): ParsedAttribute[] | undefined {
   const s = new Scanner(text, from, languageId === 'python');
   const found: ParsedAttribute[] = [];
   for (;;) {

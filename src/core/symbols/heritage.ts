@@ -39,7 +39,22 @@ export function heritageRegion(text: string, nameEnd: number, declEnd: number): 
   return { start, end: p };
 }
 
-const KEYWORDS = new Set(['extends', 'implements', 'where', 'class', 'struct', 'new', 'public', 'private', 'protected', 'internal', 'out', 'in', 'metaclass', 'typeof']);
+const KEYWORDS = new Set([
+  'extends',
+  'implements',
+  'where',
+  'class',
+  'struct',
+  'new',
+  'public',
+  'private',
+  'protected',
+  'internal',
+  'out',
+  'in',
+  'metaclass',
+  'typeof',
+]);
 
 /**
  * The names in a base list, top level only: type arguments (`Base<Shape>`), constructor

@@ -48,7 +48,8 @@ interface Untestable {
 }
 
 /** A declaration at the start of a line (so not in a comment), in most languages' syntax. */
-const DECLARATION = /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
+const DECLARATION =
+  /^[ \t]*(?:(?:export|pub|declare|default|async|abstract|public|static)\s+)*(?:class|interface|function|enum|type|const|let|var|def|struct|trait|fn|func|module|namespace)\s+([A-Za-z_$][\w$]{2,})/gm;
 const NAMES_PER_FILE = 3;
 const MAX_PROBES = 8;
 const MAX_FILES_READ = 24;
@@ -72,7 +73,13 @@ export class ProjectReadiness implements Readiness {
    */
   async coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
     const language = doc.host.languageId;
-    const openOfLanguage = () => new Set(ctx.host.openDocuments().filter((d) => d.languageId === language).map((d) => d.absPath));
+    const openOfLanguage = () =>
+      new Set(
+        ctx.host
+          .openDocuments()
+          .filter((d) => d.languageId === language)
+          .map((d) => d.absPath),
+      );
     const proof = this.proofs.get(language);
     if (proof) {
       const open = openOfLanguage();
@@ -95,7 +102,9 @@ export class ProjectReadiness implements Readiness {
     };
     const { closed, probes } = await closedFileProbes(ctx, doc);
     if (closed === 0) return untestable({ state: 'unverifiable', why: 'all-open', reason: `every ${language} file of the folder is open` });
-    if (probes.length === 0) return untestable({ state: 'unverifiable', why: 'no-probe', reason: `no declaration found in the closed ${language} files to test the service with` });
+    if (probes.length === 0) {
+      return untestable({ state: 'unverifiable', why: 'no-probe', reason: `no declaration found in the closed ${language} files to test the service with` });
+    }
     const budget = maxWaitMs ?? Math.min(READINESS.maxWaitMs, Math.max(0, ctx.remainingMs() - READINESS.marginMs));
     const started = Date.now();
     // A busy service can take seconds per search: each one is cut at what is left of the wait.
@@ -192,7 +201,13 @@ export function partialNote(c: Extract<Coverage, { state: 'loading' }>): Partial
  * Still loading: a non-empty answer comes back marked partial; an empty one is refused
  * (LanguageServiceStarting), since "none" is exactly what a loading service says wrongly.
  */
-export async function whenCovered<T>(ctx: ToolContext, doc: ResolvedDocument, what: string, ask: () => Promise<T>, isEmpty: (answer: T) => boolean): Promise<{ answer: T; partial?: PartialAnswer }> {
+export async function whenCovered<T>(
+  ctx: ToolContext,
+  doc: ResolvedDocument,
+  what: string,
+  ask: () => Promise<T>,
+  isEmpty: (answer: T) => boolean,
+): Promise<{ answer: T; partial?: PartialAnswer }> {
   const c = await ctx.services.readiness.coverage(ctx, doc);
   if (c.state !== 'loading') return { answer: await ask() };
   const answer = await inTime(ctx, c, what, ask);

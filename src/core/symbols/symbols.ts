@@ -61,7 +61,8 @@ export const symbolOutputSchema: JsonSchema = {
   properties: {
     symbolId: {
       type: 'string',
-      description: 'Pass it back as symbol.symbolId. "<folderId>:<path>#Kind:name" with its containers\' segments before (Class:C/Method:m): kind, name and container are read there.',
+      description:
+        'Pass it back as symbol.symbolId. "<folderId>:<path>#Kind:name" with its containers\' segments before (Class:C/Method:m): kind, name and container are read there.',
     },
     name: { type: 'string', description: 'Only when the symbolId percent-escapes it.' },
     line: { type: 'integer', minimum: 1, description: "The name's line." },
@@ -269,7 +270,13 @@ export function readSymbol(s: { symbolId?: string; name?: string; kind?: string 
 }
 
 /** The compact returned shape of a symbol (SymbolOutput). `roots` defaults to the tree documentSymbolTree loaded for the document. */
-export function symbolOutput(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol, containers: readonly HostSymbol[], roots?: readonly HostSymbol[]): SymbolOutput {
+export function symbolOutput(
+  ctx: ToolContext,
+  doc: ResolvedDocument,
+  symbol: HostSymbol,
+  containers: readonly HostSymbol[],
+  roots?: readonly HostSymbol[],
+): SymbolOutput {
   const tree = roots ?? trees.get(doc) ?? (containers.length === 0 ? [symbol] : [containers[0]]);
   const { documentId, span: _span, ...place } = ctx.toLocation(doc, symbol.selectionRange.start, symbol.selectionRange.end - symbol.selectionRange.start);
   const out: SymbolOutput = { symbolId: symbolIdOf(doc.ref.documentId, tree, [...containers, symbol]), ...place };
@@ -282,7 +289,11 @@ export function symbolOutput(ctx: ToolContext, doc: ResolvedDocument, symbol: Ho
  * The innermost symbol whose name contains [start, end], else the innermost whose range
  * contains it. Several siblings matching at the innermost level make it ambiguous.
  */
-export function symbolsAt(roots: readonly HostSymbol[], start: number, end: number): { match: { symbol: HostSymbol; containers: HostSymbol[] }[]; byName: boolean } {
+export function symbolsAt(
+  roots: readonly HostSymbol[],
+  start: number,
+  end: number,
+): { match: { symbol: HostSymbol; containers: HostSymbol[] }[]; byName: boolean } {
   const inName = (s: HostSymbol) => s.selectionRange.start <= start && end <= s.selectionRange.end;
   const inRange = (s: HostSymbol) => s.range.start <= start && end <= s.range.end;
   const all = [...walkSymbols(roots)];
@@ -305,7 +316,7 @@ export function symbolsAt(roots: readonly HostSymbol[], start: number, end: numb
 /** The symbol a name range (from another provider: workspace symbols, call hierarchy, ...) belongs to, if the tree has it. */
 export function symbolWithName(roots: readonly HostSymbol[], start: number, end: number): { symbol: HostSymbol; containers: HostSymbol[] } | undefined {
   const found = symbolsAt(roots, start, end);
-  return found.match.length === 1 ? found.match[0] : found.match.find((m) => m.symbol.selectionRange.start === start) ?? found.match[0];
+  return found.match.length === 1 ? found.match[0] : (found.match.find((m) => m.symbol.selectionRange.start === start) ?? found.match[0]);
 }
 
 // ---------------------------------------------------------------- resolution
@@ -317,7 +328,12 @@ function describeOutput(c: SymbolOutput): string {
 }
 
 /** ctx.location for the location of a symbol selector: its errors name the field as the request has it (`symbol.location...`). */
-export async function symbolLocation(ctx: ToolContext, location: LocationSelector, workspace?: WorkspaceSelector | null, field = 'symbol'): Promise<ResolvedLocation> {
+export async function symbolLocation(
+  ctx: ToolContext,
+  location: LocationSelector,
+  workspace?: WorkspaceSelector | null,
+  field = 'symbol',
+): Promise<ResolvedLocation> {
   try {
     return await ctx.location(location, workspace);
   } catch (e) {
@@ -326,9 +342,18 @@ export async function symbolLocation(ctx: ToolContext, location: LocationSelecto
 }
 
 /** Resolves a symbol selector (location or symbolId) to one document symbol. */
-export async function resolveSymbol(ctx: ToolContext, selector: SymbolSelector, workspace?: WorkspaceSelector | null, field = 'symbol'): Promise<ResolvedSymbol> {
+export async function resolveSymbol(
+  ctx: ToolContext,
+  selector: SymbolSelector,
+  workspace?: WorkspaceSelector | null,
+  field = 'symbol',
+): Promise<ResolvedSymbol> {
   if ((selector.location === undefined) === (selector.symbolId === undefined)) {
-    throw new ToolError('InvalidRequest', `${field}: provide exactly one of location or symbolId.`, revise(`Give ${field}.symbolId from an earlier answer, or ${field}.location (a span or a selection inside the symbol's name).`));
+    throw new ToolError(
+      'InvalidRequest',
+      `${field}: provide exactly one of location or symbolId.`,
+      revise(`Give ${field}.symbolId from an earlier answer, or ${field}.location (a span or a selection inside the symbol's name).`),
+    );
   }
   if (selector.symbolId !== undefined) return resolveSymbolId(ctx, selector.symbolId, workspace, field);
   const target = await symbolLocation(ctx, selector.location as LocationSelector, workspace, field);
@@ -358,7 +383,9 @@ export async function resolveSymbol(ctx: ToolContext, selector: SymbolSelector, 
     'SymbolNotFound',
     `No symbol of ${doc.relativePath} contains line ${line + 1}${roots.length === 0 ? ' (the language service reports no symbols in this document)' : ''}.` +
       (near.length > 0 ? ` Nearest: ${near.map((c) => `${describeOutput(c)} (line ${c.line})`).join(', ')}.` : ''),
-    near.length > 0 ? revise(`Select the symbol's name, or use one of the nearest symbolIds as ${field}.symbolId.`) : callTool('get-document-outline', 'List the symbols of the document, then pick one.'),
+    near.length > 0
+      ? revise(`Select the symbol's name, or use one of the nearest symbolIds as ${field}.symbolId.`)
+      : callTool('get-document-outline', 'List the symbols of the document, then pick one.'),
     { nearest: near },
   );
 }
@@ -387,9 +414,18 @@ async function resolveSymbolId(ctx: ToolContext, symbolId: string, workspace: Wo
   return { document: doc, symbol, containers: path.slice(0, -1), symbolId: symbolIdOf(doc.ref.documentId, roots, path) };
 }
 
-function symbolIdNotFound(ctx: ToolContext, doc: ResolvedDocument, roots: readonly HostSymbol[], path: HostSymbol[], level: readonly HostSymbol[], segment: Segment, field: string): ToolError {
+function symbolIdNotFound(
+  ctx: ToolContext,
+  doc: ResolvedDocument,
+  roots: readonly HostSymbol[],
+  path: HostSymbol[],
+  level: readonly HostSymbol[],
+  segment: Segment,
+  field: string,
+): ToolError {
   const lower = segment.name.toLowerCase();
-  const score = (s: HostSymbol) => (s.name === segment.name ? 0 : s.name.toLowerCase() === lower ? 1 : s.name.toLowerCase().includes(lower) || lower.includes(s.name.toLowerCase()) ? 2 : 3);
+  const score = (s: HostSymbol) =>
+    s.name === segment.name ? 0 : s.name.toLowerCase() === lower ? 1 : s.name.toLowerCase().includes(lower) || lower.includes(s.name.toLowerCase()) ? 2 : 3;
   const near = [...level]
     .sort((a, b) => score(a) - score(b) || a.selectionRange.start - b.selectionRange.start)
     .slice(0, 8)
@@ -400,7 +436,9 @@ function symbolIdNotFound(ctx: ToolContext, doc: ResolvedDocument, roots: readon
     'SymbolNotFound',
     `${doc.relativePath} has no ${segment.kind} "${segment.name}"${segment.ordinal > 0 ? ` number ${segment.ordinal + 1} (there are ${overloads})` : ''} ${where} any more.` +
       (near.length > 0 ? ` Symbols there: ${near.map(describeOutput).join(', ')}.` : ''),
-    revise(`The symbol was renamed, moved or deleted: resolve it again (search-symbols or a location), or use one of the listed symbolIds as ${field}.symbolId.`),
+    revise(
+      `The symbol was renamed, moved or deleted: resolve it again (search-symbols or a location), or use one of the listed symbolIds as ${field}.symbolId.`,
+    ),
     { nearest: near },
   );
 }

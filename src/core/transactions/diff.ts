@@ -100,9 +100,19 @@ function resync(oldLines: readonly string[], newLines: readonly string[], o: num
 
 /** A minimal edit script of one changed region, as runs of kept, removed and added lines. */
 function minimalRegion(oldLines: string[], newLines: string[]): [Op['kind'], number][] {
-  if (oldLines.length === 0 || newLines.length === 0) return [['-', oldLines.length], ['+', newLines.length]];
+  if (oldLines.length === 0 || newLines.length === 0) {
+    return [
+      ['-', oldLines.length],
+      ['+', newLines.length],
+    ];
+  }
   // One line replaced (every line of a rename): what Myers answers, without building its tables.
-  if (oldLines.length === 1 && newLines.length === 1 && oldLines[0] !== newLines[0]) return [['-', 1], ['+', 1]];
+  if (oldLines.length === 1 && newLines.length === 1 && oldLines[0] !== newLines[0]) {
+    return [
+      ['-', 1],
+      ['+', 1],
+    ];
+  }
   const ids = new Map<string, number>();
   const idOf = (line: string): number => {
     let id = ids.get(line);

@@ -67,7 +67,13 @@ export function toChanges(workspace: Workspace, edit: HostWorkspaceEdit, what: s
   }
   for (const op of edit.fileOperations) {
     if (op.kind === 'create') {
-      changes.push({ kind: 'create', path: relative(workspace, op.absPath, what), text: createdText.get(op.absPath) ?? '', overwrite: op.overwrite, ignoreIfExists: op.ignoreIfExists });
+      changes.push({
+        kind: 'create',
+        path: relative(workspace, op.absPath, what),
+        text: createdText.get(op.absPath) ?? '',
+        overwrite: op.overwrite,
+        ignoreIfExists: op.ignoreIfExists,
+      });
     } else if (op.kind === 'delete') {
       changes.push({ kind: 'delete', path: relative(workspace, op.absPath, what), ignoreIfNotExists: op.ignoreIfNotExists });
     } else {
@@ -75,8 +81,9 @@ export function toChanges(workspace: Workspace, edit: HostWorkspaceEdit, what: s
     }
   }
   const notes = edit.fileOperationsUnread
-    ? [`This VS Code does not let extensions read the file operations (create, move, delete) of the ${what}'s edit, so only its text edits were staged: check the preview before committing.`]
+    ? [
+        `This VS Code does not let extensions read the file operations (create, move, delete) of the ${what}'s edit, so only its text edits were staged: check the preview before committing.`,
+      ]
     : [];
   return { changes, computedOn, documents, fileOperations: edit.fileOperations.length, notes };
 }
-

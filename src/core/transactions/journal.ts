@@ -50,7 +50,9 @@ export class CommitJournal {
       for (const f of e.files) {
         const bytes = await readBytes(f.absPath);
         const now = bytes ? sha256(bytes) : null;
-        files.push(`${f.path}: ${now === f.beforeHash ? 'as before the commit' : now === f.afterHash ? 'holds the staged text' : now === null ? 'missing' : 'holds other content'}`);
+        files.push(
+          `${f.path}: ${now === f.beforeHash ? 'as before the commit' : now === f.afterHash ? 'holds the staged text' : now === null ? 'missing' : 'holds other content'}`,
+        );
       }
       lines.push(`Commit of transaction ${e.transactionId} (${e.time}) in ${e.folder} was interrupted: ${files.join('; ')}.`);
       e.state = 'failed';

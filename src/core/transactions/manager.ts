@@ -9,7 +9,21 @@ import type { Workspace } from '../documents/workspaces';
 import { ANSWER_LIST_DEFAULT } from '../chain/bounding';
 import { mapConcurrently } from '../util/concurrency';
 import { countOf } from '../util/wording';
-import type { Author, ChangedDocument, MutationData, Provenance, Revision, RevisionInfo, StageOptions, StagedChange, StagedDocument, StagedFileSummary, StagedState, TransactionEvent, TransactionState } from './types';
+import type {
+  Author,
+  ChangedDocument,
+  MutationData,
+  Provenance,
+  Revision,
+  RevisionInfo,
+  StageOptions,
+  StagedChange,
+  StagedDocument,
+  StagedFileSummary,
+  StagedState,
+  TransactionEvent,
+  TransactionState,
+} from './types';
 import type { CommitFile, CommitPlan, DocumentBase } from './plan';
 import { Transaction, changeKindOf } from './transaction';
 import { changedRegions, sha256 } from './segments';
@@ -31,7 +45,6 @@ export interface ManagerDeps {
 const MAX_FILES_PER_REVISION = 2000;
 /** Reads in flight while staging: one at a time, a 1,000-file rename waited on ~3,000 file system calls in turn. */
 const READ_CONCURRENCY = 16;
-
 
 /**
  * The staged transactions, one per workspace folder. Mutations go through `stage`, which runs
@@ -117,7 +130,11 @@ export class TransactionManager {
   require(workspace: Workspace): Transaction {
     const tx = this.transactions.get(workspace.id);
     if (!tx) {
-      throw new ToolError('NoActiveTransaction', `No transaction is active in ${workspace.alias}; nothing is staged.`, callTool('transaction-start', 'Stage a change with a mutation tool (it starts a transaction), or call transaction-start.'));
+      throw new ToolError(
+        'NoActiveTransaction',
+        `No transaction is active in ${workspace.alias}; nothing is staged.`,
+        callTool('transaction-start', 'Stage a change with a mutation tool (it starts a transaction), or call transaction-start.'),
+      );
     }
     return tx;
   }
@@ -159,7 +176,11 @@ export class TransactionManager {
   async describe(workspace: Workspace, d: StagedDocument, counts: LineCounts = this.counts(d)): Promise<ChangedDocument> {
     const p = d.path ?? d.origin?.path ?? d.removedPath ?? '';
     const project = await workspace.projectFor(p);
-    const out: ChangedDocument = { document: { documentId: workspace.documentId(p), path: p, projectId: project.projectId }, changeKind: changeKindOf(d), preview: counts };
+    const out: ChangedDocument = {
+      document: { documentId: workspace.documentId(p), path: p, projectId: project.projectId },
+      changeKind: changeKindOf(d),
+      preview: counts,
+    };
     if (d.origin && d.path !== null && d.path !== d.origin.path) out.previousPath = d.origin.path;
     return out;
   }
@@ -225,7 +246,9 @@ export class TransactionManager {
   private async readBase(workspace: Workspace, relativePath: string): Promise<DocumentBase | undefined> {
     const abs = joinFolder(workspace.fsPath, relativePath);
     const host = this.deps.host;
-    const { doc, bytes } = host.readDocumentAndBytes ? await host.readDocumentAndBytes(abs) : { doc: await host.readDocument(abs), bytes: await host.readFileBytes(abs) };
+    const { doc, bytes } = host.readDocumentAndBytes
+      ? await host.readDocumentAndBytes(abs)
+      : { doc: await host.readDocument(abs), bytes: await host.readFileBytes(abs) };
     if (!doc && !bytes) return undefined;
     const text = doc?.text ?? '';
     return {
@@ -244,7 +267,13 @@ export class TransactionManager {
    * first, then ctx.commitPoint() (a cancelled call stops there with nothing staged), then
    * the revision is added in one synchronous step.
    */
-  stage(ctx: CommitPoint | undefined, workspace: Workspace, provenance: Provenance, changes: readonly StagedChange[], options: StageOptions): Promise<MutationData> {
+  stage(
+    ctx: CommitPoint | undefined,
+    workspace: Workspace,
+    provenance: Provenance,
+    changes: readonly StagedChange[],
+    options: StageOptions,
+  ): Promise<MutationData> {
     return this.exclusive(workspace.id, () => this.stageNow(ctx, workspace, provenance, changes, options));
   }
 
@@ -252,23 +281,38 @@ export class TransactionManager {
    * Resolves and stages in one turn of the workspace's queue: `build` reads the staged text
    * (ctx.location(..., 'staged')) with no other mutation in between, so its offsets cannot go stale.
    */
-  mutate(ctx: CommitPoint | undefined, workspace: Workspace, build: () => Promise<{ provenance: Provenance; changes: readonly StagedChange[]; options: StageOptions }>): Promise<MutationData> {
+  mutate(
+    ctx: CommitPoint | undefined,
+    workspace: Workspace,
+    build: () => Promise<{ provenance: Provenance; changes: readonly StagedChange[]; options: StageOptions }>,
+  ): Promise<MutationData> {
     return this.exclusive(workspace.id, async () => {
       const b = await build();
       return this.stageNow(ctx, workspace, b.provenance, b.changes, b.options);
     });
   }
 
-  private stageNow(ctx: CommitPoint | undefined, workspace: Workspace, provenance: Provenance, changes: readonly StagedChange[], options: StageOptions): Promise<MutationData> {
+  private stageNow(
+    ctx: CommitPoint | undefined,
+    workspace: Workspace,
+    provenance: Provenance,
+    changes: readonly StagedChange[],
+    options: StageOptions,
+  ): Promise<MutationData> {
     return (async () => {
-      if (changes.length === 0) throw new ToolError('InvalidRequest', 'There is nothing to stage: the change is empty.', revise('Describe at least one edit or file operation.'));
+      if (changes.length === 0) {
+        throw new ToolError('InvalidRequest', 'There is nothing to stage: the change is empty.', revise('Describe at least one edit or file operation.'));
+      }
       const existing = this.transactions.get(workspace.id);
       const max = this.deps.maxRevisions();
       if (existing && existing.current >= max) {
         throw new ToolError(
           'RevisionCapacityReached',
           `The transaction holds ${existing.current} of at most ${max} revisions; nothing was staged.`,
-          callTool('transaction-history', 'Undo revisions you no longer need with transaction-history (action "undo"), or commit or roll back the transaction, then stage again.'),
+          callTool(
+            'transaction-history',
+            'Undo revisions you no longer need with transaction-history (action "undo"), or commit or roll back the transaction, then stage again.',
+          ),
         );
       }
       const before: StagedState = existing?.state() ?? new Map();
@@ -280,7 +324,9 @@ export class TransactionManager {
           paths.add(c.to);
         } else if (c.kind !== 'restore') paths.add(c.path);
       }
-      if (paths.size > MAX_FILES_PER_REVISION) throw new ToolError('InvalidRequest', `One revision may touch at most ${MAX_FILES_PER_REVISION} files.`, revise('Split the change.'));
+      if (paths.size > MAX_FILES_PER_REVISION) {
+        throw new ToolError('InvalidRequest', `One revision may touch at most ${MAX_FILES_PER_REVISION} files.`, revise('Split the change.'));
+      }
       const stagedPaths = new Set<string>();
       for (const d of before.values()) {
         if (d.path !== null) stagedPaths.add(d.path);
@@ -294,7 +340,11 @@ export class TransactionManager {
       builder.dropUntouched();
       const touched = builder.touched();
       if (touched.length === 0) {
-        throw new ToolError('InvalidRequest', 'The change leaves every document as it is staged already; nothing was staged.', revise('Check the staged text (transaction-preview or get-code-context with view "staged") and describe a real change.'));
+        throw new ToolError(
+          'InvalidRequest',
+          'The change leaves every document as it is staged already; nothing was staged.',
+          revise('Check the staged text (transaction-preview or get-code-context with view "staged") and describe a real change.'),
+        );
       }
       // Described before the point of no return: after it nothing may fail. Only the listed ones
       // are counted (a diff each); transaction-preview counts the others when it shows them.
@@ -305,7 +355,12 @@ export class TransactionManager {
         // Against the base these are the counts transaction-preview shows: cached for it.
         const counts = previous ? lineCounts(previous.path === null ? '' : previous.text, d.path === null ? '' : d.text) : this.counts(d);
         const kind = changeKindOf(d);
-        return { path: pathOf(d), ...(kind === 'Modified' ? {} : { changeKind: kind }), ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}), ...counts };
+        return {
+          path: pathOf(d),
+          ...(kind === 'Modified' ? {} : { changeKind: kind }),
+          ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}),
+          ...counts,
+        };
       });
       ctx?.commitPoint();
       const { transaction: tx } = this.start(workspace);
@@ -313,7 +368,12 @@ export class TransactionManager {
       const by = provenance.by ?? 'agent';
       const revision: Revision = {
         number: tx.current + 1,
-        provenance: { tool: provenance.tool, summary: provenance.summary, by, ...(provenance.codeActionKind ? { codeActionKind: provenance.codeActionKind } : {}) },
+        provenance: {
+          tool: provenance.tool,
+          summary: provenance.summary,
+          by,
+          ...(provenance.codeActionKind ? { codeActionKind: provenance.codeActionKind } : {}),
+        },
         time: new Date().toISOString(),
         paths: touched.map((d) => d.path ?? d.origin?.path ?? '').sort(),
         state: builder.state,
@@ -410,7 +470,11 @@ export class TransactionManager {
     const tx = this.require(workspace);
     const docs = tx.effectiveDocuments();
     if (docs.length === 0) {
-      throw new ToolError('InvalidRequest', 'The transaction stages no change at its current revision; there is nothing to commit.', callTool('transaction-history', 'Redo revisions with transaction-history, stage a change, or roll the transaction back.'));
+      throw new ToolError(
+        'InvalidRequest',
+        'The transaction stages no change at its current revision; there is nothing to commit.',
+        callTool('transaction-history', 'Redo revisions with transaction-history, stage a change, or roll the transaction back.'),
+      );
     }
     const abs = (p: string): string => joinFolder(workspace.fsPath, p);
     const files: CommitFile[] = [];
@@ -421,9 +485,19 @@ export class TransactionManager {
       } else if (d.path === null) {
         files.push({ kind: 'delete', absPath: abs(d.origin.path), path: d.origin.path, base: d.origin });
       } else {
-        const edits = d.text === d.origin.text ? undefined : changedRegions(d, d.origin.text.length).map((r) => ({ start: r.start, end: r.end, newText: r.text }));
+        const edits =
+          d.text === d.origin.text ? undefined : changedRegions(d, d.origin.text.length).map((r) => ({ start: r.start, end: r.end, newText: r.text }));
         if (d.path !== d.origin.path) {
-          files.push({ kind: 'rename', absPath: abs(d.origin.path), path: d.origin.path, newAbsPath: abs(d.path), newPath: d.path, base: d.origin, edits, text: d.text });
+          files.push({
+            kind: 'rename',
+            absPath: abs(d.origin.path),
+            path: d.origin.path,
+            newAbsPath: abs(d.path),
+            newPath: d.path,
+            base: d.origin,
+            edits,
+            text: d.text,
+          });
         } else {
           files.push({ kind: 'modify', absPath: abs(d.path), path: d.path, base: d.origin, edits, text: d.text });
         }
@@ -442,7 +516,10 @@ function stagedWhileLoading(r: Revision, by: Author): ToolError {
     `Revision ${r.number} (${r.provenance.summary}) was staged while the ${languageId} language service was still loading the project, so its edits may miss files nobody had open. Nothing was written; the transaction is kept.`,
     by === 'person'
       ? resolveExternally(`Undo revision ${r.number} and ask the agent to stage it again, or roll the transaction back.`)
-      : callTool('transaction-history', `Undo back to revision ${r.number - 1} with transaction-history (action "undo"), stage the same change again (${r.provenance.tool}), then commit.`),
+      : callTool(
+          'transaction-history',
+          `Undo back to revision ${r.number - 1} with transaction-history (action "undo"), stage the same change again (${r.provenance.tool}), then commit.`,
+        ),
     { revision: r.number, languageId },
   );
 }

@@ -108,7 +108,9 @@ export class StateBuilder {
   apply(c: StagedChange, options: StageOptions): void {
     switch (c.kind) {
       case 'edit':
-        return options.basis === 'buffer' ? this.editBuffer(c.path, c.edits, options.computedOn?.[c.path]) : this.editStaged(c.path, c.edits, options.computedOn?.[c.path]);
+        return options.basis === 'buffer'
+          ? this.editBuffer(c.path, c.edits, options.computedOn?.[c.path])
+          : this.editStaged(c.path, c.edits, options.computedOn?.[c.path]);
       case 'create':
         return this.create(c);
       case 'delete':
@@ -129,7 +131,13 @@ export class StateBuilder {
       return;
     }
     const occupant = [...this.state.values()].find((x) => x !== d && x.path === d.origin?.path);
-    if (occupant) throw new ToolError('TransactionConflicted', `${d.origin.path} is taken by another staged file; discard that one first.`, revise(`Discard ${d.origin.path} first.`));
+    if (occupant) {
+      throw new ToolError(
+        'TransactionConflicted',
+        `${d.origin.path} is taken by another staged file; discard that one first.`,
+        revise(`Discard ${d.origin.path} first.`),
+      );
+    }
     this.set({ ...d, path: d.origin.path, text: d.origin.text, segments: d.origin.text === '' ? [] : [{ start: 0, end: d.origin.text.length }] });
   }
 
@@ -138,10 +146,18 @@ export class StateBuilder {
     for (let i = 0; i < sorted.length; i++) {
       const e = sorted[i];
       if (!(Number.isInteger(e.start) && Number.isInteger(e.end) && 0 <= e.start && e.start <= e.end && e.end <= length)) {
-        throw new ToolError('InvalidRequest', `An edit of ${p} spans ${e.start}..${e.end}, outside its ${length} UTF-16 code units.`, revise('Resolve the location again against the staged text.'));
+        throw new ToolError(
+          'InvalidRequest',
+          `An edit of ${p} spans ${e.start}..${e.end}, outside its ${length} UTF-16 code units.`,
+          revise('Resolve the location again against the staged text.'),
+        );
       }
       if (i > 0 && sorted[i - 1].end > e.start) {
-        throw new ToolError('InvalidRequest', `Two edits of ${p} overlap (${sorted[i - 1].start}..${sorted[i - 1].end} and ${e.start}..${e.end}).`, revise('Give non-overlapping replacements, or merge them into one.'));
+        throw new ToolError(
+          'InvalidRequest',
+          `Two edits of ${p} overlap (${sorted[i - 1].start}..${sorted[i - 1].end} and ${e.start}..${e.end}).`,
+          revise('Give non-overlapping replacements, or merge them into one.'),
+        );
       }
     }
     return sorted;
@@ -151,7 +167,11 @@ export class StateBuilder {
     const d = this.live(p);
     if (!d) throw this.missing(p);
     if (computedOn !== undefined && computedOn !== d.text) {
-      throw new ToolError('TransactionConflicted', `The staged text of ${p} changed (another call staged a revision) after this edit was resolved against it; nothing was staged.`, retry('Resolve the location again and repeat the request.'));
+      throw new ToolError(
+        'TransactionConflicted',
+        `The staged text of ${p} changed (another call staged a revision) after this edit was resolved against it; nothing was staged.`,
+        retry('Resolve the location again and repeat the request.'),
+      );
     }
     if (d.origin?.binary) throw new ToolError('InvalidRequest', `${p} is not a text document; it cannot be edited.`, revise('Edit text files only.'));
     const sorted = this.checkedEdits(p, edits, d.text.length);
@@ -163,16 +183,26 @@ export class StateBuilder {
   private editBuffer(p: string, edits: readonly OffsetEdit[], computedOn: string | undefined): void {
     const d = this.byBasePath(p);
     if (!d || !d.origin) {
-      throw new ToolError('TransactionConflicted', `The language service edited ${p}, which exists only in the staged transaction; its edits cannot be placed.`, revise('Make this change with edit-text on the staged text instead.'));
+      throw new ToolError(
+        'TransactionConflicted',
+        `The language service edited ${p}, which exists only in the staged transaction; its edits cannot be placed.`,
+        revise('Make this change with edit-text on the staged text instead.'),
+      );
     }
     if (d.path === null) {
-      throw new ToolError('TransactionConflicted', `The language service edited ${p}, which the transaction deletes.`, callTool('transaction-history', 'Undo the revision that deletes it (transaction-history action "undo"), or leave this file out.'));
+      throw new ToolError(
+        'TransactionConflicted',
+        `The language service edited ${p}, which the transaction deletes.`,
+        callTool('transaction-history', 'Undo the revision that deletes it (transaction-history action "undo"), or leave this file out.'),
+      );
     }
     if (computedOn !== undefined && computedOn !== d.origin.text) {
       throw new ToolError(
         'TransactionConflicted',
         `${p} changed in the editor after the transaction first staged it, so the language service's edits were computed on different text than the staged edits.`,
-        resolveExternally('Ask the person whether to keep the editor change (then roll back the transaction with transaction-rollback and stage again) or undo it in the editor, then retry.'),
+        resolveExternally(
+          'Ask the person whether to keep the editor change (then roll back the transaction with transaction-rollback and stage again) or undo it in the editor, then retry.',
+        ),
       );
     }
     const sorted = this.checkedEdits(p, edits, d.origin.text.length);
@@ -185,7 +215,10 @@ export class StateBuilder {
         throw new ToolError(
           'TransactionConflicted',
           `The language service's edit of ${p} at line ${pos.line(e.start)} overlaps a change already staged at line ${pos.line(hit.start)}${hit.end > hit.start ? `-${pos.line(hit.end)}` : ''}. Nothing was staged (never a silent merge).`,
-          callTool('transaction-history', 'Either undo the staged revision that touches those lines (transaction-history action "undo") and repeat this request, or make the change by hand with edit-text on the staged text.'),
+          callTool(
+            'transaction-history',
+            'Either undo the staged revision that touches those lines (transaction-history action "undo") and repeat this request, or make the change by hand with edit-text on the staged text.',
+          ),
           { path: p, edit: e, stagedRegion: { start: hit.start, end: hit.end } },
         );
       }
@@ -216,7 +249,13 @@ export class StateBuilder {
         this.notes.push(`${c.path} already exists; left as it is (ignoreIfExists).`);
         return;
       }
-      if (!c.overwrite) throw new ToolError('InvalidRequest', `${c.path} already exists${existing.origin ? '' : ' in the staged transaction'}.`, revise('Choose another path, or set overwrite to replace it.'));
+      if (!c.overwrite) {
+        throw new ToolError(
+          'InvalidRequest',
+          `${c.path} already exists${existing.origin ? '' : ' in the staged transaction'}.`,
+          revise('Choose another path, or set overwrite to replace it.'),
+        );
+      }
       this.set({ ...existing, text: c.text, segments: c.text === '' ? [] : [{ text: c.text }] });
       return;
     }

@@ -73,12 +73,34 @@ export function serializeTransaction(tx: Transaction, folder: string): KeptTrans
     let i = documents.get(d);
     if (i === undefined) {
       documents.set(d, (i = documents.size));
-      keptDocuments.push({ key: d.key, origin: d.origin ? baseIndex(d.origin) : null, path: d.path, segments: d.segments.map((s) => ('text' in s ? s.text : [s.start, s.end])) });
+      keptDocuments.push({
+        key: d.key,
+        origin: d.origin ? baseIndex(d.origin) : null,
+        path: d.path,
+        segments: d.segments.map((s) => ('text' in s ? s.text : [s.start, s.end])),
+      });
     }
     return i;
   };
-  const revisions = tx.revisions.map((r) => ({ number: r.number, provenance: r.provenance, time: r.time, paths: r.paths, state: [...r.state.values()].map(docIndex), ...(r.coverage ? { coverage: r.coverage } : {}) }));
-  return { format: FORMAT, workspaceId: tx.workspaceId, folder, id: tx.id, startedAt: tx.startedAt, current: tx.current, bases: [...bases.keys()], documents: keptDocuments, revisions };
+  const revisions = tx.revisions.map((r) => ({
+    number: r.number,
+    provenance: r.provenance,
+    time: r.time,
+    paths: r.paths,
+    state: [...r.state.values()].map(docIndex),
+    ...(r.coverage ? { coverage: r.coverage } : {}),
+  }));
+  return {
+    format: FORMAT,
+    workspaceId: tx.workspaceId,
+    folder,
+    id: tx.id,
+    startedAt: tx.startedAt,
+    current: tx.current,
+    bases: [...bases.keys()],
+    documents: keptDocuments,
+    revisions,
+  };
 }
 
 const isString = (v: unknown): v is string => typeof v === 'string';
@@ -86,7 +108,9 @@ const isInt = (v: unknown): v is number => Number.isInteger(v);
 
 /** Rebuilds a transaction, checking every field; throws on anything malformed (the file is then dropped). */
 export function deserializeTransaction(kept: KeptTransaction): Transaction {
-  if (kept.format !== FORMAT || !isString(kept.workspaceId) || !isString(kept.id) || !isString(kept.startedAt) || !isInt(kept.current)) throw new Error('not a kept transaction');
+  if (kept.format !== FORMAT || !isString(kept.workspaceId) || !isString(kept.id) || !isString(kept.startedAt) || !isInt(kept.current)) {
+    throw new Error('not a kept transaction');
+  }
   if (!Array.isArray(kept.bases) || !Array.isArray(kept.documents) || !Array.isArray(kept.revisions)) throw new Error('missing lists');
   for (const b of kept.bases) {
     if (!isString(b.path) || !isString(b.text) || sha256(b.text) !== b.hash) throw new Error(`base ${String(b.path)} does not match its hash`);
@@ -109,7 +133,9 @@ export function deserializeTransaction(kept: KeptTransaction): Transaction {
   });
   const tx = new Transaction(kept.workspaceId, kept.id, kept.startedAt);
   for (const r of kept.revisions) {
-    if (!isInt(r.number) || !Array.isArray(r.state) || !Array.isArray(r.paths) || !isString(r.provenance?.tool) || !isString(r.provenance?.summary)) throw new Error('malformed revision');
+    if (!isInt(r.number) || !Array.isArray(r.state) || !Array.isArray(r.paths) || !isString(r.provenance?.tool) || !isString(r.provenance?.summary)) {
+      throw new Error('malformed revision');
+    }
     const state = new Map<string, StagedDocument>();
     for (const i of r.state) {
       const d = documents[i];
@@ -190,13 +216,19 @@ export class TransactionStore {
       const text = JSON.stringify(serializeTransaction(tx, ws.fsPath));
       if (text.length > this.maxBytes) {
         await this.files.remove(workspaceId);
-        this.manager.notePersistence(workspaceId, `The staged transaction of ${ws.alias} (${Math.round(text.length / 1024)} KB) is above the ${Math.round(this.maxBytes / 1024)} KB kept across a window reload: it lives only in memory and a reload loses it.`);
+        this.manager.notePersistence(
+          workspaceId,
+          `The staged transaction of ${ws.alias} (${Math.round(text.length / 1024)} KB) is above the ${Math.round(this.maxBytes / 1024)} KB kept across a window reload: it lives only in memory and a reload loses it.`,
+        );
         return;
       }
       await this.files.write(workspaceId, text);
       this.manager.notePersistence(workspaceId, undefined);
     } catch (error) {
-      this.manager.notePersistence(workspaceId, `The staged transaction of ${ws?.alias ?? workspaceId} could not be kept for a window reload (${error instanceof Error ? error.message : String(error)}).`);
+      this.manager.notePersistence(
+        workspaceId,
+        `The staged transaction of ${ws?.alias ?? workspaceId} could not be kept for a window reload (${error instanceof Error ? error.message : String(error)}).`,
+      );
     }
   }
 
@@ -222,7 +254,10 @@ export class TransactionStore {
         tx = deserializeTransaction(kept);
       } catch (error) {
         await this.files.remove(ws.id).catch(() => undefined);
-        this.manager.notePersistence(ws.id, `The staged transaction kept for ${ws.alias} could not be read back (${error instanceof Error ? error.message : String(error)}); it was dropped.`);
+        this.manager.notePersistence(
+          ws.id,
+          `The staged transaction kept for ${ws.alias} could not be read back (${error instanceof Error ? error.message : String(error)}); it was dropped.`,
+        );
         continue;
       }
       if (!this.manager.adopt(tx)) continue;

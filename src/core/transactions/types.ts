@@ -14,7 +14,6 @@ export interface Provenance {
   by?: Author;
 }
 
-
 /** One change of a revision; paths are workspace-relative with forward slashes. */
 export type StagedChange =
   | { kind: 'edit'; path: string; edits: OffsetEdit[] }

@@ -26,10 +26,19 @@ export interface CommonInput {
  */
 export const viewInput: JsonSchema = { enum: ['buffer', 'staged'] };
 
-export function inputSchema(properties: Record<string, JsonSchema>, required: string[] = [], options: { workspace?: boolean; view?: boolean } = {}): JsonSchema {
+export function inputSchema(
+  properties: Record<string, JsonSchema>,
+  required: string[] = [],
+  options: { workspace?: boolean; view?: boolean } = {},
+): JsonSchema {
   return {
     type: 'object',
-    properties: { ...properties, ...(options.view ? { view: viewInput } : {}), expectedSnapshot: expectedSnapshotInput, ...(options.workspace === false ? {} : { workspace: workspaceSelectorInput }) },
+    properties: {
+      ...properties,
+      ...(options.view ? { view: viewInput } : {}),
+      expectedSnapshot: expectedSnapshotInput,
+      ...(options.workspace === false ? {} : { workspace: workspaceSelectorInput }),
+    },
     required,
     additionalProperties: false,
   };
@@ -44,7 +53,10 @@ export const queryAnnotations = (title: string): ToolAnnotations => ({
 });
 
 /** The marks every query tool shares. */
-export const QUERY: Pick<ToolDefinition, 'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'> = {
+export const QUERY: Pick<
+  ToolDefinition,
+  'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'
+> = {
   operationKind: 'Query',
   effect: 'Read',
   requiresApproval: false,

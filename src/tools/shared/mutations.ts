@@ -5,7 +5,10 @@ import { collectionOutput, documentRefOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 
 /** The marks every mutation (staging) tool shares. */
-export const MUTATION: Pick<ToolDefinition, 'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'> = {
+export const MUTATION: Pick<
+  ToolDefinition,
+  'operationKind' | 'effect' | 'requiresApproval' | 'requiredPermission' | 'safeToRepeat' | 'timeoutSeconds' | 'maxOutputBytes'
+> = {
   operationKind: 'Mutation',
   effect: 'Write',
   requiresApproval: false,
@@ -105,9 +108,11 @@ export const mutationDataSchema: JsonSchema = {
   properties: {
     transaction: transactionStateSchema,
     revision: revisionHeadSchema,
-    documents: collectionOutput('Files this revision changed, by path; hasMore when the answer was shortened to fit (totalCount counts all).', stagedFileSchema),
+    documents: collectionOutput(
+      'Files this revision changed, by path; hasMore when the answer was shortened to fit (totalCount counts all).',
+      stagedFileSchema,
+    ),
     notes: { type: 'array', items: { type: 'string' } },
   },
   required: ['transaction', 'revision', 'documents'],
 };
-

@@ -26,7 +26,11 @@ export const anySymbolSchema: JsonSchema = {
   properties: {
     ...(symbolOutputSchema.properties as Record<string, JsonSchema>),
     kind: { type: 'string', description: 'Only with external.' },
-    external: { type: 'object', description: 'Outside the workspace (no symbolId; name and kind given).', properties: { path: { type: 'string' }, line: { type: 'integer' } } },
+    external: {
+      type: 'object',
+      description: 'Outside the workspace (no symbolId; name and kind given).',
+      properties: { path: { type: 'string' }, line: { type: 'integer' } },
+    },
   },
 };
 
@@ -39,19 +43,32 @@ export const isExternal = (s: AnySymbol): s is ExternalSymbol => 'external' in s
  * A provider's item (or a target range) as a symbol of the workspace: the document symbol whose
  * name holds the item's name range. Outside the workspace, an ExternalSymbol.
  */
-export async function symbolForItem(ctx: ToolContext, item: Pick<HostHierarchyItem, 'name' | 'kind' | 'absPath' | 'selectionRange'>, workspace?: WorkspaceSelector | null): Promise<AnySymbol> {
+export async function symbolForItem(
+  ctx: ToolContext,
+  item: Pick<HostHierarchyItem, 'name' | 'kind' | 'absPath' | 'selectionRange'>,
+  workspace?: WorkspaceSelector | null,
+): Promise<AnySymbol> {
   const doc = await documentFor(ctx, item.absPath, workspace);
   if (doc) {
     const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
     const found = symbolWithName(roots, item.selectionRange.start, item.selectionRange.end);
-    const onName = (f: NonNullable<typeof found>) => f.symbol.selectionRange.start <= item.selectionRange.start && item.selectionRange.end <= f.symbol.selectionRange.end;
+    const onName = (f: NonNullable<typeof found>) =>
+      f.symbol.selectionRange.start <= item.selectionRange.start && item.selectionRange.end <= f.symbol.selectionRange.end;
     // Some providers point at a declaration by its whole range (TypeScript, for later overloads).
-    const wholeDeclaration = (f: NonNullable<typeof found>) => f.symbol.range.start === item.selectionRange.start && item.selectionRange.end <= f.symbol.range.end;
+    const wholeDeclaration = (f: NonNullable<typeof found>) =>
+      f.symbol.range.start === item.selectionRange.start && item.selectionRange.end <= f.symbol.range.end;
     if (found && (onName(found) || wholeDeclaration(found))) {
       return symbolOutput(ctx, doc, found.symbol, found.containers, roots);
     }
     // Not a symbol of the outline (a local function, an arrow function): named by its place.
-    const synthetic: HostSymbol = { name: item.name, kind: item.kind, detail: '', range: item.selectionRange, selectionRange: item.selectionRange, children: [] };
+    const synthetic: HostSymbol = {
+      name: item.name,
+      kind: item.kind,
+      detail: '',
+      range: item.selectionRange,
+      selectionRange: item.selectionRange,
+      children: [],
+    };
     return symbolOutput(ctx, doc, synthetic, [], [synthetic]);
   }
   const text = await ctx.host.readDocument(item.absPath);
@@ -72,7 +89,8 @@ export async function documentFor(ctx: ToolContext, absPath: string, workspace?:
 
 /** Deterministic order for symbols: path, then offset (external ones last, by path and line). */
 export function compareSymbols(a: AnySymbol, b: AnySymbol): number {
-  const key = (s: AnySymbol): [number, string, number] => (isExternal(s) ? [1, s.external.path, s.external.line] : [0, documentIdOfSymbol(s.symbolId), s.line * 1e6 + s.column]);
+  const key = (s: AnySymbol): [number, string, number] =>
+    isExternal(s) ? [1, s.external.path, s.external.line] : [0, documentIdOfSymbol(s.symbolId), s.line * 1e6 + s.column];
   const [ea, pa, oa] = key(a);
   const [eb, pb, ob] = key(b);
   return ea - eb || (pa < pb ? -1 : pa > pb ? 1 : 0) || oa - ob;

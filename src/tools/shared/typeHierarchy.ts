@@ -28,12 +28,16 @@ const hierarchyItem = (item: HostHierarchyItem) => item;
 export async function supertypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
   const doc = target.document;
   const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'supertypes');
-  if (h.roots && h.roots.length > 0) return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, hierarchyItem(e))))), source: 'typeHierarchy' };
+  if (h.roots && h.roots.length > 0) {
+    return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, hierarchyItem(e))))), source: 'typeHierarchy' };
+  }
   const items: AnySymbol[] = [];
   for (const n of heritageNames(doc.host.text, target.symbol.selectionRange.end, target.symbol.range.end)) {
     const targets = await ctx.host.locationsAt('definition', doc.absolutePath, n.offset);
     if (targets === undefined) throw unsupportedFeature(doc, 'type hierarchy');
-    for (const t of targets) items.push(await symbolForItem(ctx, { name: n.name.split('.').pop() ?? n.name, kind: 'Unknown', absPath: t.absPath, selectionRange: t.range }));
+    for (const t of targets) {
+      items.push(await symbolForItem(ctx, { name: n.name.split('.').pop() ?? n.name, kind: 'Unknown', absPath: t.absPath, selectionRange: t.range }));
+    }
   }
   return { items: unique(items), source: 'declarations' };
 }
@@ -52,11 +56,15 @@ export async function subtypes(ctx: ToolContext, target: ResolvedSymbol): Promis
     const roots = await documentSymbolTree(ctx, d).catch(() => undefined);
     if (!roots) continue;
     for (const { symbol, containers } of walkSymbols(roots)) {
-      if (isTypeKind(symbol.kind) && symbol.range.start <= r.range.start && r.range.end <= symbol.range.end && inHeritage(d.host.text, symbol.selectionRange.end, symbol.range.end, r.range.start)) {
+      if (
+        isTypeKind(symbol.kind) &&
+        symbol.range.start <= r.range.start &&
+        r.range.end <= symbol.range.end &&
+        inHeritage(d.host.text, symbol.selectionRange.end, symbol.range.end, r.range.start)
+      ) {
         items.push(symbolOutput(ctx, d, symbol, containers, roots));
       }
     }
   }
   return { items: unique(items), source: 'declarations' };
 }
-

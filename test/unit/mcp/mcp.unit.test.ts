@@ -10,7 +10,15 @@ import { defineTool } from '../../../src/core/chain/definition';
 import { modelInputSchema } from '../../../src/core/chain/manifest';
 import type { OperationalMode } from '../../../src/core/chain/modes';
 import { envelopeOutputSchema } from '../../../src/core/chain/schemas';
-import { chooseWindow, containsPath, DISCOVERY_FORMAT, discoveryFileName, pidOfFileName, readDiscoveryFiles, writeDiscoveryFile } from '../../../src/mcp/discovery';
+import {
+  chooseWindow,
+  containsPath,
+  DISCOVERY_FORMAT,
+  discoveryFileName,
+  pidOfFileName,
+  readDiscoveryFiles,
+  writeDiscoveryFile,
+} from '../../../src/mcp/discovery';
 import type { DiscoveryEntry } from '../../../src/mcp/discovery';
 import { runnerDoor } from '../../../src/mcp/door';
 import { mcpToolListing } from '../../../src/mcp/listing';
@@ -66,7 +74,10 @@ describe('MCP door: transport rules', () => {
 });
 
 describe('MCP door: tool profiles and listing', () => {
-  const tools = [{ name: 'a', ...READ }, { name: 'b', ...WRITE }];
+  const tools = [
+    { name: 'a', ...READ },
+    { name: 'b', ...WRITE },
+  ];
   const offer = (patch: Partial<Offer>): Offer => ({ effectiveMode: 'transactional', trusted: true, profile: FULL_PROFILE, untrusted: 'read-tools', ...patch });
 
   it('filters by profile', () => {
@@ -78,11 +89,23 @@ describe('MCP door: tool profiles and listing', () => {
   });
 
   it('offers the read tools in inspection-only mode and untrusted workspaces, nothing if the person says so', () => {
-    assert.deepEqual(offeredTools(tools, offer({})).map((t) => t.name), ['a', 'b']);
-    assert.deepEqual(offeredTools(tools, offer({ effectiveMode: 'inspection-only' })).map((t) => t.name), ['a']);
-    assert.deepEqual(offeredTools(tools, offer({ trusted: false, effectiveMode: 'inspection-only' })).map((t) => t.name), ['a']);
+    assert.deepEqual(
+      offeredTools(tools, offer({})).map((t) => t.name),
+      ['a', 'b'],
+    );
+    assert.deepEqual(
+      offeredTools(tools, offer({ effectiveMode: 'inspection-only' })).map((t) => t.name),
+      ['a'],
+    );
+    assert.deepEqual(
+      offeredTools(tools, offer({ trusted: false, effectiveMode: 'inspection-only' })).map((t) => t.name),
+      ['a'],
+    );
     assert.deepEqual(offeredTools(tools, offer({ trusted: false, effectiveMode: 'inspection-only', untrusted: 'nothing' })), []);
-    assert.deepEqual(offeredTools(tools, offer({ profile: parseProfile('navigation', []) })).map((t) => t.name), ['a']);
+    assert.deepEqual(
+      offeredTools(tools, offer({ profile: parseProfile('navigation', []) })).map((t) => t.name),
+      ['a'],
+    );
   });
 
   it('lists every tool with its canonical name, title, input schema, the envelope as output schema and the annotations', () => {
@@ -104,12 +127,17 @@ describe('MCP door: tool profiles and listing', () => {
 
   it('writes setup text for each client with the bridge path, the URL and the token', () => {
     const setups = clientSetups({ url: 'http://127.0.0.1:4000/mcp', token: 'T0K', bridgePath: '/ext dir/dist/mcp-stdio.js' });
-    assert.deepEqual(setups.map((s) => s.id), ['claude', 'codex', 'gemini', 'cursor', 'other']);
+    assert.deepEqual(
+      setups.map((s) => s.id),
+      ['claude', 'codex', 'gemini', 'cursor', 'other'],
+    );
     const claude = setups[0].text;
     assert.match(claude, /claude mcp add agent-workbench -- node '\/ext dir\/dist\/mcp-stdio.js'/);
     assert.match(claude, /claude mcp add --transport http agent-workbench http:\/\/127\.0\.0\.1:4000\/mcp --header 'Authorization: Bearer T0K'/);
     assert.match(setups[1].text, /\[mcp_servers\.agent-workbench\]\ncommand = "node"\nargs = \["\/ext dir\/dist\/mcp-stdio.js"\]/);
-    for (const s of setups.slice(2, 4)) assert.deepEqual(JSON.parse(s.text.split('\n\n//')[0]), { mcpServers: { 'agent-workbench': { command: 'node', args: ['/ext dir/dist/mcp-stdio.js'] } } });
+    for (const s of setups.slice(2, 4)) {
+      assert.deepEqual(JSON.parse(s.text.split('\n\n//')[0]), { mcpServers: { 'agent-workbench': { command: 'node', args: ['/ext dir/dist/mcp-stdio.js'] } } });
+    }
   });
 });
 
@@ -117,7 +145,16 @@ describe('MCP door: discovery files', () => {
   let dir: string;
   beforeEach(() => (dir = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'aw-disc-')), 'mcp')));
   afterEach(() => fs.rmSync(path.dirname(dir), { recursive: true, force: true }));
-  const entry = (patch: Partial<DiscoveryEntry>): DiscoveryEntry => ({ format: DISCOVERY_FORMAT, url: 'http://127.0.0.1:1/mcp', token: 't', folders: ['/w/a'], pid: process.pid, startedAt: '2026-01-01T00:00:00Z', version: '0', ...patch });
+  const entry = (patch: Partial<DiscoveryEntry>): DiscoveryEntry => ({
+    format: DISCOVERY_FORMAT,
+    url: 'http://127.0.0.1:1/mcp',
+    token: 't',
+    folders: ['/w/a'],
+    pid: process.pid,
+    startedAt: '2026-01-01T00:00:00Z',
+    version: '0',
+    ...patch,
+  });
 
   it('names files by pid with a random part', () => {
     const name = discoveryFileName(42);
@@ -131,7 +168,10 @@ describe('MCP door: discovery files', () => {
     const file = writeDiscoveryFile(dir, entry({}));
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700);
     assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-    assert.deepEqual(readDiscoveryFiles(dir).map((f) => f.entry.url), ['http://127.0.0.1:1/mcp']);
+    assert.deepEqual(
+      readDiscoveryFiles(dir).map((f) => f.entry.url),
+      ['http://127.0.0.1:1/mcp'],
+    );
     fs.chmodSync(dir, 0o755);
     writeDiscoveryFile(dir, entry({}));
     assert.equal(fs.statSync(dir).mode & 0o777, 0o700, 'an existing directory is tightened');
@@ -141,7 +181,10 @@ describe('MCP door: discovery files', () => {
     const live = writeDiscoveryFile(dir, entry({}));
     const dead = writeDiscoveryFile(dir, entry({ pid: 999_999_1 }));
     const found = readDiscoveryFiles(dir, (pid) => pid === process.pid);
-    assert.deepEqual(found.map((f) => f.file), [live]);
+    assert.deepEqual(
+      found.map((f) => f.file),
+      [live],
+    );
     assert.equal(fs.existsSync(dead), false);
   });
 
@@ -159,7 +202,10 @@ describe('MCP door: discovery files', () => {
 });
 
 /** An MCP server over the real tools and a FakeHost workspace, as the extension builds it. */
-async function serve(h: Harness, options: { untrusted?: 'read-tools' | 'nothing'; maxBodyBytes?: number; profile?: Offer['profile']; tools?: typeof ALL_TOOLS } = {}) {
+async function serve(
+  h: Harness,
+  options: { untrusted?: 'read-tools' | 'nothing'; maxBodyBytes?: number; profile?: Offer['profile']; tools?: typeof ALL_TOOLS } = {},
+) {
   const confirmations: ApprovalSummary[] = [];
   let answer = false;
   const door = runnerDoor(
@@ -204,7 +250,10 @@ describe('MCP door: the server over the real runner', function () {
     const client = await connect(s.server);
     assert.equal(s.server.clients, 1);
     const { tools } = await client.listTools();
-    assert.deepEqual(tools.map((t) => t.name), ALL_TOOLS.map((t) => t.name));
+    assert.deepEqual(
+      tools.map((t) => t.name),
+      ALL_TOOLS.map((t) => t.name),
+    );
     const status = tools.find((t) => t.name === 'server-status')!;
     assert.equal(status.annotations?.readOnlyHint, true);
     assert.ok(status.outputSchema);
@@ -237,7 +286,10 @@ describe('MCP door: the server over the real runner', function () {
     s = await serve(h);
     const client = await connect(s.server);
     const stage = async () =>
-      client.callTool({ name: 'edit-text', arguments: { edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'hi ' } }, newText: 'hello ' }] } });
+      client.callTool({
+        name: 'edit-text',
+        arguments: { edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'hi ' } }, newText: 'hello ' }] },
+      });
     const staged = await stage();
     assert.equal(staged.isError, false, JSON.stringify(staged.structuredContent));
     const refused = await client.callTool({ name: 'transaction-commit', arguments: {} });
@@ -269,9 +321,15 @@ describe('MCP door: the server over the real runner', function () {
     await changed.finally(() => clearInterval(timer));
     const { tools } = await client.listTools();
     assert.ok(tools.length > 0);
-    assert.ok(tools.every((t) => t.annotations?.readOnlyHint === true), tools.map((t) => t.name).join());
+    assert.ok(
+      tools.every((t) => t.annotations?.readOnlyHint === true),
+      tools.map((t) => t.name).join(),
+    );
     assert.ok(!tools.some((t) => t.name === 'rename-symbol'));
-    const refused = await client.callTool({ name: 'edit-text', arguments: { edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'hi ' } }, newText: 'x' }] } });
+    const refused = await client.callTool({
+      name: 'edit-text',
+      arguments: { edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'hi ' } }, newText: 'x' }] },
+    });
     assert.equal((refused.structuredContent as { error: { code: string } }).error.code, 'SourceMutationDisabled');
     assert.equal(h.transactions.revision(h.registry.all()[0].id), null);
     await client.close();
@@ -300,7 +358,7 @@ describe('MCP door: the server over the real runner', function () {
     await client.close();
   });
 
-  it('cancels the call\'s token on notifications/cancelled, and sends progress when asked', async () => {
+  it("cancels the call's token on notifications/cancelled, and sends progress when asked", async () => {
     let cancelled = false;
     const slow = defineTool<Record<string, never>, unknown>({
       name: 'slow-query',
@@ -356,9 +414,18 @@ describe('MCP door: raw HTTP refusals', () => {
     s = await serve(h, { maxBodyBytes: 64 * 1024 });
   });
   after(async () => s.server.stop());
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  };
   const post = (body: string, headers: Record<string, string> = {}) =>
-    fetch(s.server.url, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${s.server.token}`, ...headers }, body });
+    fetch(s.server.url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream', Authorization: `Bearer ${s.server.token}`, ...headers },
+      body,
+    });
 
   it('answers 401 with WWW-Authenticate without a token or with a wrong one', async () => {
     for (const auth of ['', 'Bearer wrong', `Basic ${s.server.token}`]) {
@@ -370,14 +437,21 @@ describe('MCP door: raw HTTP refusals', () => {
     assert.equal(s.server.clients, 0);
   });
 
-  it('answers 403 to another site\'s Origin and to a foreign Host', async () => {
+  it("answers 403 to another site's Origin and to a foreign Host", async () => {
     assert.equal((await post(JSON.stringify(init), { Origin: 'https://evil.example' })).status, 403);
     const http = await import('node:http');
     const status = await new Promise<number>((resolve, reject) => {
-      const req = http.request(s.server.url, { method: 'POST', headers: { Host: `evil.example:${s.server.listeningPort}`, Authorization: `Bearer ${s.server.token}`, 'Content-Type': 'application/json' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      });
+      const req = http.request(
+        s.server.url,
+        {
+          method: 'POST',
+          headers: { Host: `evil.example:${s.server.listeningPort}`, Authorization: `Bearer ${s.server.token}`, 'Content-Type': 'application/json' },
+        },
+        (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(init));
     });
@@ -413,7 +487,15 @@ describe('MCP door: the stdio bridge', function () {
     fs.mkdirSync(path.join(project, 'src'), { recursive: true });
     const h = await createHarness({ host: sampleHost() });
     const s = await serve(h);
-    const file = writeDiscoveryFile(dir, { format: DISCOVERY_FORMAT, url: s.server.url, token: s.server.token, folders: [project], pid: process.pid, startedAt: new Date().toISOString(), version: 'test' });
+    const file = writeDiscoveryFile(dir, {
+      format: DISCOVERY_FORMAT,
+      url: s.server.url,
+      token: s.server.token,
+      folders: [project],
+      pid: process.pid,
+      startedAt: new Date().toISOString(),
+      version: 'test',
+    });
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js');
     const env = { ...process.env, AGENT_WORKBENCH_MCP_DIR: dir } as Record<string, string>;
     try {

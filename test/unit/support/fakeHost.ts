@@ -5,11 +5,36 @@
  */
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../../../src/core/documents/editorPort';
+import type {
+  CommitOutcome,
+  FeatureProbe,
+  HostDocument,
+  HostFolder,
+  HostSymbol,
+  LanguageContribution,
+  WorkbenchHost,
+} from '../../../src/core/documents/editorPort';
 import type { CommitPlan } from '../../../src/core/transactions/plan';
 import { sha256 } from '../../../src/core/transactions/segments';
-import type { HostCodeAction, HostDocumentEdits, HostFileOperation, HostFormattingOptions, HostOutcome, HostRange, HostTextEdit, HostWorkspaceEdit } from '../../../src/core/documents/editorPort';
-import type { HostCall, HostDiagnostic, HostDocumentDiagnostics, HostHierarchy, HostHierarchyItem, HostLocationFeature, HostTarget } from '../../../src/core/documents/editorPort';
+import type {
+  HostCodeAction,
+  HostDocumentEdits,
+  HostFileOperation,
+  HostFormattingOptions,
+  HostOutcome,
+  HostRange,
+  HostTextEdit,
+  HostWorkspaceEdit,
+} from '../../../src/core/documents/editorPort';
+import type {
+  HostCall,
+  HostDiagnostic,
+  HostDocumentDiagnostics,
+  HostHierarchy,
+  HostHierarchyItem,
+  HostLocationFeature,
+  HostTarget,
+} from '../../../src/core/documents/editorPort';
 import type { HostHighlight, HostWorkspaceSymbol } from '../../../src/core/documents/editorPort';
 import { LanguageIndex } from '../../../src/core/documents/languages';
 
@@ -64,7 +89,11 @@ export const DEFAULT_LANGUAGES: readonly LanguageContribution[] = [
 export type FakeEdits = Record<string, HostTextEdit[]>;
 
 /** A code action a fake provider answers: its edit as FakeEdits (converted like the real host does). */
-export type FakeCodeAction = Omit<HostCodeAction, 'edit' | 'diagnostics'> & { diagnostics?: HostCodeAction['diagnostics']; edits?: FakeEdits; fileOperations?: HostFileOperation[] };
+export type FakeCodeAction = Omit<HostCodeAction, 'edit' | 'diagnostics'> & {
+  diagnostics?: HostCodeAction['diagnostics'];
+  edits?: FakeEdits;
+  fileOperations?: HostFileOperation[];
+};
 
 /** Fake language services for the semantic mutations; a missing one answers "unsupported". */
 export interface FakeSemantics {
@@ -323,7 +352,14 @@ export class FakeHost implements WorkbenchHost {
     const key = path.resolve(absPath);
     const buffer = this.buffers.get(key);
     if (buffer) {
-      return { text: buffer.text, languageId: buffer.languageId ?? this.languageOf(key), version: buffer.version, isDirty: buffer.isDirty, source: 'buffer', eol: detectEol(buffer.text) };
+      return {
+        text: buffer.text,
+        languageId: buffer.languageId ?? this.languageOf(key),
+        version: buffer.version,
+        isDirty: buffer.isDirty,
+        source: 'buffer',
+        eol: detectEol(buffer.text),
+      };
     }
     const file = this.disk.get(this.resolveLinks(key));
     if (!file || file.binary) return undefined;
@@ -425,7 +461,11 @@ export class FakeHost implements WorkbenchHost {
     if (!this.semantics.format) return { ok: false, reason: `No formatter for ${doc.languageId} documents answered.`, unsupported: true };
     const options = { ...this.formattingOptions };
     const edits = this.semantics.format(path.resolve(absPath), doc.text, options, range);
-    return { ok: true, edit: { absPath: path.resolve(absPath), edits: [...edits].sort((a, b) => a.start - b.start), version: doc.version, baseText: doc.text }, options };
+    return {
+      ok: true,
+      edit: { absPath: path.resolve(absPath), edits: [...edits].sort((a, b) => a.start - b.start), version: doc.version, baseText: doc.text },
+      options,
+    };
   }
 
   async codeActions(absPath: string, range: HostRange, kind?: string): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
@@ -514,7 +554,16 @@ export class FakeHost implements WorkbenchHost {
       const key = path.resolve(f.absPath);
       if (f.base && !f.base.binary) {
         const current = this.buffers.get(key)?.text ?? this.disk.get(key)?.text;
-        if (current !== f.base.text) return { ok: false, code: 'TransactionConflicted', path: f.path, message: `${f.path} changed since it was staged.`, restored: true, restoreProblems: [] };
+        if (current !== f.base.text) {
+          return {
+            ok: false,
+            code: 'TransactionConflicted',
+            path: f.path,
+            message: `${f.path} changed since it was staged.`,
+            restored: true,
+            restoreProblems: [],
+          };
+        }
       }
     }
     this.beforeCommitApply?.();
@@ -558,7 +607,11 @@ export class FakeHost implements WorkbenchHost {
         const before = diskBefore.get(path.resolve(f.absPath));
         const after = this.disk.get(path.resolve(f.newAbsPath ?? f.absPath));
         if (f.kind !== 'delete' && after?.text !== f.text) throw new Error(`${f.path} does not hold the staged text after saving`);
-        return { path: f.newPath ?? f.path, beforeHash: before ? sha256(before.text) : null, afterHash: f.kind === 'delete' || !after ? null : sha256(after.text) };
+        return {
+          path: f.newPath ?? f.path,
+          beforeHash: before ? sha256(before.text) : null,
+          afterHash: f.kind === 'delete' || !after ? null : sha256(after.text),
+        };
       });
       this.commitFault = undefined;
       return { ok: true, files };
@@ -573,7 +626,15 @@ export class FakeHost implements WorkbenchHost {
         if (buffer) this.buffers.set(key, buffer);
         else this.buffers.delete(key);
       }
-      return { ok: false, code: 'CommitFailed', path: failedPath, message: error instanceof Error ? error.message : String(error), restored: true, restoreProblems: [], ...(resolution ? { resolution } : {}) };
+      return {
+        ok: false,
+        code: 'CommitFailed',
+        path: failedPath,
+        message: error instanceof Error ? error.message : String(error),
+        restored: true,
+        restoreProblems: [],
+        ...(resolution ? { resolution } : {}),
+      };
     }
   }
 

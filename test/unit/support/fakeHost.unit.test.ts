@@ -9,7 +9,14 @@ describe('test support: FakeHost', () => {
     const host = new FakeHost();
     const folder = host.addFolder('app', { 'a.ts': 'disk\r\ntext' });
     const file = host.abs(folder, 'a.ts');
-    assert.deepEqual(await host.readDocument(file), { text: 'disk\r\ntext', languageId: 'typescript', version: 1, isDirty: false, source: 'disk', eol: 'CRLF' });
+    assert.deepEqual(await host.readDocument(file), {
+      text: 'disk\r\ntext',
+      languageId: 'typescript',
+      version: 1,
+      isDirty: false,
+      source: 'disk',
+      eol: 'CRLF',
+    });
     host.openDocument(file, 'buffer\ntext');
     const open = await host.readDocument(file);
     assert.deepEqual([open?.text, open?.source, open?.isDirty, open?.eol], ['buffer\ntext', 'buffer', true, 'LF']);
@@ -47,7 +54,9 @@ describe('test support: FakeHost', () => {
   it('maps languages by file name first, then extension', async () => {
     const host = new FakeHost();
     const folder = host.addFolder('app', { 'tsconfig.json': '{}', 'b.json': '{}', 'c.tsx': '', 'd.md': '', 'e.txt': '' });
-    const ids = await Promise.all(['tsconfig.json', 'b.json', 'c.tsx', 'd.md', 'e.txt'].map(async (f) => (await host.readDocument(host.abs(folder, f)))?.languageId));
+    const ids = await Promise.all(
+      ['tsconfig.json', 'b.json', 'c.tsx', 'd.md', 'e.txt'].map(async (f) => (await host.readDocument(host.abs(folder, f)))?.languageId),
+    );
     assert.deepEqual(ids, ['jsonc', 'json', 'typescript', 'markdown', 'plaintext']);
   });
 

@@ -86,7 +86,11 @@ export class Harness {
     this.settings = { ...DEFAULT_SETTINGS, grantedPermissions: [...DEFAULT_SETTINGS.grantedPermissions], ...options.settings };
     this.confirm = options.confirm ?? (() => true);
     this.validateEnvelopes = options.validateEnvelopes ?? true;
-    this.transactions = new TransactionManager({ host, maxRevisions: () => this.effectiveSettings().maxRevisions, mode: () => this.effectiveSettings().effectiveMode });
+    this.transactions = new TransactionManager({
+      host,
+      maxRevisions: () => this.effectiveSettings().maxRevisions,
+      mode: () => this.effectiveSettings().effectiveMode,
+    });
     this.registry = new WorkspaceRegistry(host, store, options.transactionRevision ?? ((id) => this.transactions.revision(id)));
     host.onDidChange((absPath, kind) => this.registry.recordChange(absPath, kind));
     this.services = {

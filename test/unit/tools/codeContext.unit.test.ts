@@ -34,7 +34,9 @@ function lineColumn(text: string, offset: number): { line: number; column: numbe
 const selection = (pathOrId: { path: string } | { documentId: string }, selectedText: string, extra: Record<string, unknown> = {}) => ({
   location: { selection: { document: pathOrId, selectedText, ...extra } },
 });
-const span = (document: { path: string } | { documentId: string }, start: number, length: number) => ({ location: { span: { document, range: { start, length } } } });
+const span = (document: { path: string } | { documentId: string }, start: number, length: number) => ({
+  location: { span: { document, range: { start, length } } },
+});
 
 describe('tools: get-code-context', () => {
   let h: Harness;
@@ -131,7 +133,9 @@ describe('tools: get-code-context', () => {
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
     assert.match(failure.error.message, /occurs 2 times/);
     const expected = [GREETER.indexOf('message'), GREETER.lastIndexOf('message')];
-    const listed = [...failure.error.message.matchAll(/\{"span":\{"document":\{"documentId":"[^"]+"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)].map((m) => JSON.parse(m[0]) as ReturnType<typeof selectorOf>);
+    const listed = [...failure.error.message.matchAll(/\{"span":\{"document":\{"documentId":"[^"]+"\},"range":\{"start":\d+,"length":\d+\}\}\}/g)].map(
+      (m) => JSON.parse(m[0]) as ReturnType<typeof selectorOf>,
+    );
     assert.deepEqual(
       listed.map((s) => s.span.range.start),
       expected,
@@ -152,7 +156,9 @@ describe('tools: get-code-context', () => {
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
     assert.match(failure.error.message, /different whitespace/);
     const start = GREETER.indexOf('return message;');
-    const selectorText = JSON.stringify({ span: { document: { documentId: `${shortId}:src/greeter.ts` }, range: { start, length: 'return message;'.length } } });
+    const selectorText = JSON.stringify({
+      span: { document: { documentId: `${shortId}:src/greeter.ts` }, range: { start, length: 'return message;'.length } },
+    });
     assert.ok(failure.error.message.includes(selectorText), failure.error.message);
     assert.ok(failure.error.message.includes(`${selectorText}: same text with different whitespace or line endings: "return message;"`), failure.error.message);
     const again = await h.ok<CodeContext>('get-code-context', { location: JSON.parse(selectorText) as unknown, contextLines: 0 });
@@ -191,7 +197,9 @@ describe('tools: get-code-context', () => {
 
   it('round-trips a documentId and the returned selector', async () => {
     const first = (await h.ok<CodeContext>('get-code-context', selection({ path: 'src/greeter.ts' }, 'prefix = '))).data;
-    const byId = (await h.ok<CodeContext>('get-code-context', span({ documentId: first.location.documentId }, first.location.span.start, first.location.span.length))).data;
+    const byId = (
+      await h.ok<CodeContext>('get-code-context', span({ documentId: first.location.documentId }, first.location.span.start, first.location.span.length))
+    ).data;
     assert.deepEqual(byId.location, first.location);
     const bySelector = (await h.ok<CodeContext>('get-code-context', { location: selectorOf(first.location) })).data;
     assert.deepEqual(bySelector.location, first.location);
@@ -233,7 +241,11 @@ describe('tools: get-code-context', () => {
       assert.deepEqual(stillFine.data.location.span, first.data.location.span);
 
       h.host.editBuffer(greeterPath, GREETER.replace('greet(', 'greetAll('));
-      const failure = await h.fail('get-code-context', { ...span({ path: 'src/greeter.ts' }, first.data.location.span.start, 5), expectedSnapshot }, 'SnapshotMismatch');
+      const failure = await h.fail(
+        'get-code-context',
+        { ...span({ path: 'src/greeter.ts' }, first.data.location.span.start, 5), expectedSnapshot },
+        'SnapshotMismatch',
+      );
       assert.match(failure.error.message, /src\/greeter\.ts changed/);
       assert.equal(failure.continuation?.kind, 'ReviseRequest');
       const details = await h.ok<{ details: { changedPaths: string[] } }>('get-error-details', { correlationId: failure.error.correlationId });
@@ -246,7 +258,11 @@ describe('tools: get-code-context', () => {
 
     it('is stale after the folder is reloaded (another epoch)', async () => {
       const first = await h.ok<CodeContext>('get-code-context', selection({ path: 'src/greeter.ts' }, 'greet('));
-      const failure = await h.fail('get-code-context', { ...selection({ path: 'src/greeter.ts' }, 'greet('), expectedSnapshot: { ...first.snapshot, workspaceEpoch: first.snapshot.workspaceEpoch + 1 } }, 'SnapshotMismatch');
+      const failure = await h.fail(
+        'get-code-context',
+        { ...selection({ path: 'src/greeter.ts' }, 'greet('), expectedSnapshot: { ...first.snapshot, workspaceEpoch: first.snapshot.workspaceEpoch + 1 } },
+        'SnapshotMismatch',
+      );
       assert.match(failure.error.message, /reloaded/);
     });
   });
@@ -314,7 +330,10 @@ describe('tools: get-code-context', () => {
       const target = multiHost.abs(multiHost.folders()[1], 'src/only-lib.ts');
       multiHost.navigation.locations = () => [{ absPath: target, range: { start: 6, end: 7 } }];
       multiHost.setSymbols(target, []);
-      const envelope = await multi.ok<{ targets: { location: { snapshot?: { workspaceId: string } } }[] }>('go-to-definition', selection({ path: 'src/only-app.ts' }, 'a'));
+      const envelope = await multi.ok<{ targets: { location: { snapshot?: { workspaceId: string } } }[] }>(
+        'go-to-definition',
+        selection({ path: 'src/only-app.ts' }, 'a'),
+      );
       assert.equal(envelope.snapshot.workspaceId, app.id);
       assert.equal(envelope.data.targets[0].location.snapshot?.workspaceId, lib.id, 'the target lies in the other folder');
     });

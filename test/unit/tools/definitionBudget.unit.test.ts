@@ -21,7 +21,9 @@ describe('tool definition budget: what the model reads on every turn', () => {
   it(`keeps all definitions together within ${MAX_ALL_DEFINITIONS_BYTES} bytes`, () => {
     const sizes = ALL_TOOLS.map((t) => definitionBytes(t));
     const total = sizes.reduce((a, b) => a + b, 0);
-    console.log(`      ${ALL_TOOLS.length} tools, ${total} bytes of definitions (largest ${Math.max(...sizes)} B, mean ${Math.round(total / ALL_TOOLS.length)} B)`);
+    console.log(
+      `      ${ALL_TOOLS.length} tools, ${total} bytes of definitions (largest ${Math.max(...sizes)} B, mean ${Math.round(total / ALL_TOOLS.length)} B)`,
+    );
     assert.ok(total <= MAX_ALL_DEFINITIONS_BYTES, `${total} bytes`);
   });
 });

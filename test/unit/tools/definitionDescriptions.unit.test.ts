@@ -18,7 +18,8 @@ interface Gap {
   pointer: string;
 }
 
-const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
+const typesOf = (schema: JsonSchema): string[] =>
+  Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
 const isObject = (schema: JsonSchema): boolean => typesOf(schema).includes('object') || schema.properties !== undefined;
 const names = (text: string, word: string): boolean => new RegExp(`(^|[^\\w])${word}([^\\w]|$)`).test(text);
 
@@ -43,7 +44,10 @@ describe('tool definitions: every field a model must fill is described where it 
       const entry = languageModelToolContribution(tool);
       return undescribed(tool.name, entry.inputSchema as JsonSchema, [entry.modelDescription as string], '#');
     });
-    assert.deepEqual(gaps.map((g) => `${g.tool} ${g.pointer}`), []);
+    assert.deepEqual(
+      gaps.map((g) => `${g.tool} ${g.pointer}`),
+      [],
+    );
   });
 
   it('the rule finds what it should (self-check)', () => {
@@ -57,7 +61,10 @@ describe('tool definitions: every field a model must fill is described where it 
       },
       required: ['needed'],
     };
-    assert.deepEqual(undescribed('t', schema, ['Uses list.'], '#').map((g) => g.pointer), ['#/needed', '#/sel/other', '#/list/items/x']);
+    assert.deepEqual(
+      undescribed('t', schema, ['Uses list.'], '#').map((g) => g.pointer),
+      ['#/needed', '#/sel/other', '#/list/items/x'],
+    );
   });
 
   it('says what the guessed-at fields mean: includeDeclaration, referencesLimit, a null severity, the symbol edits’ text, which workspace tool to use', () => {
@@ -70,10 +77,15 @@ describe('tool definitions: every field a model must fill is described where it 
     assert.equal(refs.properties.includeDeclaration.default, true);
     assert.match(String(refs.properties.referencesLimit.description), /references across documents/i);
     assert.match(String(tool('get-diagnostics').properties.minimumSeverity.description), /null/);
-    for (const name of ['replace-symbol-body', 'insert-before-symbol', 'insert-after-symbol']) assert.match(tool(name).description, /line breaks.*indentation/, name);
+    for (const name of ['replace-symbol-body', 'insert-before-symbol', 'insert-after-symbol']) {
+      assert.match(tool(name).description, /line breaks.*indentation/, name);
+    }
     for (const name of ['workspace-list', 'workspace-status', 'get-solution-structure']) {
       const others = ['workspace-list', 'workspace-status', 'get-solution-structure'].filter((n) => n !== name);
-      assert.ok(others.some((o) => tool(name).description.includes(o)), `${name} says when to use the others`);
+      assert.ok(
+        others.some((o) => tool(name).description.includes(o)),
+        `${name} says when to use the others`,
+      );
     }
   });
 });

@@ -106,7 +106,13 @@ const method = (name: string, from: string, to = '\n  }') => ({ name, kind: 'Met
 function shapeSymbols(): HostSymbol[] {
   return symbolsIn(SHAPES, [
     { name: 'Shape', kind: 'Interface', from: 'export interface Shape', to: '\n}', children: [method('area', 'area()', ';')] },
-    { name: 'Base', kind: 'Class', from: 'export abstract class Base', to: '\n}', children: [method('area', 'abstract area', ';'), method('describe', 'describe()')] },
+    {
+      name: 'Base',
+      kind: 'Class',
+      from: 'export abstract class Base',
+      to: '\n}',
+      children: [method('area', 'abstract area', ';'), method('describe', 'describe()')],
+    },
     { name: 'Circle', kind: 'Class', from: 'export class Circle', to: '\n}', children: [method('area', 'area()')] },
     { name: 'Square', kind: 'Class', from: 'export class Square', to: '\n}', children: [method('area', 'area()'), method('describe', 'describe()')] },
     { name: 'UnitSquare', kind: 'Class', from: 'export class UnitSquare', to: '\n}', children: [method('area', 'area()')] },
@@ -130,7 +136,12 @@ function overloadSymbols(): HostSymbol[] {
       kind: 'Class',
       from: 'export class Formatter',
       to: '\n}',
-      children: [method('pad', 'pad(value: number)', ';'), method('pad', 'pad(value: string', ';'), method('pad', 'pad(value: number |'), method('trim', 'trim(')],
+      children: [
+        method('pad', 'pad(value: number)', ';'),
+        method('pad', 'pad(value: string', ';'),
+        method('pad', 'pad(value: number |'),
+        method('trim', 'trim('),
+      ],
     },
   ]);
   for (const list of [roots, roots[3].children]) {
@@ -198,7 +209,7 @@ class FakeService {
     if (!hit || hit.containers.length === 0) return [];
     const owners = new Set([hit.containers[hit.containers.length - 1].name]);
     const out: HostTarget[] = [];
-    for (let grew = true; grew; ) {
+    for (let grew = true; grew;) {
       grew = false;
       for (const h of this.all()) {
         const header = this.files.get(h.absPath)?.text.slice(h.symbol.range.start, h.symbol.range.end).split('{')[0] ?? '';
@@ -224,13 +235,26 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   let overloadsPath: string;
   let libPath: string;
 
-  const at = (file: string, selectedText: string, contextBefore?: string) => ({ symbol: { location: { selection: { document: { path: file }, selectedText, ...(contextBefore ? { contextBefore } : {}) } } } });
-  const names = (items: (SymbolOutput | ExternalSymbol)[]) => items.map((s) => { const r = readSymbol(s); return r.containerName ? `${r.containerName}.${r.name}` : r.name; });
+  const at = (file: string, selectedText: string, contextBefore?: string) => ({
+    symbol: { location: { selection: { document: { path: file }, selectedText, ...(contextBefore ? { contextBefore } : {}) } } },
+  });
+  const names = (items: (SymbolOutput | ExternalSymbol)[]) =>
+    items.map((s) => {
+      const r = readSymbol(s);
+      return r.containerName ? `${r.containerName}.${r.name}` : r.name;
+    });
   const page = (c: { items: unknown[]; hasMore: boolean; totalCount?: number | null }) => [c.items.length, c.hasMore, c.totalCount];
 
   beforeEach(async () => {
     host = new FakeHost();
-    const folder = host.addFolder('app', { 'tsconfig.json': '{}', 'src/shapes.ts': SHAPES, 'src/chain.ts': CHAIN, 'src/overloads.ts': OVERLOADS, 'src/widgets.ts': WIDGETS, 'notes.txt': 'plain words\n' });
+    const folder = host.addFolder('app', {
+      'tsconfig.json': '{}',
+      'src/shapes.ts': SHAPES,
+      'src/chain.ts': CHAIN,
+      'src/overloads.ts': OVERLOADS,
+      'src/widgets.ts': WIDGETS,
+      'notes.txt': 'plain words\n',
+    });
     shapesPath = host.abs(folder, 'src/shapes.ts');
     chainPath = host.abs(folder, 'src/chain.ts');
     overloadsPath = host.abs(folder, 'src/overloads.ts');
@@ -243,7 +267,11 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     service.add(
       host.abs(folder, 'src/widgets.ts'),
       WIDGETS,
-      symbolsIn(WIDGETS, [fn('Component'), { name: 'BaseWidget', kind: 'Class', from: 'export class BaseWidget', to: '{}' }, { name: 'SpecialWidget', kind: 'Class', from: 'export class SpecialWidget', to: '{}' }]),
+      symbolsIn(WIDGETS, [
+        fn('Component'),
+        { name: 'BaseWidget', kind: 'Class', from: 'export class BaseWidget', to: '{}' },
+        { name: 'SpecialWidget', kind: 'Class', from: 'export class SpecialWidget', to: '{}' },
+      ]),
     );
     host.navigation.locations = (feature, absPath, offset) => {
       if (feature === 'definition') return service.definition(absPath, offset);
@@ -256,7 +284,10 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       if (!s || s.kind !== 'Function') return { roots: [], edges: [] };
       const call = (caller: string, callee: string, order: 'forward' | 'reverse' = 'forward'): HostCall => {
         const from = chainSymbols().find((x) => x.name === caller) as HostSymbol;
-        const ranges = [...CHAIN.slice(from.range.start, from.range.end).matchAll(new RegExp(`\\b${callee}\\(`, 'g'))].map((m) => ({ start: from.range.start + m.index, end: from.range.start + m.index + callee.length }));
+        const ranges = [...CHAIN.slice(from.range.start, from.range.end).matchAll(new RegExp(`\\b${callee}\\(`, 'g'))].map((m) => ({
+          start: from.range.start + m.index,
+          end: from.range.start + m.index + callee.length,
+        }));
         return { item: service.item(chainPath, from), fromPath: chainPath, fromRanges: order === 'reverse' ? ranges.reverse() : ranges };
       };
       const root = service.item(absPath, s);
@@ -270,9 +301,22 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       }
       if (s.name === 'top') {
         const maxAt = LIB.indexOf('max');
-        const max: HostHierarchyItem = { name: 'max', kind: 'Function', detail: '', absPath: libPath, range: { start: maxAt, end: maxAt + 3 }, selectionRange: { start: maxAt, end: maxAt + 3 } };
+        const max: HostHierarchyItem = {
+          name: 'max',
+          kind: 'Function',
+          detail: '',
+          absPath: libPath,
+          range: { start: maxAt, end: maxAt + 3 },
+          selectionRange: { start: maxAt, end: maxAt + 3 },
+        };
         const maxCall = CHAIN.indexOf('max(');
-        return { roots: [root], edges: [{ item: max, fromPath: chainPath, fromRanges: [{ start: maxCall, end: maxCall + 3 }] }, { ...call('top', 'middle'), item: service.item(chainPath, chainSymbols()[1]) }] };
+        return {
+          roots: [root],
+          edges: [
+            { item: max, fromPath: chainPath, fromRanges: [{ start: maxCall, end: maxCall + 3 }] },
+            { ...call('top', 'middle'), item: service.item(chainPath, chainSymbols()[1]) },
+          ],
+        };
       }
       return { roots: [root], edges: [] };
     };
@@ -282,7 +326,16 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   // ------------------------------------------------------------ find-callers / find-callees
 
   it('find-callers: every caller with its call sites, by path and position whatever order the provider gives', async () => {
-    const d = (await h.ok<{ symbol: SymbolOutput; calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number; at: number; len?: number }[] }[]; hasMore: boolean; totalCount: number } }>('find-callers', at('src/chain.ts', 'middle', 'function '))).data;
+    const d = (
+      await h.ok<{
+        symbol: SymbolOutput;
+        calls: {
+          items: { symbol: SymbolOutput; callSites: { line: number; column: number; at: number; len?: number }[] }[];
+          hasMore: boolean;
+          totalCount: number;
+        };
+      }>('find-callers', at('src/chain.ts', 'middle', 'function '))
+    ).data;
     assert.equal(readSymbol(d.symbol).name, 'middle');
     assert.deepEqual(
       d.calls.items.map((c) => [readSymbol(c.symbol).name, readSymbol(c.symbol).kind, c.symbol.line, c.callSites.map((s) => `${s.line}:${s.column}`)]),
@@ -291,24 +344,48 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
         ['other', 'Function', 13, ['14:10']],
       ],
     );
-    assert.deepEqual(d.calls.items[0].callSites[0], { line: d.calls.items[0].callSites[0].line, column: d.calls.items[0].callSites[0].column, at: CHAIN.indexOf('middle() +') }, 'the span is at and the called name\'s length');
+    assert.deepEqual(
+      d.calls.items[0].callSites[0],
+      { line: d.calls.items[0].callSites[0].line, column: d.calls.items[0].callSites[0].column, at: CHAIN.indexOf('middle() +') },
+      "the span is at and the called name's length",
+    );
     assert.match(d.calls.items[0].symbol.symbolId, /src\/chain\.ts#Function:top$/);
     assert.deepEqual(page(d.calls), [2, false, 2]);
   });
 
   it('find-callers: callersLimit bounds the list, hasMore and totalCount say so', async () => {
-    const d = (await h.ok<{ calls: { items: { symbol: SymbolOutput }[]; hasMore: boolean; totalCount: number } }>('find-callers', { ...at('src/chain.ts', 'middle', 'function '), callersLimit: 1 })).data;
+    const d = (
+      await h.ok<{ calls: { items: { symbol: SymbolOutput }[]; hasMore: boolean; totalCount: number } }>('find-callers', {
+        ...at('src/chain.ts', 'middle', 'function '),
+        callersLimit: 1,
+      })
+    ).data;
     assert.deepEqual(page(d.calls), [1, true, 2]);
     assert.equal(readSymbol(d.calls.items[0].symbol).name, 'top');
   });
 
   it('find-callees: call sites sorted by position; a library callee comes last, outside the workspace, without a symbolId', async () => {
-    const middle = (await h.ok<{ calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number }[] }[] } }>('find-callees', at('src/chain.ts', 'middle', 'function '))).data;
-    assert.deepEqual(middle.calls.items.map((c) => [readSymbol(c.symbol).name, c.callSites.map((s) => `${s.line}:${s.column}`)]), [['leaf', ['6:10', '6:19']]]);
-    const top = (await h.ok<{ calls: { items: { symbol: SymbolOutput | ExternalSymbol }[]; totalCount: number } }>('find-callees', at('src/chain.ts', 'top', 'function '))).data;
+    const middle = (
+      await h.ok<{ calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number }[] }[] } }>(
+        'find-callees',
+        at('src/chain.ts', 'middle', 'function '),
+      )
+    ).data;
+    assert.deepEqual(
+      middle.calls.items.map((c) => [readSymbol(c.symbol).name, c.callSites.map((s) => `${s.line}:${s.column}`)]),
+      [['leaf', ['6:10', '6:19']]],
+    );
+    const top = (
+      await h.ok<{ calls: { items: { symbol: SymbolOutput | ExternalSymbol }[]; totalCount: number } }>('find-callees', at('src/chain.ts', 'top', 'function '))
+    ).data;
     assert.deepEqual(names(top.calls.items.map((c) => c.symbol)), ['middle', 'max']);
     assert.deepEqual(top.calls.items[1].symbol, { name: 'max', kind: 'Function', external: { path: libPath.split(path.sep).join('/'), line: 2 } });
-    const limited = (await h.ok<{ calls: { items: unknown[]; hasMore: boolean; totalCount: number } }>('find-callees', { ...at('src/chain.ts', 'top', 'function '), calleesLimit: 0 })).data;
+    const limited = (
+      await h.ok<{ calls: { items: unknown[]; hasMore: boolean; totalCount: number } }>('find-callees', {
+        ...at('src/chain.ts', 'top', 'function '),
+        calleesLimit: 0,
+      })
+    ).data;
     assert.deepEqual(page(limited.calls), [0, true, 2]);
   });
 
@@ -328,7 +405,12 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
 
   // ------------------------------------------------------------ get-type-hierarchy / find-derived-types
 
-  type Hierarchy = { symbol: SymbolOutput; supertypes: { items: SymbolOutput[]; hasMore: boolean; totalCount: number }; subtypes: { items: SymbolOutput[]; hasMore: boolean; totalCount: number }; source: string };
+  type Hierarchy = {
+    symbol: SymbolOutput;
+    supertypes: { items: SymbolOutput[]; hasMore: boolean; totalCount: number };
+    subtypes: { items: SymbolOutput[]; hasMore: boolean; totalCount: number };
+    source: string;
+  };
 
   it('get-type-hierarchy without a type hierarchy provider: base lists resolved by definition, subtypes from references in base lists', async () => {
     const square = (await h.ok<Hierarchy>('get-type-hierarchy', at('src/shapes.ts', 'Square', 'class '))).data;
@@ -338,7 +420,13 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.deepEqual([names(base.supertypes.items), names(base.subtypes.items)], [['Shape'], ['Circle', 'Square']]);
     assert.deepEqual(page(base.subtypes), [2, false, 2]);
     const limited = (await h.ok<Hierarchy>('get-type-hierarchy', { ...at('src/shapes.ts', 'Base', 'abstract class '), typesLimit: 1 })).data;
-    assert.deepEqual([page(limited.subtypes), page(limited.supertypes)], [[1, true, 2], [1, false, 1]]);
+    assert.deepEqual(
+      [page(limited.subtypes), page(limited.supertypes)],
+      [
+        [1, true, 2],
+        [1, false, 1],
+      ],
+    );
     assert.deepEqual(names(limited.subtypes.items), ['Circle']);
   });
 
@@ -361,17 +449,30 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.match(failure.error.message, /No type hierarchy provider/);
     assert.equal(failure.continuation?.kind, 'ResolveExternally');
     await h.fail('find-derived-types', at('src/shapes.ts', 'Square', 'class '), 'UnsupportedLanguageFeature');
-    const notType = await h.fail('get-type-hierarchy', at('src/shapes.ts', 'describe', 'class Square extends Base {\n  area(): number {\n    return 4;\n  }\n  '), 'InvalidRequest');
+    const notType = await h.fail(
+      'get-type-hierarchy',
+      at('src/shapes.ts', 'describe', 'class Square extends Base {\n  area(): number {\n    return 4;\n  }\n  '),
+      'InvalidRequest',
+    );
     assert.match(notType.error.message, /Method describe is not a type/);
   });
 
   it('find-derived-types: every descendant breadth first with its depth; limits', async () => {
     type Derived = { derivedTypes: { items: (SymbolOutput & { depth: number })[]; hasMore: boolean; totalCount: number }; source: string };
     const shape = (await h.ok<Derived>('find-derived-types', at('src/shapes.ts', 'Shape', 'interface '))).data;
-    assert.deepEqual(shape.derivedTypes.items.map((t) => `${readSymbol(t).name}@${t.depth}`), ['Base@1', 'Circle@2', 'Square@2', 'UnitSquare@3']);
+    assert.deepEqual(
+      shape.derivedTypes.items.map((t) => `${readSymbol(t).name}@${t.depth}`),
+      ['Base@1', 'Circle@2', 'Square@2', 'UnitSquare@3'],
+    );
     assert.equal(shape.source, 'declarations');
     const limited = (await h.ok<Derived>('find-derived-types', { ...at('src/shapes.ts', 'Shape', 'interface '), typesLimit: 2 })).data;
-    assert.deepEqual([page(limited.derivedTypes), limited.derivedTypes.items.map((t) => readSymbol(t).name)], [[2, true, 4], ['Base', 'Circle']]);
+    assert.deepEqual(
+      [page(limited.derivedTypes), limited.derivedTypes.items.map((t) => readSymbol(t).name)],
+      [
+        [2, true, 4],
+        ['Base', 'Circle'],
+      ],
+    );
     const leaf = (await h.ok<Derived>('find-derived-types', at('src/shapes.ts', 'UnitSquare', 'class '))).data;
     assert.deepEqual(page(leaf.derivedTypes), [0, false, 0]);
   });
@@ -382,7 +483,10 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     type Overrides = { symbol: SymbolOutput; overrides: { items: SymbolOutput[]; hasMore: boolean; totalCount: number } };
     const area = (await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))).data;
     assert.deepEqual(names(area.overrides.items), ['Circle.area', 'Square.area', 'UnitSquare.area']);
-    assert.deepEqual(area.overrides.items.map((o) => o.line), [13, 19, 28]);
+    assert.deepEqual(
+      area.overrides.items.map((o) => o.line),
+      [13, 19, 28],
+    );
     assert.deepEqual(page(area.overrides), [3, false, 3]);
     const describe = (await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'describe', 'abstract area(): number;\n  '))).data;
     assert.equal(readSymbol(describe.symbol).containerName, 'Base');
@@ -390,8 +494,13 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const limited = (await h.ok<Overrides>('find-overrides', { ...at('src/shapes.ts', 'area', 'abstract '), overridesLimit: 1 })).data;
     assert.deepEqual([page(limited.overrides), names(limited.overrides.items)], [[1, true, 3], ['Circle.area']]);
     // The same answer without the implementation provider: derived types alone find them.
-    host.navigation.locations = (feature, absPath, offset) => (feature === 'definition' ? service.definition(absPath, offset) : feature === 'references' ? service.references(absPath, offset) : undefined);
-    assert.deepEqual(names((await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))).data.overrides.items), ['Circle.area', 'Square.area', 'UnitSquare.area']);
+    host.navigation.locations = (feature, absPath, offset) =>
+      feature === 'definition' ? service.definition(absPath, offset) : feature === 'references' ? service.references(absPath, offset) : undefined;
+    assert.deepEqual(names((await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))).data.overrides.items), [
+      'Circle.area',
+      'Square.area',
+      'UnitSquare.area',
+    ]);
   });
 
   it('find-overrides: InvalidRequest for a top-level function; UnsupportedLanguageFeature when no provider can say', async () => {
@@ -417,10 +526,18 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       ],
     );
     assert.match(d.symbol.symbolId, /#Function:format~2$/, 'the selected implementation');
-    const pad = (await h.ok<Overloads>('find-overloads', { symbol: { symbolId: d.overloads.items[0].symbolId.replace(/#.*$/, '#Class:Formatter/Method:pad~1') } })).data;
+    const pad = (
+      await h.ok<Overloads>('find-overloads', { symbol: { symbolId: d.overloads.items[0].symbolId.replace(/#.*$/, '#Class:Formatter/Method:pad~1') } })
+    ).data;
     assert.deepEqual(names(pad.overloads.items), ['Formatter.pad', 'Formatter.pad', 'Formatter.pad']);
-    assert.deepEqual(pad.overloads.items.map((o) => `${o.line}:${o.column}`), ['8:3', '9:3', '10:3']);
-    assert.deepEqual(pad.overloads.items.map((o) => o.signature), ['pad(value: number): string;', 'pad(value: string, fill: string): string;', "pad(value: number | string, fill = ' '): string"]);
+    assert.deepEqual(
+      pad.overloads.items.map((o) => `${o.line}:${o.column}`),
+      ['8:3', '9:3', '10:3'],
+    );
+    assert.deepEqual(
+      pad.overloads.items.map((o) => o.signature),
+      ['pad(value: number): string;', 'pad(value: string, fill: string): string;', "pad(value: number | string, fill = ' '): string"],
+    );
     const two = (await h.ok<Overloads>('find-overloads', { symbol: { symbolId: pad.overloads.items[2].symbolId }, overloadsLimit: 2 })).data;
     assert.deepEqual(page(two.overloads), [2, true, 3]);
     const single = (await h.ok<Overloads>('find-overloads', at('src/overloads.ts', 'trim', '  '))).data;
@@ -431,11 +548,31 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const text = 'class Formatter {\n  string Pad(int value) => "";\n  string Pad(string value) => "";\n  string Trim() => "";\n}\n';
     const file = host.abs(host.folders()[0], 'src/Formatter.ts');
     host.writeFile(file, text);
-    const roots = symbolsIn(text, [{ name: 'Formatter', kind: 'Class', from: 'class', children: [method('Pad', 'string Pad(int', ';'), method('Pad', 'string Pad(string', ';'), method('Trim', 'string Trim', ';')] }]);
+    const roots = symbolsIn(text, [
+      {
+        name: 'Formatter',
+        kind: 'Class',
+        from: 'class',
+        children: [method('Pad', 'string Pad(int', ';'), method('Pad', 'string Pad(string', ';'), method('Trim', 'string Trim', ';')],
+      },
+    ]);
     roots[0].children.forEach((c, i) => (c.name = ['Pad(int)', 'Pad(string)', 'Trim()'][i]));
     host.setSymbols(file, roots);
-    const d = (await h.ok<Overloads>('find-overloads', { symbol: { location: { span: { document: { path: 'src/Formatter.ts' }, range: { start: text.indexOf('Pad(string'), length: 3 } } } } })).data.overloads;
-    assert.deepEqual([d.items.map((o) => [readSymbol(o).name, o.line]), d.totalCount], [[['Pad(int)', 2], ['Pad(string)', 3]], 2]);
+    const d = (
+      await h.ok<Overloads>('find-overloads', {
+        symbol: { location: { span: { document: { path: 'src/Formatter.ts' }, range: { start: text.indexOf('Pad(string'), length: 3 } } } },
+      })
+    ).data.overloads;
+    assert.deepEqual(
+      [d.items.map((o) => [readSymbol(o).name, o.line]), d.totalCount],
+      [
+        [
+          ['Pad(int)', 2],
+          ['Pad(string)', 3],
+        ],
+        2,
+      ],
+    );
   });
 
   it('find-overloads: UnsupportedLanguageFeature (ResolveExternally) for a document without a symbol provider, never an empty list', async () => {
@@ -446,15 +583,27 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   // ------------------------------------------------------------ get-partial-declarations
 
   it('get-partial-declarations: declaration and definition providers merged, each declaration once, by position; limit', async () => {
-    const firstFormat = { symbol: { location: { span: { document: { path: 'src/overloads.ts' }, range: { start: OVERLOADS.indexOf('format'), length: 6 } } } } };
+    const firstFormat = {
+      symbol: { location: { span: { document: { path: 'src/overloads.ts' }, range: { start: OVERLOADS.indexOf('format'), length: 6 } } } },
+    };
     type Decls = { declarations: { items: SymbolOutput[]; hasMore: boolean; totalCount: number } };
     const all = overloadSymbols();
     const formats = all.filter((s) => s.name === 'format');
     host.navigation.locations = (feature) =>
-      feature === 'declaration' ? [formats[2], formats[0]].map((s) => ({ absPath: overloadsPath, range: s.selectionRange })) : feature === 'definition' ? [formats[1], formats[0]].map((s) => ({ absPath: overloadsPath, range: s.selectionRange })) : undefined;
+      feature === 'declaration'
+        ? [formats[2], formats[0]].map((s) => ({ absPath: overloadsPath, range: s.selectionRange }))
+        : feature === 'definition'
+          ? [formats[1], formats[0]].map((s) => ({ absPath: overloadsPath, range: s.selectionRange }))
+          : undefined;
     const d = (await h.ok<Decls>('get-partial-declarations', firstFormat)).data;
-    assert.deepEqual(d.declarations.items.map((s) => s.line), [1, 2, 3]);
-    assert.deepEqual(d.declarations.items.map((s) => s.symbolId.replace(/^.*#/, '')), ['Function:format', 'Function:format~1', 'Function:format~2']);
+    assert.deepEqual(
+      d.declarations.items.map((s) => s.line),
+      [1, 2, 3],
+    );
+    assert.deepEqual(
+      d.declarations.items.map((s) => s.symbolId.replace(/^.*#/, '')),
+      ['Function:format', 'Function:format~1', 'Function:format~2'],
+    );
     assert.deepEqual(page(d.declarations), [3, false, 3]);
     const limited = (await h.ok<Decls>('get-partial-declarations', { ...firstFormat, declarationsLimit: 1 })).data;
     assert.deepEqual(page(limited.declarations), [1, true, 3]);
@@ -467,21 +616,36 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
 
   it('get-symbol-attributes: own decorators, then inherited ones through the base list, with their declaration; limit', async () => {
     const own = (await h.ok<AttributesData>('get-symbol-attributes', at('src/widgets.ts', 'SpecialWidget', 'class '))).data;
-    assert.deepEqual(own.attributes.items.map((a) => [a.name, a.inherited, a.line, a.namedArguments.map((n) => `${n.name}=${n.value}`)]), [['Component', false, 8, ["selector='app-special'"]]]);
-    assert.deepEqual(own.attributes.items[0].type, { displayName: 'Component', kind: 'Function', documentationCommentId: `${own.symbol.documentationCommentId.replace(/#.*$/, '')}#Function:Component` });
+    assert.deepEqual(
+      own.attributes.items.map((a) => [a.name, a.inherited, a.line, a.namedArguments.map((n) => `${n.name}=${n.value}`)]),
+      [['Component', false, 8, ["selector='app-special'"]]],
+    );
+    assert.deepEqual(own.attributes.items[0].type, {
+      displayName: 'Component',
+      kind: 'Function',
+      documentationCommentId: `${own.symbol.documentationCommentId.replace(/#.*$/, '')}#Function:Component`,
+    });
     const all = (await h.ok<AttributesData>('get-symbol-attributes', { ...at('src/widgets.ts', 'SpecialWidget', 'class '), includeInherited: true })).data;
-    assert.deepEqual(all.attributes.items.map((a) => [a.name, a.inherited, a.line, a.declaredOn?.replace(/^.*#/, '')]), [
-      ['Component', false, 8, undefined],
-      ['Component', true, 5, 'Class:BaseWidget'],
-    ]);
-    const limited = (await h.ok<AttributesData>('get-symbol-attributes', { ...at('src/widgets.ts', 'SpecialWidget', 'class '), includeInherited: true, attributesLimit: 1 })).data;
+    assert.deepEqual(
+      all.attributes.items.map((a) => [a.name, a.inherited, a.line, a.declaredOn?.replace(/^.*#/, '')]),
+      [
+        ['Component', false, 8, undefined],
+        ['Component', true, 5, 'Class:BaseWidget'],
+      ],
+    );
+    const limited = (
+      await h.ok<AttributesData>('get-symbol-attributes', { ...at('src/widgets.ts', 'SpecialWidget', 'class '), includeInherited: true, attributesLimit: 1 })
+    ).data;
     assert.deepEqual(page(limited.attributes), [1, true, 2]);
   });
 
   it('get-symbol-attributes: type null when no definition provider answers; UnsupportedLanguageFeature for a language without attribute syntax', async () => {
     host.navigation.locations = undefined;
     const d = (await h.ok<AttributesData>('get-symbol-attributes', at('src/widgets.ts', 'BaseWidget', 'class '))).data;
-    assert.deepEqual(d.attributes.items.map((a) => [a.name, a.type]), [['Component', null]]);
+    assert.deepEqual(
+      d.attributes.items.map((a) => [a.name, a.type]),
+      [['Component', null]],
+    );
     const txt = host.abs(host.folders()[0], 'notes.txt');
     host.setSymbols(txt, symbolsIn('plain words\n', [{ name: 'words', kind: 'String', from: 'words' }]));
     const failure = await h.fail('get-symbol-attributes', at('notes.txt', 'words'), 'UnsupportedLanguageFeature');
@@ -502,21 +666,43 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       ],
       [shapesPath]: [{ message: 'shape error', severity: 'Error', range: at(SHAPES, 'Circle') }],
     };
-    const d = (await h.ok<DiagnosticsData>('get-diagnostics', { documents: [{ path: 'src/shapes.ts' }, { path: 'src/chain.ts' }, { path: 'notes.txt' }, { path: 'src/chain.ts' }] })).data;
+    const d = (
+      await h.ok<DiagnosticsData>('get-diagnostics', {
+        documents: [{ path: 'src/shapes.ts' }, { path: 'src/chain.ts' }, { path: 'notes.txt' }, { path: 'src/chain.ts' }],
+      })
+    ).data;
     assert.equal(d.scope, 'documents');
     assert.deepEqual(d.checked, ['src/chain.ts', 'src/shapes.ts']);
-    assert.deepEqual(d.notChecked.map((n) => n.path), ['notes.txt']);
-    assert.deepEqual(d.documents.items.map((x) => [x.document.path, x.diagnostics.items.map((i) => `${i.severity} ${i.line}:${i.column} ${i.message}`)]), [
-      ['notes.txt', []],
-      ['src/chain.ts', ['Warning 1:17 early', 'Error 13:17 late']],
-      ['src/shapes.ts', ['Error 12:14 shape error']],
-    ]);
-    assert.deepEqual(d.documents.items[1].diagnostics.items[1], { severity: 'Error', message: 'late', code: '2304', source: 'ts', line: 13, column: 17, span: { start: CHAIN.indexOf('other'), length: 5 } });
+    assert.deepEqual(
+      d.notChecked.map((n) => n.path),
+      ['notes.txt'],
+    );
+    assert.deepEqual(
+      d.documents.items.map((x) => [x.document.path, x.diagnostics.items.map((i) => `${i.severity} ${i.line}:${i.column} ${i.message}`)]),
+      [
+        ['notes.txt', []],
+        ['src/chain.ts', ['Warning 1:17 early', 'Error 13:17 late']],
+        ['src/shapes.ts', ['Error 12:14 shape error']],
+      ],
+    );
+    assert.deepEqual(d.documents.items[1].diagnostics.items[1], {
+      severity: 'Error',
+      message: 'late',
+      code: '2304',
+      source: 'ts',
+      line: 13,
+      column: 17,
+      span: { start: CHAIN.indexOf('other'), length: 5 },
+    });
     assert.deepEqual(d.counts, { Error: 2, Warning: 1, Information: 0, Hint: 0 });
     const hints = (await h.ok<DiagnosticsData>('get-diagnostics', { documents: [{ path: 'src/chain.ts' }], minimumSeverity: 'Hint' })).data;
     assert.deepEqual(hints.counts, { Error: 1, Warning: 1, Information: 0, Hint: 1 });
-    const limited = (await h.ok<DiagnosticsData>('get-diagnostics', { documents: [{ path: 'src/chain.ts' }, { path: 'src/shapes.ts' }], diagnosticsLimit: 1 })).data;
-    assert.deepEqual(limited.documents.items.map((x) => [x.document.path, page(x.diagnostics)]), [['src/chain.ts', [1, true, 2]]]);
+    const limited = (await h.ok<DiagnosticsData>('get-diagnostics', { documents: [{ path: 'src/chain.ts' }, { path: 'src/shapes.ts' }], diagnosticsLimit: 1 }))
+      .data;
+    assert.deepEqual(
+      limited.documents.items.map((x) => [x.document.path, page(x.diagnostics)]),
+      [['src/chain.ts', [1, true, 2]]],
+    );
     assert.equal(limited.documents.hasMore, true);
     assert.equal(limited.documents.totalCount, 2);
   });
@@ -529,9 +715,16 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     };
     const all = (await h.ok<DiagnosticsData>('get-diagnostics', {})).data;
     assert.equal(all.scope, 'workspace');
-    assert.deepEqual(all.documents.items.map((x) => x.document.path), ['src/chain.ts', 'src/shapes.ts'], 'a file outside the workspace is not reported');
+    assert.deepEqual(
+      all.documents.items.map((x) => x.document.path),
+      ['src/chain.ts', 'src/shapes.ts'],
+      'a file outside the workspace is not reported',
+    );
     const errors = (await h.ok<DiagnosticsData>('get-diagnostics', { minimumSeverity: 'Error' })).data;
-    assert.deepEqual(errors.documents.items.map((x) => x.document.path), ['src/shapes.ts']);
+    assert.deepEqual(
+      errors.documents.items.map((x) => x.document.path),
+      ['src/shapes.ts'],
+    );
     assert.deepEqual(errors.counts, { Error: 1, Warning: 0, Information: 0, Hint: 0 });
   });
 });

@@ -41,9 +41,14 @@ describe('find-references: what a reference line costs', () => {
     host.openDocument(usePath);
     const at = (from: number) => USE.indexOf('Widget', from);
     const offsets = [at(0), at(USE.indexOf('export')), at(USE.indexOf('new'))];
-    host.navigation.locations = () => [{ absPath: declPath, range: { start: 13, end: 19 } }, ...offsets.map((start) => ({ absPath: usePath, range: { start, end: start + 6 } }))];
+    host.navigation.locations = () => [
+      { absPath: declPath, range: { start: 13, end: 19 } },
+      ...offsets.map((start) => ({ absPath: usePath, range: { start, end: start + 6 } })),
+    ];
     const h = await createHarness({ host });
-    const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: { selection: { document: { path: 'src/widget.ts' }, selectedText: 'Widget' } } } })).data;
+    const d = (
+      await h.ok<ReferencesData>('find-references', { symbol: { location: { selection: { document: { path: 'src/widget.ts' }, selectedText: 'Widget' } } } })
+    ).data;
     const use = d.documents.items.find((x) => x.path === 'src/use.ts');
     assert.deepEqual(use?.lines, [
       { line: 1, import: [offsets[0]] },

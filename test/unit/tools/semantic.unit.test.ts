@@ -31,7 +31,13 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
 
   beforeEach(async () => {
     host = new FakeHost();
-    const folder = host.addFolder('app', { 'tsconfig.json': '{}\n', 'src/util.ts': UTIL, 'src/greeter.ts': GREETER, 'src/main.ts': MAIN, 'src/messy.ts': MESSY });
+    const folder = host.addFolder('app', {
+      'tsconfig.json': '{}\n',
+      'src/util.ts': UTIL,
+      'src/greeter.ts': GREETER,
+      'src/main.ts': MAIN,
+      'src/messy.ts': MESSY,
+    });
     abs = (p) => host.abs(folder, p);
     host.semantics.prepareRename = (_absPath, offset, text) => {
       const word = /^\w+/.exec(text.slice(offset))?.[0];
@@ -65,11 +71,14 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.equal(d.revision.tool, 'rename-symbol');
       assert.equal(d.revision.summary, 'Rename formatName to formatPersonName');
       // Each changed file says its edits beside its line counts; staged says the totals.
-      assert.deepEqual(d.documents.items.map((x) => [x.path, x.edits]), [
-        ['src/greeter.ts', 2],
-        ['src/main.ts', 2],
-        ['src/util.ts', 1],
-      ]);
+      assert.deepEqual(
+        d.documents.items.map((x) => [x.path, x.edits]),
+        [
+          ['src/greeter.ts', 2],
+          ['src/main.ts', 2],
+          ['src/util.ts', 1],
+        ],
+      );
       assert.deepEqual([d.documents.hasMore, d.documents.totalCount], [false, 3]);
       assert.deepEqual(d.staged, { edits: 5, fileOperations: 0 });
       assert.equal(staged('src/util.ts'), UTIL.replace('formatName', 'formatPersonName'));
@@ -127,7 +136,13 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
 
     it('merges with a staged edit it does not overlap', async () => {
       const at = MAIN.indexOf("' x '");
-      await h.services.transactions.stage(undefined, workspace(), { tool: 'edit-text', summary: 'edit' }, [{ kind: 'edit', path: 'src/main.ts', edits: [{ start: at, end: at + 5, newText: "'  y  '" }] }], { basis: 'staged' });
+      await h.services.transactions.stage(
+        undefined,
+        workspace(),
+        { tool: 'edit-text', summary: 'edit' },
+        [{ kind: 'edit', path: 'src/main.ts', edits: [{ start: at, end: at + 5, newText: "'  y  '" }] }],
+        { basis: 'staged' },
+      );
       const answer = await h.ok<SemanticMutationData>('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'fmt' });
       assert.equal(answer.data.transaction.revision, 2);
       assert.equal(staged('src/main.ts'), MAIN.replaceAll('formatName', 'fmt').replace("' x '", "'  y  '"));
@@ -137,7 +152,13 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
     it('answers TransactionConflicted when its edits overlap a staged edit, and stages nothing', async () => {
       const ws = workspace();
       const g = GREETER.indexOf('formatName(name)');
-      await h.services.transactions.stage(undefined, ws, { tool: 'edit-text', summary: 'edit' }, [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: g, end: g + 16, newText: 'formatName(name.trim())' }] }], { basis: 'staged' });
+      await h.services.transactions.stage(
+        undefined,
+        ws,
+        { tool: 'edit-text', summary: 'edit' },
+        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: g, end: g + 16, newText: 'formatName(name.trim())' }] }],
+        { basis: 'staged' },
+      );
       const failure = await h.fail('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'other' }, 'TransactionConflicted');
       assert.match(failure.error.message, /src\/greeter\.ts/);
       assert.ok(failure.continuation, 'the conflict says what to do');
@@ -166,7 +187,10 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.deepEqual(seen, { options: { tabSize: 2, insertSpaces: true }, range: undefined });
       assert.equal(staged('src/messy.ts'), 'export function messy(a: number, b: number) {\n  return a + b;\n}\n');
       assert.equal(answer.data.revision.summary, 'Format src/messy.ts');
-      assert.deepEqual([answer.data.documents.items.map((x) => [x.path, x.edits]), answer.data.staged], [[['src/messy.ts', 1]], { edits: 1, fileOperations: 0 }]);
+      assert.deepEqual(
+        [answer.data.documents.items.map((x) => [x.path, x.edits]), answer.data.staged],
+        [[['src/messy.ts', 1]], { edits: 1, fileOperations: 0 }],
+      );
       assert.equal(host.diskText(abs('src/messy.ts')), MESSY);
     });
 
@@ -183,7 +207,13 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const start = MESSY.indexOf('return');
       const answer = await h.ok<SemanticMutationData>('format-document', { document: { path: 'src/messy.ts' }, range: { start, length: 14 } });
       assert.deepEqual(seenRange, { start, end: start + 14 });
-      assert.deepEqual([answer.data.documents, answer.data.staged], [{ items: [{ path: 'src/messy.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 }], hasMore: false, totalCount: 1 }, { edits: 1, fileOperations: 0 }]);
+      assert.deepEqual(
+        [answer.data.documents, answer.data.staged],
+        [
+          { items: [{ path: 'src/messy.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 }], hasMore: false, totalCount: 1 },
+          { edits: 1, fileOperations: 0 },
+        ],
+      );
       assert.equal(answer.data.revision.summary, 'Format src/messy.ts lines 2-2');
       assert.equal(staged('src/messy.ts'), MESSY.replace('return a+b;   ', 'return a+b;'));
       host.semantics.format = () => [{ start: 0, length: 6, newText: 'export' }];
@@ -244,7 +274,12 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
             diagnostics: [{ message: "Cannot find name 'greet'.", code: '2304', severity: 'Error', line: 1 }],
             files: [{ path: 'src/messy.ts', edits: 1 }],
           },
-          { title: 'Run the organize command', kind: 'source', stageable: false, reason: 'it only runs the command editor.action.organize, which cannot be staged without running it' },
+          {
+            title: 'Run the organize command',
+            kind: 'source',
+            stageable: false,
+            reason: 'it only runs the command editor.action.organize, which cannot be staged without running it',
+          },
           {
             title: 'Move to a new file',
             kind: 'refactor.move.newFile',
@@ -273,11 +308,20 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
     it('stages an action that creates a file', async () => {
       const list = await h.ok<ListActionsData>('list-code-actions', { location: sel('src/messy.ts', 'messy'), kind: 'refactor.move' });
       assert.equal((asked[0] as { kind: string }).kind, 'refactor.move');
-      assert.deepEqual(list.data.actions.items.map((i) => i.title), ['Move to a new file']);
+      assert.deepEqual(
+        list.data.actions.items.map((i) => i.title),
+        ['Move to a new file'],
+      );
       const answer = await h.ok<SemanticMutationData>('stage-code-action', { actionRef: list.data.actions.items[0].actionRef });
       assert.equal(staged('src/moved.ts'), MESSY);
       assert.equal(staged('src/messy.ts'), '');
-      assert.deepEqual(answer.data.documents.items.map((x) => [x.path, x.changeKind, x.edits]), [['src/messy.ts', undefined, 1], ['src/moved.ts', 'Added', 1]]);
+      assert.deepEqual(
+        answer.data.documents.items.map((x) => [x.path, x.changeKind, x.edits]),
+        [
+          ['src/messy.ts', undefined, 1],
+          ['src/moved.ts', 'Added', 1],
+        ],
+      );
       assert.deepEqual(answer.data.staged, { edits: 2, fileOperations: 1 });
       assert.equal(host.diskText(abs('src/moved.ts')), undefined);
     });
@@ -294,7 +338,10 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       ];
       const list = await h.ok<ListActionsData>('list-code-actions', { location: sel('src/messy.ts', 'messy') });
       const answer = await h.ok<SemanticMutationData>('stage-code-action', { actionRef: list.data.actions.items[0].actionRef });
-      assert.deepEqual([answer.data.documents.items.map((x) => [x.path, x.changeKind, x.edits]), answer.data.staged], [[['src/messy.ts', undefined, 1]], { edits: 1, fileOperations: 0 }]);
+      assert.deepEqual(
+        [answer.data.documents.items.map((x) => [x.path, x.changeKind, x.edits]), answer.data.staged],
+        [[['src/messy.ts', undefined, 1]], { edits: 1, fileOperations: 0 }],
+      );
       assert.equal(staged('src/messy.ts'), `// header\n${MESSY}`);
     });
 
@@ -325,7 +372,14 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       host.semantics.codeActions = (absPath, range, kind) => {
         assert.deepEqual(range, { start: 0, end: UNORDERED.length });
         return kind === 'source.organizeImports'
-          ? [{ title: 'Organize Imports', kind: 'source.organizeImports', isPreferred: false, edits: { [absPath]: [{ start: 0, length: UNORDERED.indexOf('\n\n') + 1, newText: "import { a } from './a';\nimport { b } from './b';\n" }] } }]
+          ? [
+              {
+                title: 'Organize Imports',
+                kind: 'source.organizeImports',
+                isPreferred: false,
+                edits: { [absPath]: [{ start: 0, length: UNORDERED.indexOf('\n\n') + 1, newText: "import { a } from './a';\nimport { b } from './b';\n" }] },
+              },
+            ]
           : [];
       };
       const answer = await h.ok<FixAllData>('prepare-fix-all', { document: { path: 'src/imports.ts' }, kind: 'source.organizeImports' });
@@ -345,7 +399,14 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
               originalLineCount: 5,
               updatedStartLine: 1,
               updatedLineCount: 4,
-              lines: ["-import { b } from './b';", "-import { unused } from './u';", " import { a } from './a';", "+import { b } from './b';", ' ', ' export const x = a + b;'],
+              lines: [
+                "-import { b } from './b';",
+                "-import { unused } from './u';",
+                " import { a } from './a';",
+                "+import { b } from './b';",
+                ' ',
+                ' export const x = a + b;',
+              ],
             },
           ],
         },
@@ -367,9 +428,14 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
   describe('the staged view of the navigation tools', () => {
     /** References of formatName the way the language service sees them: in the buffers. */
     const references = () => {
-      host.setSymbols(abs('src/util.ts'), symbolsIn(host.currentText(abs('src/util.ts')) ?? '', [{ name: 'formatName', kind: 'Function', from: 'export function', to: '\n}' }]));
+      host.setSymbols(
+        abs('src/util.ts'),
+        symbolsIn(host.currentText(abs('src/util.ts')) ?? '', [{ name: 'formatName', kind: 'Function', from: 'export function', to: '\n}' }]),
+      );
       host.navigation.locations = () =>
-        ['src/util.ts', 'src/greeter.ts', 'src/main.ts'].flatMap((p) => wordEdits(host.currentText(abs(p)) ?? '', 'formatName', '').map((e) => ({ absPath: abs(p), range: { start: e.start, end: e.start + e.length } })));
+        ['src/util.ts', 'src/greeter.ts', 'src/main.ts'].flatMap((p) =>
+          wordEdits(host.currentText(abs(p)) ?? '', 'formatName', '').map((e) => ({ absPath: abs(p), range: { start: e.start, end: e.start + e.length } })),
+        );
     };
 
     it('maps references into the staged text; a deleted document and a buffer changed after staging are said, not mapped', async () => {
@@ -379,20 +445,35 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatPersonName') }, view: 'staged' })).data;
       const greeter = d.documents.items.find((x) => x.path === 'src/greeter.ts');
       const stagedGreeter = staged('src/greeter.ts') ?? '';
-      assert.deepEqual(greeter?.lines.map((l) => [l.line, l.text, l.import ?? l.at, l.edited]), [
-        [1, undefined, [9], [9]],
-        [4, "return 'Hello ' + formatPersonName(name);", [stagedGreeter.lastIndexOf('formatPersonName')], [stagedGreeter.lastIndexOf('formatPersonName')]],
-      ]);
-      assert.deepEqual(greeter?.lines.map((l) => l.len), [undefined, undefined], 'the staged name is as long as the staged declaration');
+      assert.deepEqual(
+        greeter?.lines.map((l) => [l.line, l.text, l.import ?? l.at, l.edited]),
+        [
+          [1, undefined, [9], [9]],
+          [4, "return 'Hello ' + formatPersonName(name);", [stagedGreeter.lastIndexOf('formatPersonName')], [stagedGreeter.lastIndexOf('formatPersonName')]],
+        ],
+      );
+      assert.deepEqual(
+        greeter?.lines.map((l) => l.len),
+        [undefined, undefined],
+        'the staged name is as long as the staged declaration',
+      );
       const main = d.documents.items.find((x) => x.path === 'src/main.ts');
       assert.equal(main?.staged, 'deleted');
-      assert.deepEqual(main?.lines.map((l) => l.text ?? (l.import ? 'an import line' : '')), ['an import line', "console.log(greet(formatName(' x ')));"], 'the buffer lines of a deleted document');
+      assert.deepEqual(
+        main?.lines.map((l) => l.text ?? (l.import ? 'an import line' : '')),
+        ['an import line', "console.log(greet(formatName(' x ')));"],
+        'the buffer lines of a deleted document',
+      );
 
       // A person types in greeter.ts after the rename was staged: its offsets no longer map.
       host.editBuffer(abs('src/greeter.ts'), `// typed\n${GREETER}`);
       const after = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatPersonName') }, view: 'staged' })).data;
       assert.equal(after.documents.items.find((x) => x.path === 'src/greeter.ts')?.staged, 'unmapped');
-      const conflict = await h.fail('go-to-definition', { location: sel('src/greeter.ts', 'formatPersonName', { contextAfter: '(name)' }), view: 'staged' }, 'TransactionConflicted');
+      const conflict = await h.fail(
+        'go-to-definition',
+        { location: sel('src/greeter.ts', 'formatPersonName', { contextAfter: '(name)' }), view: 'staged' },
+        'TransactionConflicted',
+      );
       assert.match(conflict.error.message, /changed in the editor after the transaction staged it/);
     });
 
@@ -427,7 +508,12 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
     it('expires refs after the TTL and drops the oldest beyond capacity', () => {
       let now = 0;
       const cache = new ActionCache(() => now, 2, 1000);
-      const entry = { workspaceId: 'w', workspaceEpoch: 1, action: { title: 't', isPreferred: false, diagnostics: [] }, coverage: { languageId: 'typescript', state: 'loaded' as const } };
+      const entry = {
+        workspaceId: 'w',
+        workspaceEpoch: 1,
+        action: { title: 't', isPreferred: false, diagnostics: [] },
+        coverage: { languageId: 'typescript', state: 'loaded' as const },
+      };
       const a = cache.add(entry);
       const b = cache.add(entry);
       now = 500;
@@ -441,6 +527,12 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
   });
 
   it('applyEdits applies sorted, non-overlapping edits', () => {
-    assert.equal(applyEdits('abcdef', [{ start: 4, length: 1, newText: 'E' }, { start: 0, length: 2, newText: 'X' }]), 'XcdEf');
+    assert.equal(
+      applyEdits('abcdef', [
+        { start: 4, length: 1, newText: 'E' },
+        { start: 0, length: 2, newText: 'X' },
+      ]),
+      'XcdEf',
+    );
   });
 });

@@ -154,7 +154,13 @@ describe('tools: workspace selectors', () => {
   it('selects a folder by alias, by workspaceId or by path', async () => {
     const h = await twoRoots();
     const tools = h.registry.all()[1];
-    for (const workspace of [{ alias: 'tools' }, { workspaceId: tools.id }, { path: tools.fsPath }, { path: `${tools.fsPath}/` }, { alias: 'tools', workspaceId: tools.id }]) {
+    for (const workspace of [
+      { alias: 'tools' },
+      { workspaceId: tools.id },
+      { path: tools.fsPath },
+      { path: `${tools.fsPath}/` },
+      { alias: 'tools', workspaceId: tools.id },
+    ]) {
       const status = await h.ok<{ workspace: WorkspaceInfo }>('workspace-status', { workspace });
       assert.equal(status.data.workspace.alias, 'tools', JSON.stringify(workspace));
       assert.equal(status.snapshot.workspaceId, tools.id, 'the envelope snapshot is the selected folder');
@@ -231,7 +237,10 @@ describe('tools: workspace-status', () => {
   it('honours its limits and the effective mode', async () => {
     const h = await singleRoot();
     h.host.trusted = false;
-    const status = await h.ok<{ effectiveMode: string; trusted: boolean; projects: Collection<ProjectInfo>; languages: Collection<unknown> }>('workspace-status', { projectsLimit: 1, languagesLimit: 0 });
+    const status = await h.ok<{ effectiveMode: string; trusted: boolean; projects: Collection<ProjectInfo>; languages: Collection<unknown> }>(
+      'workspace-status',
+      { projectsLimit: 1, languagesLimit: 0 },
+    );
     assert.deepEqual(
       status.data.projects.items.map((p) => p.path),
       ['package.json'],
@@ -276,7 +285,11 @@ describe('tools: get-solution-structure', () => {
     const h = await twoRoots();
     h.host.setFeatureProbes('typescript', { documentSymbols: 'available', hover: 'noResult' });
     const result = await h.ok<{
-      workspaces: Collection<{ workspace: WorkspaceInfo; projects: Collection<ProjectInfo>; languages: { languageId: string; features: Record<string, string> | null }[] }>;
+      workspaces: Collection<{
+        workspace: WorkspaceInfo;
+        projects: Collection<ProjectInfo>;
+        languages: { languageId: string; features: Record<string, string> | null }[];
+      }>;
       featureNames: string[];
     }>('get-solution-structure', {});
     const [app, tools] = result.data.workspaces.items;
@@ -288,7 +301,10 @@ describe('tools: get-solution-structure', () => {
       ['rust'],
     );
     assert.ok(h.host.callCount('probeLanguageFeatures', h.host.abs(h.host.folders()[0], 'src/greeter.ts')) === 1);
-    const skipped = await h.ok<{ workspaces: Collection<{ languages: { features: unknown }[] }> }>('get-solution-structure', { probeFeatures: false, workspace: { alias: 'app' } });
+    const skipped = await h.ok<{ workspaces: Collection<{ languages: { features: unknown }[] }> }>('get-solution-structure', {
+      probeFeatures: false,
+      workspace: { alias: 'app' },
+    });
     assert.equal(skipped.data.workspaces.items.length, 1);
     assert.ok(skipped.data.workspaces.items[0].languages.every((l) => l.features === null));
   });
@@ -302,7 +318,10 @@ describe('tools: workspace-status and the open transaction', () => {
     await h.ok('edit-text', { edits: [{ location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'export' } }, newText: 'export ' }] });
     const after = await h.ok<{ transaction: { revision: number; canCommit: boolean; stagedFiles: number; transactionId: string } }>('workspace-status', {});
     const tx = h.transactions.active(h.registry.all()[0].id);
-    assert.deepEqual([after.data.transaction.revision, after.data.transaction.canCommit, after.data.transaction.stagedFiles, after.data.transaction.transactionId], [1, true, 1, tx?.id]);
+    assert.deepEqual(
+      [after.data.transaction.revision, after.data.transaction.canCommit, after.data.transaction.stagedFiles, after.data.transaction.transactionId],
+      [1, true, 1, tx?.id],
+    );
   });
 });
 
@@ -319,7 +338,12 @@ describe('tools: get-project-details', () => {
     const d = details.data;
     const shortId = h.registry.all()[0].shortId;
     assert.equal(d.project.kind, 'typescript');
-    assert.deepEqual(d.manifest, { path: 'tsconfig.json', format: 'json', content: { compilerOptions: { strict: true, target: 'ES2022' }, include: ['src'] }, truncated: false });
+    assert.deepEqual(d.manifest, {
+      path: 'tsconfig.json',
+      format: 'json',
+      content: { compilerOptions: { strict: true, target: 'ES2022' }, include: ['src'] },
+      truncated: false,
+    });
     assert.deepEqual(
       d.nestedProjects.map((p) => p.path),
       ['packages/lib/package.json'],
@@ -346,13 +370,22 @@ describe('tools: get-project-details', () => {
   it('details a nested project selected by projectId, with a bounded documents collection', async () => {
     const h = await singleRoot();
     const projectId = `${h.registry.all()[0].shortId}:packages/lib/package.json`;
-    const details = await h.ok<{ project: ProjectInfo; manifest: { format: string; content: unknown }; documents: Collection<{ path: string }>; nestedProjects: unknown[] }>('get-project-details', {
+    const details = await h.ok<{
+      project: ProjectInfo;
+      manifest: { format: string; content: unknown };
+      documents: Collection<{ path: string }>;
+      nestedProjects: unknown[];
+    }>('get-project-details', {
       project: { projectId },
       documentsLimit: 1,
     });
     assert.equal(details.data.project.directory, 'packages/lib');
     assert.deepEqual(details.data.manifest.content, { name: 'lib', private: true });
-    assert.deepEqual(details.data.documents, { items: [{ documentId: `${h.registry.all()[0].shortId}:packages/lib/index.js`, path: 'packages/lib/index.js', languageId: 'javascript' }], hasMore: true, totalCount: 2 });
+    assert.deepEqual(details.data.documents, {
+      items: [{ documentId: `${h.registry.all()[0].shortId}:packages/lib/index.js`, path: 'packages/lib/index.js', languageId: 'javascript' }],
+      hasMore: true,
+      totalCount: 2,
+    });
     assert.deepEqual(details.data.nestedProjects, []);
   });
 
@@ -393,7 +426,10 @@ describe('tools: get-project-details', () => {
     const h = await createHarness({ host });
     const details = await h.ok<{ project: ProjectInfo; documents: Collection<{ path: string }> }>('get-project-details', {});
     assert.equal(details.data.project.path, 'tsconfig.json');
-    assert.deepEqual(details.data.documents.items.map((d) => d.path), ['package.json', 'src/a.ts', 'tsconfig.json']);
+    assert.deepEqual(
+      details.data.documents.items.map((d) => d.path),
+      ['package.json', 'src/a.ts', 'tsconfig.json'],
+    );
   });
 
   it('lists the choices with ReviseRequest when project is omitted and the folder has several', async () => {

@@ -64,7 +64,9 @@ function buildTools(probe: Probe): AnyToolDefinition[] {
     testTool('test-tool-error', {
       run: async () => {
         probe.runs++;
-        throw new ToolError('DocumentNotFound', 'No such document; call workspace-list.', callTool('workspace-list', 'List the folders first.'), { tried: ['a.ts'] });
+        throw new ToolError('DocumentNotFound', 'No such document; call workspace-list.', callTool('workspace-list', 'List the folders first.'), {
+          tried: ['a.ts'],
+        });
       },
     }),
     testTool('test-mutation', {
@@ -128,7 +130,11 @@ function buildTools(probe: Probe): AnyToolDefinition[] {
         type: 'object',
         properties: {
           head: { type: 'string' },
-          list: { type: 'object', properties: { items: { type: 'array' }, hasMore: { type: 'boolean' }, totalCount: { type: 'integer' } }, required: ['items', 'hasMore'] },
+          list: {
+            type: 'object',
+            properties: { items: { type: 'array' }, hasMore: { type: 'boolean' }, totalCount: { type: 'integer' } },
+            required: ['items', 'hasMore'],
+          },
         },
         required: ['head', 'list'],
       },
@@ -156,7 +162,12 @@ describe('chain: ToolRunner', () => {
     h = await createHarness({ host, tools: [...ALL_TOOLS, ...testTools] });
   });
 
-  const failureOf = async (name: string, input: unknown, code: Parameters<typeof expectError>[1], options?: Parameters<Harness['call']>[2]): Promise<FailureEnvelope> => {
+  const failureOf = async (
+    name: string,
+    input: unknown,
+    code: Parameters<typeof expectError>[1],
+    options?: Parameters<Harness['call']>[2],
+  ): Promise<FailureEnvelope> => {
     const result = await h.call(name, input, options);
     return expectError(result, code);
   };
@@ -182,8 +193,13 @@ describe('chain: ToolRunner', () => {
     assert.match(failure.error.correlationId, UUID);
     assert.match(failure.error.message, /kaboom in the tool body/);
     assert.ok(failure.error.message.includes(failure.error.correlationId));
-    assert.deepEqual(failure.continuation && { kind: failure.continuation.kind, tool: 'tool' in failure.continuation ? failure.continuation.tool : undefined }, { kind: 'CallTool', tool: 'get-error-details' });
-    const details = expectOk<{ correlationId: string; tool: string; code: string; stack: string | null; input: string }>(await h.call('get-error-details', { correlationId: failure.error.correlationId }));
+    assert.deepEqual(
+      failure.continuation && { kind: failure.continuation.kind, tool: 'tool' in failure.continuation ? failure.continuation.tool : undefined },
+      { kind: 'CallTool', tool: 'get-error-details' },
+    );
+    const details = expectOk<{ correlationId: string; tool: string; code: string; stack: string | null; input: string }>(
+      await h.call('get-error-details', { correlationId: failure.error.correlationId }),
+    );
     assert.equal(details.data.correlationId, failure.error.correlationId);
     assert.equal(details.data.tool, 'test-throws');
     assert.equal(details.data.code, 'UnhandledException');
@@ -195,7 +211,9 @@ describe('chain: ToolRunner', () => {
     const failure = await failureOf('test-tool-error', { text: 'x' }, 'DocumentNotFound');
     assert.equal(failure.error.message, 'No such document; call workspace-list.');
     assert.deepEqual(failure.continuation, { kind: 'CallTool', tool: 'workspace-list', instruction: 'List the folders first.' });
-    const details = expectOk<{ details: unknown; stack: unknown; input: string }>(await h.call('get-error-details', { correlationId: failure.error.correlationId }));
+    const details = expectOk<{ details: unknown; stack: unknown; input: string }>(
+      await h.call('get-error-details', { correlationId: failure.error.correlationId }),
+    );
     assert.deepEqual(details.data.details, { tried: ['a.ts'] });
     assert.equal(details.data.stack, null);
     assert.equal(details.data.input, '{"text":"x"}');
@@ -248,12 +266,16 @@ describe('chain: ToolRunner', () => {
       assert.match(failure.error.message, /not trusted/);
       await failureOf('test-approval', {}, 'SourceMutationDisabled');
       expectOk(await h.call('test-echo', { text: 'ok' }));
-      const status = expectOk<{ effectiveMode: string; operationalMode: string; trusted: boolean; tools: { refusedInMode: string[] } }>(await h.call('server-status', {}));
+      const status = expectOk<{ effectiveMode: string; operationalMode: string; trusted: boolean; tools: { refusedInMode: string[] } }>(
+        await h.call('server-status', {}),
+      );
       assert.equal(status.data.effectiveMode, 'inspection-only');
       assert.equal(status.data.operationalMode, 'autonomous-trusted');
       assert.equal(status.data.trusted, false);
       const refused = status.data.tools.refusedInMode;
-      for (const name of ['test-mutation', 'test-approval', 'test-approval-slow', 'test-approval-plain', 'edit-text', 'transaction-commit']) assert.ok(refused.includes(name), name);
+      for (const name of ['test-mutation', 'test-approval', 'test-approval-slow', 'test-approval-plain', 'edit-text', 'transaction-commit']) {
+        assert.ok(refused.includes(name), name);
+      }
       for (const name of ['test-echo', 'workspace-list', 'transaction-preview']) assert.ok(!refused.includes(name), name);
       assert.equal(probe.runs, 1);
     });

@@ -37,7 +37,8 @@ const SEED_ANNOTATION_KEYS = ['title', 'destructiveHint', 'idempotentHint', 'ope
 /** Keys of an example in the seed (seeds/002_073e4af54e1bb6e6.txt). */
 const SEED_EXAMPLE_KEYS = ['workflowId', 'workflowTitle', 'step', 'id', 'title', 'purpose', 'expectedOutcome', 'representativeResponse', 'request'];
 
-const typesOf = (schema: JsonSchema): string[] => (Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : []);
+const typesOf = (schema: JsonSchema): string[] =>
+  Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
 
 /** Every place in an input schema that is an open object or an unbounded string, as JSON pointers. */
 function schemaLeaks(schema: unknown, pointer = '#'): string[] {
@@ -46,18 +47,31 @@ function schemaLeaks(schema: unknown, pointer = '#'): string[] {
   const node = schema as JsonSchema;
   const leaks: string[] = [];
   const types = typesOf(node);
-  if ((types.includes('object') || node.properties !== undefined) && node.additionalProperties !== false) leaks.push(`${pointer}: object without additionalProperties: false`);
+  if ((types.includes('object') || node.properties !== undefined) && node.additionalProperties !== false) {
+    leaks.push(`${pointer}: object without additionalProperties: false`);
+  }
   if (types.includes('string') && typeof node.maxLength !== 'number' && node.format !== 'uuid' && node.enum === undefined && node.const === undefined) {
     leaks.push(`${pointer}: string without maxLength`);
   }
-  if (node.type === undefined && node.const === undefined && node.enum === undefined && node.$ref === undefined && node.properties === undefined && !['oneOf', 'anyOf', 'allOf', 'required', 'minProperties'].some((k) => k in node)) {
+  if (
+    node.type === undefined &&
+    node.const === undefined &&
+    node.enum === undefined &&
+    node.$ref === undefined &&
+    node.properties === undefined &&
+    !['oneOf', 'anyOf', 'allOf', 'required', 'minProperties'].some((k) => k in node)
+  ) {
     leaks.push(`${pointer}: schema without a type accepts anything`);
   }
   for (const key of ['properties', '$defs', 'definitions', 'patternProperties']) {
     const children = node[key];
-    if (children && typeof children === 'object') for (const [name, child] of Object.entries(children)) leaks.push(...schemaLeaks(child, `${pointer}/${key}/${name}`));
+    if (children && typeof children === 'object') {
+      for (const [name, child] of Object.entries(children)) leaks.push(...schemaLeaks(child, `${pointer}/${key}/${name}`));
+    }
   }
-  for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else']) if (typeof node[key] === 'object') leaks.push(...schemaLeaks(node[key], `${pointer}/${key}`));
+  for (const key of ['items', 'additionalProperties', 'not', 'if', 'then', 'else']) {
+    if (typeof node[key] === 'object') leaks.push(...schemaLeaks(node[key], `${pointer}/${key}`));
+  }
   for (const key of ['oneOf', 'anyOf', 'allOf', 'prefixItems']) if (Array.isArray(node[key])) leaks.push(...schemaLeaks(node[key], `${pointer}/${key}`));
   return leaks;
 }
@@ -122,7 +136,11 @@ describe('manifest: generated files do not drift from the definitions', () => {
         if (!(key in m)) out.push(`${key}=${JSON.stringify(v[key])}`);
         else out.push(...dropped(v[key], m[key], `${pointer}/${key}`, !names && key === 'properties'));
       }
-      assert.deepEqual(Object.keys(m).filter((k) => !(k in v)), [], pointer);
+      assert.deepEqual(
+        Object.keys(m).filter((k) => !(k in v)),
+        [],
+        pointer,
+      );
       return out;
     };
     for (const tool of ALL_TOOLS) {
@@ -130,7 +148,10 @@ describe('manifest: generated files do not drift from the definitions', () => {
       for (const k of removed) assert.ok(k === 'additionalProperties=false' || k === 'maxLength=n', `${tool.name} loses ${k}`);
     }
     // A field named like a keyword is a field, and is kept.
-    assert.deepEqual(modelInputSchema({ type: 'object', properties: { maxLength: { type: 'integer' } }, additionalProperties: false }), { type: 'object', properties: { maxLength: { type: 'integer' } } });
+    assert.deepEqual(modelInputSchema({ type: 'object', properties: { maxLength: { type: 'integer' } }, additionalProperties: false }), {
+      type: 'object',
+      properties: { maxLength: { type: 'integer' } },
+    });
   });
 
   it('hides a mutation tool in untrusted workspaces and in inspection-only mode', () => {
@@ -140,7 +161,10 @@ describe('manifest: generated files do not drift from the definitions', () => {
       { operationKind: 'Query' as const, effect: 'External' as const },
     ]) {
       const entry = languageModelToolContribution({ ...base, ...marks });
-      assert.equal(entry.when, `isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only' && !agentWorkbench.profileHides.${registeredToolName(base.name)}`);
+      assert.equal(
+        entry.when,
+        `isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only' && !agentWorkbench.profileHides.${registeredToolName(base.name)}`,
+      );
     }
   });
 });
@@ -256,9 +280,17 @@ describe('manifest: tool definitions', () => {
 
   it('the schema walker finds open objects and unbounded strings (self-check)', () => {
     assert.deepEqual(schemaLeaks({ type: 'object', properties: { a: { type: 'string', maxLength: 3 } }, additionalProperties: false }), []);
-    assert.deepEqual(schemaLeaks({ type: 'object', properties: { a: { type: ['string', 'null'] } }, additionalProperties: false }), ['#/properties/a: string without maxLength']);
-    assert.deepEqual(schemaLeaks({ type: 'object', properties: { o: { type: ['object', 'null'], properties: {} } }, additionalProperties: false }), ['#/properties/o: object without additionalProperties: false']);
-    assert.deepEqual(schemaLeaks({ type: 'object', properties: { x: {} }, additionalProperties: false }), ['#/properties/x: schema without a type accepts anything']);
-    assert.deepEqual(schemaLeaks({ type: 'object', properties: { l: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }), ['#/properties/l/items: string without maxLength']);
+    assert.deepEqual(schemaLeaks({ type: 'object', properties: { a: { type: ['string', 'null'] } }, additionalProperties: false }), [
+      '#/properties/a: string without maxLength',
+    ]);
+    assert.deepEqual(schemaLeaks({ type: 'object', properties: { o: { type: ['object', 'null'], properties: {} } }, additionalProperties: false }), [
+      '#/properties/o: object without additionalProperties: false',
+    ]);
+    assert.deepEqual(schemaLeaks({ type: 'object', properties: { x: {} }, additionalProperties: false }), [
+      '#/properties/x: schema without a type accepts anything',
+    ]);
+    assert.deepEqual(schemaLeaks({ type: 'object', properties: { l: { type: 'array', items: { type: 'string' } } }, additionalProperties: false }), [
+      '#/properties/l/items: string without maxLength',
+    ]);
   });
 });

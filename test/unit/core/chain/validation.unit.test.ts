@@ -34,7 +34,11 @@ describe('validation: real tool input schemas', () => {
 
   it('accepts well-formed requests', () => {
     assert.deepEqual(codeContext(span({ path: 'src/a.ts' })), { valid: true, problems: [] });
-    assert.equal(codeContext({ location: { selection: { document: { documentId: 'abcd1234:src/a.ts' }, selectedText: 'x', contextBefore: null } }, contextLines: 3 }).valid, true);
+    assert.equal(
+      codeContext({ location: { selection: { document: { documentId: 'abcd1234:src/a.ts' }, selectedText: 'x', contextBefore: null } }, contextLines: 3 })
+        .valid,
+      true,
+    );
     assert.equal(workspaceList({}).valid, true);
     assert.equal(workspaceList({ workspacesLimit: null, workspace: null, expectedSnapshot: null }).valid, true);
   });
@@ -59,12 +63,26 @@ describe('validation: real tool input schemas', () => {
   });
 
   it('names unknown fields, top-level and nested', () => {
-    assert.deepEqual(problems(workspaceList, { limit: 3 }), ['limit: unknown field (not in the tool\'s input schema)']);
-    assert.deepEqual(problems(codeContext, span({ path: 'a.ts', extra: true })), ["location.span.document.extra: unknown field (not in the tool's input schema)"]);
-    assert.deepEqual(problems(codeContext, span({ path: 'a.ts', project: { name: 'p' } })), ["location.span.document.project: unknown field (not in the tool's input schema)"], 'nested document selectors carry no project');
+    assert.deepEqual(problems(workspaceList, { limit: 3 }), ["limit: unknown field (not in the tool's input schema)"]);
+    assert.deepEqual(problems(codeContext, span({ path: 'a.ts', extra: true })), [
+      "location.span.document.extra: unknown field (not in the tool's input schema)",
+    ]);
+    assert.deepEqual(
+      problems(codeContext, span({ path: 'a.ts', project: { name: 'p' } })),
+      ["location.span.document.project: unknown field (not in the tool's input schema)"],
+      'nested document selectors carry no project',
+    );
     assert.deepEqual(problems(workspaceList, { workspace: { alias: 'a', folder: 'x' } }), ["workspace.folder: unknown field (not in the tool's input schema)"]);
     assert.deepEqual(
-      problems(workspaceList, { expectedSnapshot: { workspaceId: '8f14e45f-ceea-467f-a0e6-6c3b6f5e4c1d', workspaceEpoch: 1, snapshotId: '8f14e45f-ceea-467f-a0e6-6c3b6f5e4c1d', transactionRevision: null, stale: true } }),
+      problems(workspaceList, {
+        expectedSnapshot: {
+          workspaceId: '8f14e45f-ceea-467f-a0e6-6c3b6f5e4c1d',
+          workspaceEpoch: 1,
+          snapshotId: '8f14e45f-ceea-467f-a0e6-6c3b6f5e4c1d',
+          transactionRevision: null,
+          stale: true,
+        },
+      }),
       ["expectedSnapshot.stale: unknown field (not in the tool's input schema)"],
     );
   });
@@ -93,10 +111,22 @@ describe('validation: real tool input schemas', () => {
 
   it('reports every offending field at once', () => {
     const result = problems(codeContext, { location: { span: { document: { path: 'a'.repeat(4097) }, range: { start: -1, length: 'x' } } }, bogus: 1 });
-    assert.ok(result.some((p) => p.startsWith('bogus: unknown field')), result.join('\n'));
-    assert.ok(result.some((p) => p.startsWith('location.span.range.start:')), result.join('\n'));
-    assert.ok(result.some((p) => p.startsWith('location.span.range.length:')), result.join('\n'));
-    assert.ok(result.some((p) => p.startsWith('location.span.document.path:')), result.join('\n'));
+    assert.ok(
+      result.some((p) => p.startsWith('bogus: unknown field')),
+      result.join('\n'),
+    );
+    assert.ok(
+      result.some((p) => p.startsWith('location.span.range.start:')),
+      result.join('\n'),
+    );
+    assert.ok(
+      result.some((p) => p.startsWith('location.span.range.length:')),
+      result.join('\n'),
+    );
+    assert.ok(
+      result.some((p) => p.startsWith('location.span.document.path:')),
+      result.join('\n'),
+    );
     assert.equal(new Set(result).size, result.length, 'problems are deduplicated');
   });
 

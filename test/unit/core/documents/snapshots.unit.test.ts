@@ -20,12 +20,16 @@ describe('snapshots: stableUuid', () => {
 describe('snapshots: SnapshotTracker', () => {
   let counter = 0;
   const ids = () => `00000000-0000-4000-8000-${String(++counter).padStart(12, '0')}`;
-  const tracker = (capacity = 2000, revision: () => number | null = () => null) => new SnapshotTracker('11111111-1111-4111-8111-111111111111', 3, revision, capacity, ids);
+  const tracker = (capacity = 2000, revision: () => number | null = () => null) =>
+    new SnapshotTracker('11111111-1111-4111-8111-111111111111', 3, revision, capacity, ids);
 
   it('describes the folder and gives a new snapshotId on every change', () => {
     const t = tracker();
     const first = t.current();
-    assert.deepEqual({ ...first, snapshotId: 'x' }, { workspaceId: '11111111-1111-4111-8111-111111111111', workspaceEpoch: 3, snapshotId: 'x', transactionRevision: null });
+    assert.deepEqual(
+      { ...first, snapshotId: 'x' },
+      { workspaceId: '11111111-1111-4111-8111-111111111111', workspaceEpoch: 3, snapshotId: 'x', transactionRevision: null },
+    );
     t.recordChange('src/a.ts');
     const second = t.current();
     assert.notEqual(second.snapshotId, first.snapshotId);

@@ -67,7 +67,11 @@ describe('StagedOverlay', () => {
     assert.deepEqual(map.toBase(last, last + 10), { start: foo(2), end: foo(2) + 3 });
     assert.equal(map.toBase(first, first + 6), undefined, 'part of the new name');
     const tail = overlay(base, [{ start: base.length - 6, end: base.length, newText: 'size;\n' }]);
-    assert.deepEqual(tail.map.toBase(tail.staged.length - 6, tail.staged.length), { start: base.length - 6, end: base.length }, 'a replacement at the very end');
+    assert.deepEqual(
+      tail.map.toBase(tail.staged.length - 6, tail.staged.length),
+      { start: base.length - 6, end: base.length },
+      'a replacement at the very end',
+    );
   });
 
   it('maps a range inside deleted text to the place of the deletion', () => {
@@ -109,7 +113,9 @@ describe('StagedOverlay', () => {
         const start = rand(text.length + 1);
         const end = Math.min(text.length, start + rand(8));
         const r = map.toStaged(start, end);
-        const touches = edits.some((e) => (e.start < end && start < e.end) || (start < e.start && e.start < end) || (e.start === e.end && start < e.start && e.start < end));
+        const touches = edits.some(
+          (e) => (e.start < end && start < e.end) || (start < e.start && e.start < end) || (e.start === e.end && start < e.start && e.start < end),
+        );
         if (!r.edited) {
           assert.equal(staged.slice(r.start, r.end), text.slice(start, end), `round ${round} [${start},${end})`);
           assert.deepEqual(map.toBase(r.start, r.end), { start, end });

@@ -24,7 +24,10 @@ describe('text: lineStarts and LineIndex', () => {
   it('gives each line its text without the terminator, including a last line without newline', () => {
     const index = new LineIndex('one\r\ntwo\nthree\rfour');
     assert.equal(index.lineCount, 4);
-    assert.deepEqual([0, 1, 2, 3].map((l) => index.lineText(l)), ['one', 'two', 'three', 'four']);
+    assert.deepEqual(
+      [0, 1, 2, 3].map((l) => index.lineText(l)),
+      ['one', 'two', 'three', 'four'],
+    );
     assert.equal(index.lineEnd(0), 3);
     assert.equal(index.lineEnd(3), 'one\r\ntwo\nthree\rfour'.length);
   });
@@ -69,7 +72,10 @@ describe('text: lineStarts and LineIndex', () => {
 describe('text: splitsSurrogatePair', () => {
   const text = 'a😀b';
   it('is true only between the two halves', () => {
-    assert.deepEqual([0, 1, 2, 3, 4].map((o) => splitsSurrogatePair(text, o)), [false, false, true, false, false]);
+    assert.deepEqual(
+      [0, 1, 2, 3, 4].map((o) => splitsSurrogatePair(text, o)),
+      [false, false, true, false, false],
+    );
   });
   it('is false at the ends and for lone surrogates', () => {
     assert.equal(splitsSurrogatePair('😀', 0), false);

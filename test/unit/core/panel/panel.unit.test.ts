@@ -67,7 +67,7 @@ describe('panel protocol: messages from the webview', () => {
   });
 });
 
-describe('panel edits: discarding a hunk and a person\'s text as small edits', () => {
+describe("panel edits: discarding a hunk and a person's text as small edits", () => {
   const original = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l', 'm', 'n'].map((l) => `${l}\n`).join('');
   const updated = original.replace('b\n', 'B\n').replace('m\n', 'M1\nM2\n');
 
@@ -143,7 +143,17 @@ describe('panel model', () => {
   });
 
   it('marks revisions applied, current and undone, and sums the files', () => {
-    const state = { revision: 1, revisionCount: 2, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: true, canCommit: true, canRollback: true };
+    const state = {
+      revision: 1,
+      revisionCount: 2,
+      maxRevisions: 20,
+      remainingRevisions: 19,
+      canMutate: true,
+      canUndo: true,
+      canRedo: true,
+      canCommit: true,
+      canRollback: true,
+    };
     const model = buildPanelModel({
       workspaces: [{ id: WS, alias: 'app' }],
       workspace: { id: WS, alias: 'app' },
@@ -156,16 +166,34 @@ describe('panel model', () => {
           { revision: 2, tool: 'review-panel', summary: 'two', by: 'person', time: 't', paths: ['a.ts'] },
         ],
         documents: [
-          { document: { documentId: 'x:a.ts', path: 'a.ts', projectId: 'p' }, changeKind: 'Modified', preview: { addedLines: 2, removedLines: 1, changedLines: 1 } },
-          { document: { documentId: 'x:b.ts', path: 'b.ts', projectId: 'p' }, changeKind: 'Renamed', previousPath: 'old.ts', preview: { addedLines: 0, removedLines: 0, changedLines: 0 } },
+          {
+            document: { documentId: 'x:a.ts', path: 'a.ts', projectId: 'p' },
+            changeKind: 'Modified',
+            preview: { addedLines: 2, removedLines: 1, changedLines: 1 },
+          },
+          {
+            document: { documentId: 'x:b.ts', path: 'b.ts', projectId: 'p' },
+            changeKind: 'Renamed',
+            previousPath: 'old.ts',
+            preview: { addedLines: 0, removedLines: 0, changedLines: 0 },
+          },
         ],
       },
       selected: { path: 'a.ts', original: 'x\n', updated: 'y\nz\n', binary: false },
     });
     assert.equal(model.personCommits, true);
-    assert.deepEqual(model.transaction?.revisions.map((r) => r.status), ['current', 'undone']);
+    assert.deepEqual(
+      model.transaction?.revisions.map((r) => r.status),
+      ['current', 'undone'],
+    );
     assert.deepEqual(model.transaction?.totals, { files: 2, added: 2, removed: 1 });
-    assert.deepEqual(model.transaction?.files.map((f) => [f.path, f.selected, f.previousPath ?? null]), [['a.ts', true, null], ['b.ts', false, 'old.ts']]);
+    assert.deepEqual(
+      model.transaction?.files.map((f) => [f.path, f.selected, f.previousPath ?? null]),
+      [
+        ['a.ts', true, null],
+        ['b.ts', false, 'old.ts'],
+      ],
+    );
     assert.equal(model.transaction?.filesText, '2 files');
     assert.equal(model.selected?.hunks[0].rows.length, 3);
     assert.equal(statusSummary(model).text, '$(git-compare) 2 staged · r1');
@@ -173,7 +201,17 @@ describe('panel model', () => {
   });
 
   it('names each file by its name and folder, and says its whole path, its move and its counts in words', () => {
-    const state = { revision: 1, revisionCount: 1, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: false, canCommit: true, canRollback: true };
+    const state = {
+      revision: 1,
+      revisionCount: 1,
+      maxRevisions: 20,
+      remainingRevisions: 19,
+      canMutate: true,
+      canUndo: true,
+      canRedo: false,
+      canCommit: true,
+      canRollback: true,
+    };
     const doc = (path: string): { documentId: string; path: string; projectId: string } => ({ documentId: `x:${path}`, path, projectId: 'p' });
     const model = buildPanelModel({
       workspaces: [{ id: WS, alias: 'app' }],
@@ -182,24 +220,52 @@ describe('panel model', () => {
       transaction: {
         id: 'tx',
         state,
-        history: [{ revision: 1, tool: 'edit-text', summary: 'Edit 1 location in src/internal/operations/dispatch.ts', by: 'agent', time: 't', paths: ['src/internal/operations/dispatch.ts'] }],
+        history: [
+          {
+            revision: 1,
+            tool: 'edit-text',
+            summary: 'Edit 1 location in src/internal/operations/dispatch.ts',
+            by: 'agent',
+            time: 't',
+            paths: ['src/internal/operations/dispatch.ts'],
+          },
+        ],
         documents: [
           { document: doc('src/internal/operations/dispatch.ts'), changeKind: 'Modified', preview: { addedLines: 1, removedLines: 1, changedLines: 1 } },
-          { document: doc('src/internal/operations/util.ts'), changeKind: 'Renamed', previousPath: 'util.ts', preview: { addedLines: 0, removedLines: 2, changedLines: 0 } },
+          {
+            document: doc('src/internal/operations/util.ts'),
+            changeKind: 'Renamed',
+            previousPath: 'util.ts',
+            preview: { addedLines: 0, removedLines: 2, changedLines: 0 },
+          },
           { document: doc('README.md'), changeKind: 'Added', preview: { addedLines: 3, removedLines: 0, changedLines: 0 } },
         ],
       },
       selected: { path: 'src/internal/operations/util.ts', original: 'a\nb\n', updated: '', binary: false },
     });
     const files = model.transaction?.files ?? [];
-    assert.deepEqual(files.map((f) => [f.name, f.folder]), [['dispatch.ts', 'src/internal/operations'], ['util.ts', 'src/internal/operations'], ['README.md', '']]);
-    assert.deepEqual(files.map((f) => f.description), [
-      'Modified src/internal/operations/dispatch.ts: 1 line added, 1 removed',
-      'Renamed src/internal/operations/util.ts (moved from util.ts): 0 lines added, 2 removed',
-      'Added README.md: 3 lines added, 0 removed',
-    ]);
+    assert.deepEqual(
+      files.map((f) => [f.name, f.folder]),
+      [
+        ['dispatch.ts', 'src/internal/operations'],
+        ['util.ts', 'src/internal/operations'],
+        ['README.md', ''],
+      ],
+    );
+    assert.deepEqual(
+      files.map((f) => f.description),
+      [
+        'Modified src/internal/operations/dispatch.ts: 1 line added, 1 removed',
+        'Renamed src/internal/operations/util.ts (moved from util.ts): 0 lines added, 2 removed',
+        'Added README.md: 3 lines added, 0 removed',
+      ],
+    );
     assert.equal(model.transaction?.filesText, '3 files');
-    assert.deepEqual(model.selected && [model.selected.name, model.selected.folder, model.selected.previousPath], ['util.ts', 'src/internal/operations', 'util.ts']);
+    assert.deepEqual(model.selected && [model.selected.name, model.selected.folder, model.selected.previousPath], [
+      'util.ts',
+      'src/internal/operations',
+      'util.ts',
+    ]);
     assert.match(statusSummary(model).tooltip, /: 3 files staged/);
   });
 });
@@ -220,8 +286,25 @@ describe('panel controller over the transaction manager', () => {
     h = await createHarness({ host });
     ws = h.registry.all()[0];
     opened.length = 0;
-    await h.transactions.stage(undefined, ws, { tool: 'edit-text', summary: 'edit a' }, [{ kind: 'edit', path: 'a.txt', edits: [{ start: 0, end: 3, newText: 'ONE' }, { start: A.indexOf('eleven'), end: A.indexOf('eleven') + 6, newText: 'ELEVEN' }] }], { basis: 'staged' });
-    await h.transactions.stage(undefined, ws, { tool: 'rename-file', summary: 'move b' }, [{ kind: 'rename', from: 'b.txt', to: 'lib/b.txt' }], { basis: 'staged' });
+    await h.transactions.stage(
+      undefined,
+      ws,
+      { tool: 'edit-text', summary: 'edit a' },
+      [
+        {
+          kind: 'edit',
+          path: 'a.txt',
+          edits: [
+            { start: 0, end: 3, newText: 'ONE' },
+            { start: A.indexOf('eleven'), end: A.indexOf('eleven') + 6, newText: 'ELEVEN' },
+          ],
+        },
+      ],
+      { basis: 'staged' },
+    );
+    await h.transactions.stage(undefined, ws, { tool: 'rename-file', summary: 'move b' }, [{ kind: 'rename', from: 'b.txt', to: 'lib/b.txt' }], {
+      basis: 'staged',
+    });
   });
 
   const seenNow = (): { workspaceId: string; transactionId: string; revision: number } => {
@@ -229,15 +312,32 @@ describe('panel controller over the transaction manager', () => {
     assert.ok(tx);
     return { workspaceId: ws.id, transactionId: tx.id, revision: tx.current };
   };
-  const fingerprint = (): string => JSON.stringify({ history: h.transactions.history(ws), state: h.transactions.state(h.transactions.active(ws.id)), a: h.host.diskText(h.host.abs(ws.folder, 'a.txt')) });
+  const fingerprint = (): string =>
+    JSON.stringify({
+      history: h.transactions.history(ws),
+      state: h.transactions.state(h.transactions.active(ws.id)),
+      a: h.host.diskText(h.host.abs(ws.folder, 'a.txt')),
+    });
 
   it('shows files, counts, revisions and the hunks of the selected file', async () => {
     const c = new PanelController(h.services, actions);
     const m = await c.model();
-    assert.deepEqual(m.transaction?.files.map((f) => [f.path, f.changeKind, f.added, f.removed]), [['a.txt', 'Modified', 2, 2], ['lib/b.txt', 'Renamed', 0, 0]]);
+    assert.deepEqual(
+      m.transaction?.files.map((f) => [f.path, f.changeKind, f.added, f.removed]),
+      [
+        ['a.txt', 'Modified', 2, 2],
+        ['lib/b.txt', 'Renamed', 0, 0],
+      ],
+    );
     assert.equal(m.selected?.path, 'a.txt');
     assert.equal(m.selected?.hunks.length, 2);
-    assert.deepEqual(m.transaction?.revisions.map((r) => [r.revision, r.tool, r.by]), [[1, 'edit-text', 'agent'], [2, 'rename-file', 'agent']]);
+    assert.deepEqual(
+      m.transaction?.revisions.map((r) => [r.revision, r.tool, r.by]),
+      [
+        [1, 'edit-text', 'agent'],
+        [2, 'rename-file', 'agent'],
+      ],
+    );
   });
 
   it('refuses malformed, forged and stale messages and changes nothing', async () => {
@@ -269,17 +369,36 @@ describe('panel controller over the transaction manager', () => {
 
     const hunk = (await c.model()).selected?.hunks[0];
     assert.ok(hunk);
-    const out = await c.handle({ type: 'discardHunk', path: 'a.txt', hunk: 0, originalStartLine: hunk.originalStartLine, updatedStartLine: hunk.updatedStartLine, ...seenNow() });
+    const out = await c.handle({
+      type: 'discardHunk',
+      path: 'a.txt',
+      hunk: 0,
+      originalStartLine: hunk.originalStartLine,
+      updatedStartLine: hunk.updatedStartLine,
+      ...seenNow(),
+    });
     assert.equal(out?.ok, true, out?.message);
     assert.equal(h.transactions.stagedText(ws, 'a.txt'), A.replace('eleven', 'ELEVEN'));
 
     assert.equal((await c.handle({ type: 'discardFile', path: 'lib/b.txt', ...seenNow() }))?.ok, true);
     assert.equal(h.transactions.stagedText(ws, 'lib/b.txt'), undefined);
-    assert.deepEqual((await h.transactions.preview(ws)).map((d) => d.document.path), ['a.txt']);
+    assert.deepEqual(
+      (await h.transactions.preview(ws)).map((d) => d.document.path),
+      ['a.txt'],
+    );
 
     assert.equal((await c.personText(ws, 'a.txt', A.replace('eleven', 'ELEVEN').replace('two', 'TWO by hand'))).ok, true);
     const history = h.transactions.history(ws);
-    assert.deepEqual(history.map((r) => [r.tool, r.by]), [['edit-text', 'agent'], ['rename-file', 'agent'], ['review-panel', 'person'], ['review-panel', 'person'], ['staged-text-editor', 'person']]);
+    assert.deepEqual(
+      history.map((r) => [r.tool, r.by]),
+      [
+        ['edit-text', 'agent'],
+        ['rename-file', 'agent'],
+        ['review-panel', 'person'],
+        ['review-panel', 'person'],
+        ['staged-text-editor', 'person'],
+      ],
+    );
 
     // Undo brings the person's discard back.
     assert.equal((await c.act(ws, 'undo')).ok, true);
@@ -330,8 +449,17 @@ describe('panel controller over the transaction manager', () => {
     const restored = await c.discardFile(ws, 'c.txt');
     assert.equal(restored.ok, true, restored.message);
     assert.equal(h.transactions.stagedText(ws, 'c.txt'), 'sea\n');
-    assert.deepEqual((await h.transactions.preview(ws)).map((d) => d.document.path), ['a.txt', 'lib/b.txt']);
-    assert.deepEqual(h.transactions.history(ws).slice(-1).map((r) => [r.tool, r.by]), [['review-panel', 'person']]);
+    assert.deepEqual(
+      (await h.transactions.preview(ws)).map((d) => d.document.path),
+      ['a.txt', 'lib/b.txt'],
+    );
+    assert.deepEqual(
+      h.transactions
+        .history(ws)
+        .slice(-1)
+        .map((r) => [r.tool, r.by]),
+      [['review-panel', 'person']],
+    );
     assert.equal((await c.act(ws, 'rollback')).ok, true);
     assert.equal(h.transactions.active(ws.id), undefined);
     assert.equal(h.host.diskText(h.host.abs(ws.folder, 'a.txt')), A);
@@ -346,17 +474,29 @@ describe('panel controller with several folders', () => {
     const h = await createHarness({ host });
     const [one, two] = h.registry.all();
     const c = new PanelController(h.services, { openDiff: async () => undefined, openAllChanges: async () => undefined });
-    await h.transactions.stage(undefined, two, { tool: 'edit-text', summary: 'y' }, [{ kind: 'edit', path: 'y.txt', edits: [{ start: 0, end: 1, newText: 'Y' }] }], { basis: 'staged' });
+    await h.transactions.stage(
+      undefined,
+      two,
+      { tool: 'edit-text', summary: 'y' },
+      [{ kind: 'edit', path: 'y.txt', edits: [{ start: 0, end: 1, newText: 'Y' }] }],
+      { basis: 'staged' },
+    );
     assert.equal((await c.model()).workspace?.alias, 'two', 'with no choice made, a folder with a transaction');
     c.show(one.id);
     let m = await c.model();
     assert.equal(m.workspace?.alias, 'one');
     assert.equal(m.transaction, null);
-    assert.deepEqual(m.workspaces.map((w) => w.alias), ['one', 'two']);
+    assert.deepEqual(
+      m.workspaces.map((w) => w.alias),
+      ['one', 'two'],
+    );
     assert.equal(await c.handle({ type: 'showWorkspace', workspaceId: two.id }), undefined);
     m = await c.model();
     assert.equal(m.workspace?.alias, 'two');
-    assert.deepEqual(m.transaction?.files.map((f) => f.path), ['y.txt']);
+    assert.deepEqual(
+      m.transaction?.files.map((f) => f.path),
+      ['y.txt'],
+    );
     assert.equal((await c.handle({ type: 'showWorkspace', workspaceId: '99999999-9999-9999-9999-999999999999' }))?.ok, false);
     assert.equal((await c.model()).workspace?.alias, 'two');
   });

@@ -30,7 +30,13 @@ describe('panel: person edits interleaved with agent edits', () => {
     ws = h.registry.all()[0];
     c = new PanelController(h.services, actions);
     const at = A.indexOf('eleven');
-    await h.transactions.stage(undefined, ws, { tool: 'edit-text', summary: 'shout eleven' }, [{ kind: 'edit', path: 'a.txt', edits: [{ start: at, end: at + 6, newText: 'ELEVEN' }] }], { basis: 'staged' });
+    await h.transactions.stage(
+      undefined,
+      ws,
+      { tool: 'edit-text', summary: 'shout eleven' },
+      [{ kind: 'edit', path: 'a.txt', edits: [{ start: at, end: at + 6, newText: 'ELEVEN' }] }],
+      { basis: 'staged' },
+    );
     const gate = new Promise<void>((resolve) => (release = resolve));
     void h.transactions.exclusive(ws.id, () => gate);
   });
@@ -48,7 +54,16 @@ describe('panel: person edits interleaved with agent edits', () => {
     const tx = h.transactions.active(ws.id);
     assert.ok(tx);
     const { call: agent } = await agentInsertsAtTop();
-    const person = c.handle({ type: 'discardHunk', workspaceId: ws.id, transactionId: tx.id, revision: tx.current, path: 'a.txt', hunk: 0, originalStartLine: hunk.originalStartLine, updatedStartLine: hunk.updatedStartLine });
+    const person = c.handle({
+      type: 'discardHunk',
+      workspaceId: ws.id,
+      transactionId: tx.id,
+      revision: tx.current,
+      path: 'a.txt',
+      hunk: 0,
+      originalStartLine: hunk.originalStartLine,
+      updatedStartLine: hunk.updatedStartLine,
+    });
     release();
     expectOk(await agent);
     const outcome = await person;
@@ -98,6 +113,9 @@ describe('panel: person edits interleaved with agent edits', () => {
     assert.equal((await person).ok, true);
     expectOk(await agent);
     assert.equal(h.transactions.stagedText(ws, 'a.txt'), A.replace('eleven', 'ELEVEN').replace('two\n', 'two\nand a half\n').replace('three', 'THREE'));
-    assert.deepEqual(h.transactions.history(ws).map((r) => r.by), ['agent', 'person', 'agent']);
+    assert.deepEqual(
+      h.transactions.history(ws).map((r) => r.by),
+      ['agent', 'person', 'agent'],
+    );
   });
 });

@@ -36,7 +36,7 @@ const DECORATORS = [
   '// a comment between decorators and the class',
   '@Component({',
   "  selector: 'app-special',",
-  "  template: '<p>(special), \"quoted\"</p>', // trailing comment",
+  '  template: \'<p>(special), "quoted"</p>\', // trailing comment',
   '})',
   '/* block */ @Sealed',
   'export class SpecialWidget extends WidgetComponent {}',
@@ -60,7 +60,9 @@ describe('attributes: the source-text parser', function () {
         { name: 'Component', target: null, positional: [], named: ["selector='app-widget'", 'standalone=true'] },
       ]);
     }
-    assert.deepEqual(brief(of(DECORATORS, 'export class DataService', 'DataService', 'typescript')), [{ name: 'Injectable', target: null, positional: [], named: [] }]);
+    assert.deepEqual(brief(of(DECORATORS, 'export class DataService', 'DataService', 'typescript')), [
+      { name: 'Injectable', target: null, positional: [], named: [] },
+    ]);
   });
 
   it('reads member decorators and stops at the previous member', function () {
@@ -77,7 +79,10 @@ describe('attributes: the source-text parser', function () {
     ]);
     assert.equal(DECORATORS.slice(attrs[0].start, attrs[0].end).split('\n').length, 4, 'the span covers the whole decorator');
     assert.equal(DECORATORS.slice(attrs[1].nameOffset, attrs[1].nameOffset + 6), 'Sealed');
-    assert.deepEqual(attrs[0].named.map((a) => a.type), ['string', 'string']);
+    assert.deepEqual(
+      attrs[0].named.map((a) => a.type),
+      ['string', 'string'],
+    );
   });
 
   it('reads TC39 decorators with positional and object arguments, and modifiers before decorators', function () {
@@ -92,11 +97,20 @@ describe('attributes: the source-text parser', function () {
   });
 
   it('keeps an options object positional when it is not the last argument or holds spreads', function () {
-    assert.deepEqual(parseArguments("{ a: 1 }, 'x'", 'typescript').positional.map((a) => a.value), ['{ a: 1 }', "'x'"]);
+    assert.deepEqual(
+      parseArguments("{ a: 1 }, 'x'", 'typescript').positional.map((a) => a.value),
+      ['{ a: 1 }', "'x'"],
+    );
     const spread = parseArguments('{ ...base, a: 1 }', 'typescript');
-    assert.deepEqual(spread.positional.map((a) => [a.value, a.type]), [['{ ...base, a: 1 }', 'object']]);
+    assert.deepEqual(
+      spread.positional.map((a) => [a.value, a.type]),
+      [['{ ...base, a: 1 }', 'object']],
+    );
     assert.deepEqual(spread.named, []);
-    assert.deepEqual(parseArguments("{ 'a/b': 1, \"x.y\": 2, short }", 'typescript').named.map((a) => `${a.name}=${a.value}`), ['a/b=1', 'x.y=2', 'short=short']);
+    assert.deepEqual(
+      parseArguments('{ \'a/b\': 1, "x.y": 2, short }', 'typescript').named.map((a) => `${a.name}=${a.value}`),
+      ['a/b=1', 'x.y=2', 'short=short'],
+    );
   });
 
   it('reads C# attribute lists: several per list, targets, named arguments, verbatim strings, typeof with generics', function () {
@@ -128,13 +142,17 @@ describe('attributes: the source-text parser', function () {
       { name: 'Fact', target: null, positional: [], named: [] },
       { name: 'InlineData', target: null, positional: ['1', 'new[] { 2, 3 }'], named: [] },
     ]);
-    assert.deepEqual(test[1].positional.map((a) => a.type), ['number', 'array']);
+    assert.deepEqual(
+      test[1].positional.map((a) => a.type),
+      ['number', 'array'],
+    );
     assert.equal(of(cs, 'public sealed', 'Foo', 'csharp')[3].named[1].type, 'type');
     assert.deepEqual(of(cs, 'public int[] Values', 'Values', 'csharp'), []);
   });
 
   it('reads Python decorators with name=value arguments and # comments', function () {
-    const py = '# deploy\n@functools.lru_cache(maxsize=32)  # cached\n@staticmethod\ndef deploy(target, retries=3):\n    return target\n\nclass D:\n    @property\n    def name(self):\n        return "d"\n';
+    const py =
+      '# deploy\n@functools.lru_cache(maxsize=32)  # cached\n@staticmethod\ndef deploy(target, retries=3):\n    return target\n\nclass D:\n    @property\n    def name(self):\n        return "d"\n';
     const deploy = of(py, 'def deploy', 'deploy', 'python');
     assert.deepEqual(brief(deploy), [
       { name: 'functools.lru_cache', target: null, positional: [], named: ['maxsize=32'] },
@@ -145,14 +163,17 @@ describe('attributes: the source-text parser', function () {
   });
 
   it('reads Java and Kotlin annotations with nested annotations in arguments', function () {
-    const java = '@Entity\n@Table(name = "users", indexes = { @Index(columnList = "email") })\npublic class User {\n  @Override\n  public String toString() { return ""; }\n}';
+    const java =
+      '@Entity\n@Table(name = "users", indexes = { @Index(columnList = "email") })\npublic class User {\n  @Override\n  public String toString() { return ""; }\n}';
     assert.deepEqual(brief(of(java, 'public class', 'User', 'java')), [
       { name: 'Entity', target: null, positional: [], named: [] },
       { name: 'Table', target: null, positional: [], named: ['name="users"', 'indexes={ @Index(columnList = "email") }'] },
     ]);
     assert.deepEqual(brief(of(java, 'public String', 'toString', 'java')), [{ name: 'Override', target: null, positional: [], named: [] }]);
     const kt = '@Deprecated("use other", level = DeprecationLevel.ERROR)\nfun old() {}';
-    assert.deepEqual(brief(of(kt, 'fun old', 'old', 'kotlin')), [{ name: 'Deprecated', target: null, positional: ['"use other"'], named: ['level=DeprecationLevel.ERROR'] }]);
+    assert.deepEqual(brief(of(kt, 'fun old', 'old', 'kotlin')), [
+      { name: 'Deprecated', target: null, positional: ['"use other"'], named: ['level=DeprecationLevel.ERROR'] },
+    ]);
   });
 
   it('reads Rust attributes and skips inner attributes', function () {

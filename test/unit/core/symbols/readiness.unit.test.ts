@@ -46,8 +46,20 @@ describe('readiness: project-wide answers from a service still loading its proje
     thirdPath = host.abs(folder, 'src/third.ts');
     basePath = host.abs(folder, 'src/base.ts');
     otherPath = host.abs(folder, 'src/other.ts');
-    host.setSymbols(basePath, symbolsIn(BASE, [{ name: 'Shape', kind: 'Interface', from: 'export interface', to: '}\n' }, { name: 'Circle', kind: 'Class', from: 'export class', to: '}\n}' }]));
-    host.setSymbols(otherPath, symbolsIn(OTHER, [{ name: 'Big', kind: 'Class', from: 'export class', to: '{}' }, { name: 'makeBig', kind: 'Function', from: 'export function', to: '}\n' }]));
+    host.setSymbols(
+      basePath,
+      symbolsIn(BASE, [
+        { name: 'Shape', kind: 'Interface', from: 'export interface', to: '}\n' },
+        { name: 'Circle', kind: 'Class', from: 'export class', to: '}\n}' },
+      ]),
+    );
+    host.setSymbols(
+      otherPath,
+      symbolsIn(OTHER, [
+        { name: 'Big', kind: 'Class', from: 'export class', to: '{}' },
+        { name: 'makeBig', kind: 'Function', from: 'export function', to: '}\n' },
+      ]),
+    );
     loaded = false;
     const all = [
       declared('Shape', 'Interface', basePath, BASE),
@@ -70,12 +82,18 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.equal(refused.continuation?.kind, 'RetryRequest');
     assert.match(refused.error.message, /still loading the project/);
     const partial = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean; note?: string }>('search-symbols', { query: 'Circle' })).data;
-    assert.deepEqual(partial.symbols.items.map((s) => readSymbol(s).name), ['Circle']);
+    assert.deepEqual(
+      partial.symbols.items.map((s) => readSymbol(s).name),
+      ['Circle'],
+    );
     assert.equal(partial.complete, false);
     assert.match(partial.note ?? '', /open files only/);
     loaded = true;
     const whole = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean }>('search-symbols', { query: 'Big' })).data;
-    assert.deepEqual(whole.symbols.items.map((s) => readSymbol(s).name), ['Big', 'makeBig']);
+    assert.deepEqual(
+      whole.symbols.items.map((s) => readSymbol(s).name),
+      ['Big', 'makeBig'],
+    );
     assert.equal(whole.complete, undefined, 'a complete answer carries no complete field');
   });
 
@@ -83,7 +101,10 @@ describe('readiness: project-wide answers from a service still loading its proje
     host.closeDocument(basePath);
     loaded = true;
     const whole = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean }>('search-symbols', { query: 'makeBig' })).data;
-    assert.deepEqual(whole.symbols.items.map((s) => readSymbol(s).name), ['makeBig']);
+    assert.deepEqual(
+      whole.symbols.items.map((s) => readSymbol(s).name),
+      ['makeBig'],
+    );
     assert.equal(whole.complete, undefined);
   });
 
@@ -91,14 +112,34 @@ describe('readiness: project-wide answers from a service still loading its proje
     host.navigation.locations = () => [];
     host.navigation.typeHierarchy = () => ({ roots: [], edges: [] });
     host.openDocument(otherPath);
-    host.navigation.callHierarchy = (absPath, offset) => ({ roots: [{ name: 'makeBig', kind: 'Function', detail: '', absPath, range: { start: offset, end: offset + 7 }, selectionRange: { start: offset, end: offset + 7 } }], edges: [] });
+    host.navigation.callHierarchy = (absPath, offset) => ({
+      roots: [
+        {
+          name: 'makeBig',
+          kind: 'Function',
+          detail: '',
+          absPath,
+          range: { start: offset, end: offset + 7 },
+          selectionRange: { start: offset, end: offset + 7 },
+        },
+      ],
+      edges: [],
+    });
     await h.fail('find-implementations', shape, 'LanguageServiceStarting');
     await h.fail('find-derived-types', circle, 'LanguageServiceStarting');
-    await h.fail('find-callers', { symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } } }, 'LanguageServiceStarting');
+    await h.fail(
+      'find-callers',
+      { symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } } },
+      'LanguageServiceStarting',
+    );
     loaded = true;
     const impls = (await h.ok<{ implementations: { items: unknown[] }; complete?: boolean }>('find-implementations', shape)).data;
     assert.deepEqual([impls.implementations.items.length, impls.complete], [0, undefined], 'once loaded, none is an answer');
-    const callers = (await h.ok<{ calls: { items: unknown[] }; complete?: boolean }>('find-callers', { symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } } })).data;
+    const callers = (
+      await h.ok<{ calls: { items: unknown[] }; complete?: boolean }>('find-callers', {
+        symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } },
+      })
+    ).data;
     assert.deepEqual([callers.calls.items.length, callers.complete], [0, undefined]);
   });
 
@@ -149,14 +190,27 @@ describe('readiness: project-wide answers from a service still loading its proje
     const tx = h.transactions.active(w.id);
     assert.deepEqual(tx?.revisions[0].coverage, { languageId: 'typescript', state: 'loaded' });
     // Defence in depth: every tool refuses to stage from a loading service, so such a revision is made here directly.
-    await h.transactions.stage(undefined, w, { tool: 'rename-symbol', summary: 'Rename Big to Large' }, [{ kind: 'edit', path: 'src/other.ts', edits: [{ start: OTHER.indexOf('Big'), end: OTHER.indexOf('Big') + 3, newText: 'Large' }] }], {
-      basis: 'staged',
-      coverage: { languageId: 'typescript', state: 'loading' },
-    });
+    await h.transactions.stage(
+      undefined,
+      w,
+      { tool: 'rename-symbol', summary: 'Rename Big to Large' },
+      [{ kind: 'edit', path: 'src/other.ts', edits: [{ start: OTHER.indexOf('Big'), end: OTHER.indexOf('Big') + 3, newText: 'Large' }] }],
+      {
+        basis: 'staged',
+        coverage: { languageId: 'typescript', state: 'loading' },
+      },
+    );
     const kept = deserializeTransaction(serializeTransaction(tx as Transaction, w.fsPath));
-    assert.deepEqual(kept.revisions.map((r) => r.coverage?.state), ['loaded', 'loading'], 'kept across a window reload');
+    assert.deepEqual(
+      kept.revisions.map((r) => r.coverage?.state),
+      ['loaded', 'loading'],
+      'kept across a window reload',
+    );
     const failed = await h.fail('transaction-commit', {}, 'LanguageServiceStarting');
-    assert.match(failed.error.message, /Revision 2 \(Rename Big to Large\) was staged while the typescript language service was still loading the project.*Nothing was written/);
+    assert.match(
+      failed.error.message,
+      /Revision 2 \(Rename Big to Large\) was staged while the typescript language service was still loading the project.*Nothing was written/,
+    );
     assert.equal(failed.continuation?.kind, 'CallTool');
     assert.equal(host.diskText(basePath), BASE, 'nothing written');
     assert.equal(host.diskText(otherPath), OTHER, 'nothing written');
@@ -224,7 +278,11 @@ describe('readiness: languages it cannot test', () => {
     host.navigation.locations = () => [{ absPath: page, range: { start: 2, end: 8 } }];
     const h = await createHarness({ host });
     const before = host.callCount('readFileText');
-    const d = (await h.ok<{ complete: boolean }>('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } })).data;
+    const d = (
+      await h.ok<{ complete: boolean }>('find-references', {
+        symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } },
+      })
+    ).data;
     assert.ok(host.callCount('readFileText') - before <= 24, `${host.callCount('readFileText') - before} files read`);
     assert.equal(d.complete, false, 'references only from open files, and nothing to show the service covers the others');
     const again = host.callCount('readFileText');
@@ -260,10 +318,29 @@ describe('overloads: questions are asked at the name, from any overload or the i
       const start = TEXT.split('\n').slice(0, n).join('\n').length + (n > 0 ? 1 : 0);
       const end = n === 2 ? TEXT.indexOf('}\n') + 1 : TEXT.indexOf(';', start) + 1;
       const nameAt = TEXT.indexOf('innerFrom', start);
-      return { name: 'innerFrom', kind: 'Function', detail: '', range: { start, end }, selectionRange: n === 0 ? { start: nameAt, end: nameAt + 9 } : { start, end }, children: [] };
+      return {
+        name: 'innerFrom',
+        kind: 'Function',
+        detail: '',
+        range: { start, end },
+        selectionRange: n === 0 ? { start: nameAt, end: nameAt + 9 } : { start, end },
+        children: [],
+      };
     };
     const callerAt = TEXT.indexOf('caller');
-    host.setSymbols(absPath, [decl(0), decl(1), decl(2), { name: 'caller', kind: 'Function', detail: '', range: { start: TEXT.lastIndexOf('export'), end: TEXT.length - 1 }, selectionRange: { start: callerAt, end: callerAt + 6 }, children: [] }]);
+    host.setSymbols(absPath, [
+      decl(0),
+      decl(1),
+      decl(2),
+      {
+        name: 'caller',
+        kind: 'Function',
+        detail: '',
+        range: { start: TEXT.lastIndexOf('export'), end: TEXT.length - 1 },
+        selectionRange: { start: callerAt, end: callerAt + 6 },
+        children: [],
+      },
+    ]);
     h = await createHarness({ host });
   });
 
@@ -276,13 +353,35 @@ describe('overloads: questions are asked at the name, from any overload or the i
     host.navigation.callHierarchy = (p, offset, direction) => {
       asked.push(offset);
       if (!names().includes(offset)) return { roots: [], edges: [] };
-      const root = { name: 'innerFrom', kind: 'Function', detail: '', absPath: p, range: { start: offset, end: offset + 9 }, selectionRange: { start: offset, end: offset + 9 } };
-      const item = { name: 'caller', kind: 'Function', detail: '', absPath: p, range: { start: callerAt, end: callerAt + 6 }, selectionRange: { start: callerAt, end: callerAt + 6 } };
+      const root = {
+        name: 'innerFrom',
+        kind: 'Function',
+        detail: '',
+        absPath: p,
+        range: { start: offset, end: offset + 9 },
+        selectionRange: { start: offset, end: offset + 9 },
+      };
+      const item = {
+        name: 'caller',
+        kind: 'Function',
+        detail: '',
+        absPath: p,
+        range: { start: callerAt, end: callerAt + 6 },
+        selectionRange: { start: callerAt, end: callerAt + 6 },
+      };
       return { roots: [root], edges: direction === 'incoming' ? [{ item, fromPath: p, fromRanges: [{ start: callSite, end: callSite + 9 }] }] : [] };
     };
     for (const contextAfter of ['(input: string)', '(input: number)', '(input: unknown)']) {
-      const d = (await h.ok<{ calls: { items: { symbol: SymbolOutput }[] } }>('find-callers', { symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } } })).data;
-      assert.deepEqual(d.calls.items.map((c) => readSymbol(c.symbol).name), ['caller'], `from the declaration with ${contextAfter}`);
+      const d = (
+        await h.ok<{ calls: { items: { symbol: SymbolOutput }[] } }>('find-callers', {
+          symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } },
+        })
+      ).data;
+      assert.deepEqual(
+        d.calls.items.map((c) => readSymbol(c.symbol).name),
+        ['caller'],
+        `from the declaration with ${contextAfter}`,
+      );
     }
     assert.deepEqual(asked, names(), 'each asked at the name of its own declaration');
   });
@@ -290,8 +389,24 @@ describe('overloads: questions are asked at the name, from any overload or the i
   it('find-callers: a provider with nothing at one name is not "no provider"; no answer anywhere is UnsupportedLanguageFeature', async () => {
     const callerAt = TEXT.indexOf('caller');
     host.navigation.callHierarchy = (p, offset) =>
-      offset === callerAt ? { roots: [{ name: 'caller', kind: 'Function', detail: '', absPath: p, range: { start: offset, end: offset + 6 }, selectionRange: { start: offset, end: offset + 6 } }], edges: [] } : { roots: [], edges: [] };
-    const selection = { symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter: '(input: unknown)' } } } };
+      offset === callerAt
+        ? {
+            roots: [
+              {
+                name: 'caller',
+                kind: 'Function',
+                detail: '',
+                absPath: p,
+                range: { start: offset, end: offset + 6 },
+                selectionRange: { start: offset, end: offset + 6 },
+              },
+            ],
+            edges: [],
+          }
+        : { roots: [], edges: [] };
+    const selection = {
+      symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter: '(input: unknown)' } } },
+    };
     const notHere = await h.fail('find-callers', selection, 'SymbolNotFound');
     assert.match(notHere.error.message, /answers for other functions/);
     assert.doesNotMatch(notHere.error.message, /[Ii]nstall/);

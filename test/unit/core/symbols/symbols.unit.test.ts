@@ -60,7 +60,10 @@ describe('core: symbolId', () => {
       const parsed = parseSymbolId(id);
       assert.ok(parsed, id);
       assert.equal(parsed.documentId, '1a2b3c4d:src/we#ird.ts');
-      assert.deepEqual(parsed.segments.map((s) => s.name), ['odd', child.name]);
+      assert.deepEqual(
+        parsed.segments.map((s) => s.name),
+        ['odd', child.name],
+      );
     }
   });
 
@@ -95,7 +98,11 @@ describe('tools: symbols and references over the fake host', () => {
   const circleSelection = { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'Circle', contextBefore: 'class ' } } };
 
   it('resolve-symbol: a location gives the symbolId, which resolves again after lines are inserted above', async () => {
-    const first = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'pad(x: string)' } } } })).data;
+    const first = (
+      await h.ok<SymbolOutput>('resolve-symbol', {
+        symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'pad(x: string)' } } },
+      })
+    ).data;
     // The symbolId says the name, kind and container; they are not repeated, nor a span.
     assert.deepEqual(readSymbol(first), { name: 'pad', kind: 'Method', containerName: 'Circle' });
     assert.deepEqual([first.name, 'kind' in first, 'containerName' in first, 'span' in first, 'location' in first], [undefined, false, false, false, false]);
@@ -110,12 +117,19 @@ describe('tools: symbols and references over the fake host', () => {
   });
 
   it('resolve-symbol: every odd property name round-trips through its symbolId', async () => {
-    const outline = (await h.ok<{ symbols: { items: SymbolOutput[] } }>('get-document-outline', { document: { path: 'src/shapes.ts' }, symbolsLimit: 100 })).data;
+    const outline = (await h.ok<{ symbols: { items: SymbolOutput[] } }>('get-document-outline', { document: { path: 'src/shapes.ts' }, symbolsLimit: 100 }))
+      .data;
     const odd = outline.symbols.items.filter((s) => readSymbol(s).containerName === 'odd');
-    assert.deepEqual(odd.map((s) => readSymbol(s).name), ODD_NAMES);
+    assert.deepEqual(
+      odd.map((s) => readSymbol(s).name),
+      ODD_NAMES,
+    );
     // A name the symbolId percent-escapes is said again as name.
     for (const s of odd) assert.equal(s.name, encodePart(readSymbol(s).name) === readSymbol(s).name ? undefined : readSymbol(s).name, s.symbolId);
-    assert.ok(odd.some((s) => s.name !== undefined), 'some odd names need escapes');
+    assert.ok(
+      odd.some((s) => s.name !== undefined),
+      'some odd names need escapes',
+    );
     for (const s of odd) {
       const back = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { symbolId: s.symbolId } })).data;
       assert.deepEqual([back.symbolId, back.name, back.line, back.column], [s.symbolId, s.name, s.line, s.column]);
@@ -148,18 +162,34 @@ describe('tools: symbols and references over the fake host', () => {
         { absPath: usePath, range: { start: USE.lastIndexOf('Circle'), end: USE.lastIndexOf('Circle') + 6 } },
       ];
     };
-    host.symbolProviders.highlights = (file) => (file === usePath ? [{ range: { start: USE.lastIndexOf('Circle'), end: USE.lastIndexOf('Circle') + 6 }, kind: 'write' }] : []);
+    host.symbolProviders.highlights = (file) =>
+      file === usePath ? [{ range: { start: USE.lastIndexOf('Circle'), end: USE.lastIndexOf('Circle') + 6 }, kind: 'write' }] : [];
     const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
     assert.equal(d.complete, true, 'a reference outside the open files shows the project is loaded');
-    assert.deepEqual(d.documents.items.map((x) => [x.path, x.folderId]), [['src/shapes.ts', undefined], ['src/use.ts', undefined]]);
+    assert.deepEqual(
+      d.documents.items.map((x) => [x.path, x.folderId]),
+      [
+        ['src/shapes.ts', undefined],
+        ['src/use.ts', undefined],
+      ],
+    );
     assert.equal(`${d.folderId}:src/shapes.ts`, documentIdOfSymbol(d.symbol.symbolId), 'folderId and path make the documentId');
     assert.deepEqual(d.documents.items[0].lines, [{ line: 2, text: 'export class Circle implements Shape {', decl: [circleAt] }]);
-    assert.deepEqual(d.documents.items[1].lines[1], { line: 2, text: 'const c = new Circle();', write: [USE.lastIndexOf('Circle')] }, 'no container: c is declared on the line; a reference is listed once, by its access');
+    assert.deepEqual(
+      d.documents.items[1].lines[1],
+      { line: 2, text: 'const c = new Circle();', write: [USE.lastIndexOf('Circle')] },
+      'no container: c is declared on the line; a reference is listed once, by its access',
+    );
     assert.deepEqual([d.totalReferences, d.documents.totalCount, d.documents.hasMore], [3, 2, false]);
     const without = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, includeDeclaration: false, referencesLimit: 1 })).data;
     assert.equal(without.totalReferences, 2);
     assert.equal(without.documents.hasMore, true);
-    assert.deepEqual(without.documents.items.map((x) => x.lines.map((l) => referencesListed({ documents: { items: [{ path: x.path, lines: [l] }], hasMore: false, totalCount: 1 } }))), [[1]]);
+    assert.deepEqual(
+      without.documents.items.map((x) =>
+        x.lines.map((l) => referencesListed({ documents: { items: [{ path: x.path, lines: [l] }], hasMore: false, totalCount: 1 } })),
+      ),
+      [[1]],
+    );
   });
 
   it('find-references: asks again for the symbols and highlights of a document only when its text changed', async () => {
@@ -170,7 +200,8 @@ describe('tools: symbols and references over the fake host', () => {
       { absPath: usePath, range: { start: useAt, end: useAt + 6 } },
     ];
     host.symbolProviders.highlights = (file) => (file === usePath ? [{ range: { start: useAt, end: useAt + 6 }, kind: 'write' }] : []);
-    const asked = () => host.calls.filter((c) => (c.method === 'documentSymbols' || c.method === 'documentHighlights') && c.arg === usePath).map((c) => c.method);
+    const asked = () =>
+      host.calls.filter((c) => (c.method === 'documentSymbols' || c.method === 'documentHighlights') && c.arg === usePath).map((c) => c.method);
     const first = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
     assert.deepEqual(asked().sort(), ['documentHighlights', 'documentSymbols']);
     const second = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
@@ -192,11 +223,30 @@ describe('tools: symbols and references over the fake host', () => {
   it('find-references: a line is said once for all its references, split by container, with odd lengths and several writes', async () => {
     const folder = host.folders()[0];
     const pairPath = host.abs(folder, 'src/pair.ts');
-    const PAIR = ['import { Circle } from "./shapes";', 'export function twice(a: Circle, b: Circle) {', '  const x = [', '    (Circle)], y = [Circle', '  ];', '}', ''].join('\n');
+    const PAIR = [
+      'import { Circle } from "./shapes";',
+      'export function twice(a: Circle, b: Circle) {',
+      '  const x = [',
+      '    (Circle)], y = [Circle',
+      '  ];',
+      '}',
+      '',
+    ].join('\n');
     host.writeFile(pairPath, PAIR);
     host.setSymbols(
       pairPath,
-      symbolsIn(PAIR, [{ name: 'twice', kind: 'Function', from: 'export function twice', to: '\n}', children: [{ name: 'x', kind: 'Variable', from: 'x = ', to: ']' }, { name: 'y', kind: 'Variable', from: 'y = ', to: '];' }] }]),
+      symbolsIn(PAIR, [
+        {
+          name: 'twice',
+          kind: 'Function',
+          from: 'export function twice',
+          to: '\n}',
+          children: [
+            { name: 'x', kind: 'Variable', from: 'x = ', to: ']' },
+            { name: 'y', kind: 'Variable', from: 'y = ', to: '];' },
+          ],
+        },
+      ]),
     );
     const starts = [PAIR.indexOf('Circle'), PAIR.indexOf('Circle, b'), PAIR.indexOf('Circle) {'), PAIR.indexOf('(Circle)'), PAIR.lastIndexOf('Circle')];
     const circleAt = SHAPES.indexOf('Circle');
@@ -204,7 +254,8 @@ describe('tools: symbols and references over the fake host', () => {
       { absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } },
       ...starts.map((start, i) => ({ absPath: pairPath, range: { start, end: start + (i === 2 || i === 3 ? 8 : 6) } })),
     ];
-    host.symbolProviders.highlights = (file) => (file === pairPath ? [starts[1], starts[4]].map((start) => ({ range: { start, end: start + 6 }, kind: 'write' as const })) : []);
+    host.symbolProviders.highlights = (file) =>
+      file === pairPath ? [starts[1], starts[4]].map((start) => ({ range: { start, end: start + 6 }, kind: 'write' as const })) : [];
     const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, referencesLimit: 1000 })).data;
     assert.deepEqual(d.documents.items[0], {
       path: 'src/pair.ts',
@@ -228,11 +279,15 @@ describe('tools: symbols and references over the fake host', () => {
 
   it('find-references: an answer over the output limit drops whole documents from the end and says hasMore, never cuts JSON', async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) files[`src/use${String(i).padStart(2, '0')}.ts`] = `import { Circle } from "./shapes";\nexport const c${i} = new Circle(); // ${'x'.repeat(150)}\n`;
+    for (let i = 0; i < 40; i++) {
+      files[`src/use${String(i).padStart(2, '0')}.ts`] = `import { Circle } from "./shapes";\nexport const c${i} = new Circle(); // ${'x'.repeat(150)}\n`;
+    }
     const folder = host.folders()[0];
     for (const [rel, text] of Object.entries(files)) host.writeFile(host.abs(folder, rel), text);
     const circleAt = SHAPES.indexOf('Circle');
-    const targets = Object.entries(files).flatMap(([rel, text]) => [text.indexOf('Circle'), text.lastIndexOf('Circle')].map((start) => ({ absPath: host.abs(folder, rel), range: { start, end: start + 6 } })));
+    const targets = Object.entries(files).flatMap(([rel, text]) =>
+      [text.indexOf('Circle'), text.lastIndexOf('Circle')].map((start) => ({ absPath: host.abs(folder, rel), range: { start, end: start + 6 } })),
+    );
     host.navigation.locations = () => [{ absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } }, ...targets];
     const full = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, referencesLimit: 1000 })).data;
     assert.equal(full.documents.items.length, 41);
@@ -240,7 +295,7 @@ describe('tools: symbols and references over the fake host', () => {
     const tokens = async (text: string) => Math.ceil(text.length / 4);
     const budget = 1500;
     const result = await h.call('find-references', { symbol: circleSelection, referencesLimit: 1000 }, { tokenBudget: budget, countTokens: tokens });
-    assert.ok(await tokens(result.text) <= budget, 'fits the token budget');
+    assert.ok((await tokens(result.text)) <= budget, 'fits the token budget');
     assert.equal(h.logs.at(-1)?.truncated, true, 'the chain logged the answer as shortened');
     const bounded = expectOk<ReferencesData>(result).data;
     assert.equal(bounded.documents.hasMore, true);
@@ -278,7 +333,9 @@ describe('tools: symbols and references over the fake host', () => {
       const d = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
       assert.equal(d.complete, false);
       assert.match(d.note ?? '', /Ask again/);
-      host.symbolProviders.workspaceSymbols = (q) => [{ name: q, kind: 'Function', containerName: '', absPath: extraPath, start: { line: 0, character: 16 }, end: { line: 0, character: 21 } }];
+      host.symbolProviders.workspaceSymbols = (q) => [
+        { name: q, kind: 'Function', containerName: '', absPath: extraPath, start: { line: 0, character: 16 }, end: { line: 0, character: 21 } },
+      ];
       assert.equal((await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data.complete, true);
     } finally {
       Object.assign(READINESS, saved);
@@ -299,11 +356,23 @@ describe('tools: symbols and references over the fake host', () => {
     assert.equal(readSymbol(found.symbols.items[0]).name, 'Circle');
     assert.match(found.symbols.items[0].symbolId, /#Class:Circle$/);
     const members = (await h.ok<{ members: { items: SymbolOutput[] } }>('get-symbol-members', { symbol: { symbolId: found.symbols.items[0].symbolId } })).data;
-    assert.deepEqual(members.members.items.map((m) => readSymbol(m).name), ['area', 'pad', 'pad', 'pad']);
-    host.navigation.locations = (feature) => (feature === 'definition' ? [{ absPath: shapesPath, range: { start: SHAPES.indexOf('Circle'), end: SHAPES.indexOf('Circle') + 6 } }] : undefined);
-    const def = (await h.ok<{ targets: { symbol?: SymbolOutput }[] }>('go-to-definition', { location: { selection: { document: { path: 'src/use.ts' }, selectedText: 'Circle', contextAfter: '()' } } })).data;
+    assert.deepEqual(
+      members.members.items.map((m) => readSymbol(m).name),
+      ['area', 'pad', 'pad', 'pad'],
+    );
+    host.navigation.locations = (feature) =>
+      feature === 'definition' ? [{ absPath: shapesPath, range: { start: SHAPES.indexOf('Circle'), end: SHAPES.indexOf('Circle') + 6 } }] : undefined;
+    const def = (
+      await h.ok<{ targets: { symbol?: SymbolOutput }[] }>('go-to-definition', {
+        location: { selection: { document: { path: 'src/use.ts' }, selectedText: 'Circle', contextAfter: '()' } },
+      })
+    ).data;
     assert.equal(def.targets[0].symbol?.symbolId, found.symbols.items[0].symbolId);
-    await h.fail('go-to-definition', { location: { selection: { document: { path: 'src/use.ts' }, selectedText: 'Circle', contextAfter: '()' } }, target: 'declaration' }, 'UnsupportedLanguageFeature');
+    await h.fail(
+      'go-to-definition',
+      { location: { selection: { document: { path: 'src/use.ts' }, selectedText: 'Circle', contextAfter: '()' } }, target: 'declaration' },
+      'UnsupportedLanguageFeature',
+    );
   });
 });
 
@@ -331,7 +400,12 @@ describe('readiness: a language service that is starting or still loading its pr
   });
 
   const typescript = async () => {
-    const d = (await h.ok<{ workspaces: { items: { languages: { languageId: string; features: Record<string, string> | null; retryAfterSeconds?: number }[] }[] } }>('get-solution-structure', {})).data;
+    const d = (
+      await h.ok<{ workspaces: { items: { languages: { languageId: string; features: Record<string, string> | null; retryAfterSeconds?: number }[] }[] } }>(
+        'get-solution-structure',
+        {},
+      )
+    ).data;
     const ts = d.workspaces.items[0].languages.find((l) => l.languageId === 'typescript');
     assert.ok(ts?.features);
     return ts;
@@ -357,13 +431,26 @@ describe('readiness: a language service that is starting or still loading its pr
     host.setFeatureProbes('typescript', { documentSymbols: 'available', hover: 'noResult', references: 'available', foldingRanges: 'available' });
     // Workspace symbol search knows the open files only (the sample's own first declaration), as TypeScript does while loading.
     const own = (q: string) =>
-      q === 'Shape' ? [{ name: q, kind: 'Interface', containerName: '', absPath: shapesPath, start: { line: 0, character: 17 }, end: { line: 0, character: 22 } }] : q === 'c' ? [{ name: q, kind: 'Variable', containerName: '', absPath: usePath, start: { line: 1, character: 6 }, end: { line: 1, character: 7 } }] : [];
+      q === 'Shape'
+        ? [{ name: q, kind: 'Interface', containerName: '', absPath: shapesPath, start: { line: 0, character: 17 }, end: { line: 0, character: 22 } }]
+        : q === 'c'
+          ? [{ name: q, kind: 'Variable', containerName: '', absPath: usePath, start: { line: 1, character: 6 }, end: { line: 1, character: 7 } }]
+          : [];
     host.symbolProviders.workspaceSymbols = own;
     host.openDocument(shapesPath);
     const loading = await typescript();
-    assert.deepEqual(loading.features, { documentSymbols: 'available', hover: 'starting', references: 'starting', foldingRanges: 'available' }, 'project-wide features are partial while loading');
+    assert.deepEqual(
+      loading.features,
+      { documentSymbols: 'available', hover: 'starting', references: 'starting', foldingRanges: 'available' },
+      'project-wide features are partial while loading',
+    );
     assert.equal(loading.retryAfterSeconds, 5);
-    host.symbolProviders.workspaceSymbols = (q) => [...own(q), ...(q === 'useCircle' ? [{ name: q, kind: 'Function', containerName: '', absPath: usePath, start: { line: 3, character: 16 }, end: { line: 3, character: 25 } }] : [])];
+    host.symbolProviders.workspaceSymbols = (q) => [
+      ...own(q),
+      ...(q === 'useCircle'
+        ? [{ name: q, kind: 'Function', containerName: '', absPath: usePath, start: { line: 3, character: 16 }, end: { line: 3, character: 25 } }]
+        : []),
+    ];
     const loaded = await typescript();
     assert.deepEqual(loaded.features, { documentSymbols: 'available', hover: 'noResult', references: 'available', foldingRanges: 'available' });
     assert.equal(loaded.retryAfterSeconds, undefined);
@@ -376,7 +463,11 @@ describe('readiness: a language service that is starting or still loading its pr
     const circleAt = SHAPES.indexOf('Circle');
     host.navigation.locations = () => [{ absPath: shapesPath, range: { start: circleAt, end: circleAt + 6 } }];
     host.symbolProviders.workspaceSymbols = () => [];
-    const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'Circle', contextBefore: 'class ' } } } })).data;
+    const d = (
+      await h.ok<ReferencesData>('find-references', {
+        symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'Circle', contextBefore: 'class ' } } },
+      })
+    ).data;
     assert.equal(d.complete, true);
   });
 

@@ -38,7 +38,11 @@ const CASES: { name: string; original: string; updated: string }[] = [
   { name: 'CRLF without final newline and emoji', original: 'α\r\n😀 β\r\nγ\r\nδ', updated: 'α\r\n😀 β!\r\nγ\r\nδ\r\nε' },
   { name: 'empty to text', original: '', updated: 'new\nfile\n' },
   { name: 'text to empty', original: 'gone\nfile\n', updated: '' },
-  { name: 'insert at start and delete at end', original: '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n', updated: '0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n' },
+  {
+    name: 'insert at start and delete at end',
+    original: '1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n19\n20\n',
+    updated: '0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n',
+  },
 ];
 
 function scattered(lines: number, changes: number, seed: number): { original: string; updated: string } {
@@ -86,7 +90,15 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
 
   it('keeps the \\r of CRLF lines and marks a missing final newline', () => {
     const { hunks } = diffTexts('a\r\nb', 'a\r\nc', 1);
-    assert.deepEqual(hunks, [{ originalStartLine: 1, originalLineCount: 2, updatedStartLine: 1, updatedLineCount: 2, lines: [' a\r', '-b', '\\ No newline at end of file', '+c', '\\ No newline at end of file'] }]);
+    assert.deepEqual(hunks, [
+      {
+        originalStartLine: 1,
+        originalLineCount: 2,
+        updatedStartLine: 1,
+        updatedLineCount: 2,
+        lines: [' a\r', '-b', '\\ No newline at end of file', '+c', '\\ No newline at end of file'],
+      },
+    ]);
   });
 
   it('shows exactly contextLines unchanged lines before and after a change', () => {

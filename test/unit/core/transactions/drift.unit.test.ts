@@ -4,7 +4,16 @@ import type { CommitFile, DocumentBase } from '../../../../src/core/transactions
 import { sha256 } from '../../../../src/core/transactions/segments';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
-const base = (text: string, extra: Partial<DocumentBase> = {}): DocumentBase => ({ path: 'src/a.ts', text, hash: sha256(text), diskHash: sha256(bytes(text)), binary: false, eol: 'LF', languageId: 'typescript', ...extra });
+const base = (text: string, extra: Partial<DocumentBase> = {}): DocumentBase => ({
+  path: 'src/a.ts',
+  text,
+  hash: sha256(text),
+  diskHash: sha256(bytes(text)),
+  binary: false,
+  eol: 'LF',
+  languageId: 'typescript',
+  ...extra,
+});
 const modify = (b: DocumentBase): CommitFile => ({ kind: 'modify', absPath: '/w/src/a.ts', path: 'src/a.ts', base: b, text: 'new' });
 
 describe('drift: whether a planned file still holds what was staged', () => {

@@ -16,7 +16,8 @@ import type { Harness } from '../../support/harness';
 const FILES = 2000;
 const LIMIT = 8192;
 const ENTITY = 'export class Entity {\n  id = 0;\n}\n';
-const moduleText = (i: number): string => `import { Entity } from './entity';\n\nexport const e${i} = new Entity();\nexport function make${i}(): Entity {\n  return new Entity();\n}\n`;
+const moduleText = (i: number): string =>
+  `import { Entity } from './entity';\n\nexport const e${i} = new Entity();\nexport function make${i}(): Entity {\n  return new Entity();\n}\n`;
 const modulePath = (i: number): string => `src/m${String(i).padStart(4, '0')}.ts`;
 /** A crude token count: what VS Code's tokenizer is to the chain. */
 const tokens = async (text: string): Promise<number> => Math.ceil(text.length / 4);
@@ -50,7 +51,11 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
   });
 
   const rename = (options?: Parameters<Harness['call']>[2]) =>
-    h.call('rename-symbol', { symbol: { location: { span: { document: { path: 'src/entity.ts' }, range: { start: 13, length: 6 } } } }, newName: 'Thing' }, options);
+    h.call(
+      'rename-symbol',
+      { symbol: { location: { span: { document: { path: 'src/entity.ts' }, range: { start: 13, length: 6 } } } }, newName: 'Thing' },
+      options,
+    );
   const ws = () => h.registry.all()[0];
   const referenceCount = 1 + (FILES - 1) * 4;
 
@@ -63,9 +68,17 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.equal(d.documents.totalCount, FILES);
     assert.equal(d.documents.hasMore, true);
     assert.equal(d.documents.items.length, ANSWER_LIST_DEFAULT, 'an agent reads the first files; transaction-preview shows the rest');
-    assert.deepEqual(d.documents.items[0], { path: 'src/entity.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 }, 'changeKind left out: Modified; the edits in the file');
+    assert.deepEqual(
+      d.documents.items[0],
+      { path: 'src/entity.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 },
+      'changeKind left out: Modified; the edits in the file',
+    );
     assert.deepEqual([d.staged.edits, d.staged.fileOperations], [referenceCount, 0]);
-    assert.deepEqual(d.documents.items.slice(1).map((x) => x.edits), Array<number>(ANSWER_LIST_DEFAULT - 1).fill(4), 'every listed module has its 4 edits');
+    assert.deepEqual(
+      d.documents.items.slice(1).map((x) => x.edits),
+      Array<number>(ANSWER_LIST_DEFAULT - 1).fill(4),
+      'every listed module has its 4 edits',
+    );
     assert.equal(h.transactions.stagedText(ws(), modulePath(1998)), moduleText(1998).replaceAll('Entity', 'Thing'));
     assert.equal(h.logs.at(-1)?.truncated, false, 'the capped lists fit without the chain shortening them');
   });
@@ -101,13 +114,18 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
       await h.call('transaction-preview', { document: { path: modulePath(7) }, includeDiff: true }),
     ).data;
     assert.equal(withDiff.diff.truncated, false);
-    assert.deepEqual(withDiff.diff.hunks.flatMap((x) => x.lines).filter((l) => l.startsWith('+')), ["+import { Thing } from './entity';", '+export const e7 = new Thing();', '+export function make7(): Thing {', '+  return new Thing();']);
+    assert.deepEqual(
+      withDiff.diff.hunks.flatMap((x) => x.lines).filter((l) => l.startsWith('+')),
+      ["+import { Thing } from './entity';", '+export const e7 = new Thing();', '+export function make7(): Thing {', '+  return new Thing();'],
+    );
     assert.equal(withDiff.documentsTruncated, false, 'a one-document preview lists that document only, and leaves nothing out');
     // A document beyond the listed ones still has its diff, by path or by documentId.
     const last = [...paths].sort().at(-1) as string;
     assert.ok(!d.documents.some((x) => x.document.path === last));
     for (const document of [{ path: last }, { documentId: ws().documentId(last) }]) {
-      const far = expectOk<{ diff: { document: { path: string }; hunks: unknown[] } }>(await h.call('transaction-preview', { document, includeDiff: true })).data;
+      const far = expectOk<{ diff: { document: { path: string }; hunks: unknown[] } }>(
+        await h.call('transaction-preview', { document, includeDiff: true }),
+      ).data;
       assert.deepEqual([far.diff.document.path, far.diff.hunks.length > 0], [last, true]);
     }
   });
@@ -127,15 +145,22 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.deepEqual(d.diffs.items.slice(0, whole.length), whole, 'whole diffs first, then the documents the limit cut');
     for (const x of whole) {
       assert.match(x.diff ?? '', /^@@ -\d+(,\d+)? \+\d+(,\d+)? @@\n/, x.path);
-      assert.ok((x.diff ?? '').split('\n').some((l) => l.startsWith('+') && l.includes('Thing')), x.path);
+      assert.ok(
+        (x.diff ?? '').split('\n').some((l) => l.startsWith('+') && l.includes('Thing')),
+        x.path,
+      );
       assert.equal(x.addedLines, undefined, 'a whole diff says its own line counts');
     }
-    for (const x of d.diffs.items.slice(whole.length)) assert.deepEqual([x.truncated, (x.addedLines ?? 0) > 0], [true, true], `${x.path}: cut, with its counts`);
+    for (const x of d.diffs.items.slice(whole.length)) {
+      assert.deepEqual([x.truncated, (x.addedLines ?? 0) > 0], [true, true], `${x.path}: cut, with its counts`);
+    }
     for (const x of d.diffs.items.slice(whole.length + 1)) assert.equal(x.diff, undefined, `${x.path}: past the limit, no diff`);
     const next = listed[whole.length];
     assert.match(d.note, new RegExp(`of ${FILES} changed documents fit the output limit.*Ask with document for .*${next.replace('.', '\\.')}`));
     // The one named next has its diff on its own.
-    const alone = expectOk<{ diff: { document: { path: string }; hunks: unknown[]; truncated: boolean } }>(await h.call('transaction-preview', { document: { path: next }, includeDiff: true })).data;
+    const alone = expectOk<{ diff: { document: { path: string }; hunks: unknown[]; truncated: boolean } }>(
+      await h.call('transaction-preview', { document: { path: next }, includeDiff: true }),
+    ).data;
     assert.deepEqual([alone.diff.document.path, alone.diff.truncated, alone.diff.hunks.length > 0], [next, false, true]);
   });
 
@@ -149,8 +174,15 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.equal(host.diskText(abs(modulePath(1500))), moduleText(1500).replaceAll('Entity', 'Thing'));
     assert.equal(h.transactions.active(ws().id), undefined);
 
-    expectOk(await h.call('rename-symbol', { symbol: { location: { span: { document: { path: 'src/entity.ts' }, range: { start: 13, length: 5 } } } }, newName: 'Entity' }));
-    const tiny = expectOk<{ notes: string[]; files: object; transactionId: string }>(await h.call('transaction-commit', {}, { tokenBudget: 100, countTokens: tokens }));
+    expectOk(
+      await h.call('rename-symbol', {
+        symbol: { location: { span: { document: { path: 'src/entity.ts' }, range: { start: 13, length: 5 } } } },
+        newName: 'Entity',
+      }),
+    );
+    const tiny = expectOk<{ notes: string[]; files: object; transactionId: string }>(
+      await h.call('transaction-commit', {}, { tokenBudget: 100, countTokens: tokens }),
+    );
     assert.deepEqual([tiny.data.notes, tiny.data.files], [[SHORTENED_NOTE], { items: [], hasMore: true, totalCount: FILES }]);
     assert.match(tiny.data.transactionId, /^[0-9a-f-]{36}$/);
     assert.equal(host.diskText(abs(modulePath(3))), moduleText(3), 'the second commit was written too');
@@ -158,7 +190,12 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
 });
 
 describe('large revisions: the chain after a commit point', () => {
-  const big = { title: 'x'.repeat(400), list: Array.from({ length: 500 }, (_, i) => `item ${i}`), state: { revision: 3, canCommit: true }, files: { items: ['a', 'b'], hasMore: false, totalCount: 2 } };
+  const big = {
+    title: 'x'.repeat(400),
+    list: Array.from({ length: 500 }, (_, i) => `item ${i}`),
+    state: { revision: 3, canCommit: true },
+    files: { items: ['a', 'b'], hasMore: false, totalCount: 2 },
+  };
   const tool = (name: string, commits: boolean) =>
     defineTool<Record<string, never>, typeof big>({
       name,
@@ -177,18 +214,31 @@ describe('large revisions: the chain after a commit point', () => {
     });
 
   it('keeps the essentials (scalars, short strings, emptied collections with counts) instead of OutputTooLarge', async () => {
-    const h = await createHarness({ tools: [...ALL_TOOLS, tool('test-committed', true), tool('test-uncommitted', false)], settings: { defaultMaxOutputBytes: 1024 }, validateEnvelopes: false });
+    const h = await createHarness({
+      tools: [...ALL_TOOLS, tool('test-committed', true), tool('test-uncommitted', false)],
+      settings: { defaultMaxOutputBytes: 1024 },
+      validateEnvelopes: false,
+    });
     h.host.addFolder('w', { 'a.txt': 'a\n' });
     await h.sync();
     const kept = expectOk<Record<string, unknown>>(await h.call('test-committed', {})).data;
-    assert.deepEqual(kept, { title: `${'x'.repeat(200)}…`, state: { revision: 3, canCommit: true }, files: { items: [], hasMore: true, totalCount: 2 }, notes: [SHORTENED_NOTE] });
+    assert.deepEqual(kept, {
+      title: `${'x'.repeat(200)}…`,
+      state: { revision: 3, canCommit: true },
+      files: { items: [], hasMore: true, totalCount: 2 },
+      notes: [SHORTENED_NOTE],
+    });
     expectError(await h.call('test-uncommitted', {}), 'OutputTooLarge');
   });
 });
 
 describe('large revisions: bounding a seed-shaped list', () => {
   it('shortens a plain array that has an xTruncated flag next to it, from the end, and sets the flag', async () => {
-    const value = { documents: Array.from({ length: 100 }, (_, i) => ({ path: `f${i}` })), documentsTruncated: false, other: Array.from({ length: 100 }, (_, i) => i) };
+    const value = {
+      documents: Array.from({ length: 100 }, (_, i) => ({ path: `f${i}` })),
+      documentsTruncated: false,
+      other: Array.from({ length: 100 }, (_, i) => i),
+    };
     const result = await boundToFit(value, fitsBytes(900));
     assert.ok(result);
     const bounded = JSON.parse(result.text) as typeof value;
@@ -208,7 +258,11 @@ describe('large revisions: a failing tokenizer after the change was made', () =>
       throw new Error('tokenizer unavailable');
     };
     const staged = expectOk<{ documents: { totalCount: number } }>(
-      await h.call('edit-text', { edits: [{ location: { selection: { document: { path: 'a.txt' }, selectedText: 'alpha' } }, newText: 'beta' }] }, { tokenBudget: 1000, countTokens: broken }),
+      await h.call(
+        'edit-text',
+        { edits: [{ location: { selection: { document: { path: 'a.txt' }, selectedText: 'alpha' } }, newText: 'beta' }] },
+        { tokenBudget: 1000, countTokens: broken },
+      ),
     );
     assert.equal(staged.data.documents.totalCount, 1);
     assert.equal(h.transactions.stagedText(h.registry.all()[0], 'a.txt'), 'beta\n');

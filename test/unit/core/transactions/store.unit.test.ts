@@ -52,7 +52,8 @@ describe('transaction store: the open transaction across a window reload', () =>
   }
 
   const sel = (path: string, selectedText: string) => ({ selection: { document: { path }, selectedText } });
-  const edit = async (h: Harness, path: string, selectedText: string, newText: string) => (await h.ok<MutationData>('edit-text', { edits: [{ location: sel(path, selectedText), newText }] })).data;
+  const edit = async (h: Harness, path: string, selectedText: string, newText: string) =>
+    (await h.ok<MutationData>('edit-text', { edits: [{ location: sel(path, selectedText), newText }] })).data;
 
   beforeEach(() => {
     host = new FakeHost();
@@ -104,7 +105,10 @@ describe('transaction store: the open transaction across a window reload', () =>
       },
       before,
     );
-    assert.deepEqual(before.history.map((r) => r.tool), ['edit-text', 'create-file', 'move-file', 'edit-text', 'delete-file']);
+    assert.deepEqual(
+      before.history.map((r) => r.tool),
+      ['edit-text', 'create-file', 'move-file', 'edit-text', 'delete-file'],
+    );
     assert.equal(before.state?.revision, 4);
     const status = await second.h.ok<{ recovery: { state: string; detail: string } }>('server-status', {});
     assert.equal(status.data.recovery.state, 'recovered');
@@ -148,7 +152,10 @@ describe('transaction store: the open transaction across a window reload', () =>
     await first.store.flush();
     assert.equal(files.texts.size, 0);
     const status = await first.h.ok<{ recovery: { detail: string } }>('server-status', {});
-    assert.match(status.data.recovery.detail, /The staged transaction of app \(\d+ KB\) is above the 0 KB kept across a window reload: it lives only in memory/);
+    assert.match(
+      status.data.recovery.detail,
+      /The staged transaction of app \(\d+ KB\) is above the 0 KB kept across a window reload: it lives only in memory/,
+    );
     const second = await activate();
     assert.equal(second.h.transactions.active(second.h.registry.all()[0].id), undefined);
   });
@@ -170,7 +177,11 @@ describe('transaction store: the open transaction across a window reload', () =>
   it('writes the latest state once per burst of changes, one write at a time', async () => {
     const first = await activate();
     files.delayMs = 50;
-    await Promise.all([edit(first.h, 'src/util.ts', '"1.0.0"', '"2.0.0"'), edit(first.h, 'src/main.ts', "'hi'", "'hello'"), first.h.ok('create-file', { path: 'src/x.ts', text: 'x\n' })]);
+    await Promise.all([
+      edit(first.h, 'src/util.ts', '"1.0.0"', '"2.0.0"'),
+      edit(first.h, 'src/main.ts', "'hi'", "'hello'"),
+      first.h.ok('create-file', { path: 'src/x.ts', text: 'x\n' }),
+    ]);
     await first.store.flush();
     const kept = JSON.parse([...files.texts.values()][0]) as KeptTransaction;
     assert.equal(kept.current, 3);

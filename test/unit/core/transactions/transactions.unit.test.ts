@@ -21,7 +21,13 @@ const CRLF = 'line one\r\nline two\r\nline three\r\n';
 
 async function setup(settings: Partial<Harness['settings']> = {}, tools?: readonly AnyToolDefinition[]): Promise<{ h: Harness; abs: (p: string) => string }> {
   const host = new FakeHost();
-  const folder = host.addFolder('app', { 'package.json': '{"name":"app"}', 'src/greeter.ts': GREETER, 'src/util.ts': UTIL, 'src/main.ts': MAIN, 'src/windows.ts': CRLF });
+  const folder = host.addFolder('app', {
+    'package.json': '{"name":"app"}',
+    'src/greeter.ts': GREETER,
+    'src/util.ts': UTIL,
+    'src/main.ts': MAIN,
+    'src/windows.ts': CRLF,
+  });
   const h = await createHarness({ host, settings, tools });
   return { h, abs: (p) => host.abs(folder, p) };
 }
@@ -41,16 +47,34 @@ describe('transactions: staging, revisions and state', () => {
   it('stages edit-text against the staged text, so a second edit sees the first', async () => {
     const { h, abs } = await setup();
     const first = await edit(h, 'src/greeter.ts', 'Hello', 'Hi');
-    assert.deepEqual(stateOf(first), { revision: 1, revisionCount: 1, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: false, canCommit: true, canRollback: true });
+    assert.deepEqual(stateOf(first), {
+      revision: 1,
+      revisionCount: 1,
+      maxRevisions: 20,
+      remainingRevisions: 19,
+      canMutate: true,
+      canUndo: true,
+      canRedo: false,
+      canCommit: true,
+      canRollback: true,
+    });
     assert.equal(first.revision.tool, 'edit-text');
     assert.equal(first.revision.by, 'agent');
-    assert.deepEqual(first.documents, { items: [{ path: 'src/greeter.ts', addedLines: 1, removedLines: 1, changedLines: 1 }], hasMore: false, totalCount: 1 }, 'changeKind left out: Modified');
+    assert.deepEqual(
+      first.documents,
+      { items: [{ path: 'src/greeter.ts', addedLines: 1, removedLines: 1, changedLines: 1 }], hasMore: false, totalCount: 1 },
+      'changeKind left out: Modified',
+    );
     // "Hi, " exists only in the staged text.
     await edit(h, 'src/greeter.ts', 'Hi, ', 'Hey, ');
     assert.equal(h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'), GREETER.replace('Hello', 'Hey'));
     assert.equal(h.host.diskText(abs('src/greeter.ts')), GREETER, 'nothing is written while staging');
     // The editor buffer still has the old text; reading with view "buffer" does not see "Hey".
-    const ctx = await h.ok<{ window: { text: string }; view?: string }>('get-code-context', { location: sel('src/greeter.ts', 'Hey'), view: 'staged', contextLines: 0 });
+    const ctx = await h.ok<{ window: { text: string }; view?: string }>('get-code-context', {
+      location: sel('src/greeter.ts', 'Hey'),
+      view: 'staged',
+      contextLines: 0,
+    });
     assert.equal(ctx.data.window.text, '    return `Hey, ${name}!`;');
     assert.equal(ctx.data.view, 'staged');
     await h.fail('get-code-context', { location: sel('src/greeter.ts', 'Hey') }, 'LocationNotFound');
@@ -61,11 +85,19 @@ describe('transactions: staging, revisions and state', () => {
     await edit(h, 'src/util.ts', 'toUpperCase', 'toLocaleUpperCase');
     const second = await h.ok<MutationData>('edit-text', { edits: [{ location: sel('src/greeter.ts', 'Hello'), newText: 'Hi' }] });
     assert.equal(second.snapshot.transactionRevision, 2);
-    const undone = await h.ok<{ transaction: TransactionState; revisions: { items: { revision: number; active: boolean }[] } }>('transaction-history', { action: 'undo' });
+    const undone = await h.ok<{ transaction: TransactionState; revisions: { items: { revision: number; active: boolean }[] } }>('transaction-history', {
+      action: 'undo',
+    });
     assert.equal(undone.data.transaction.revision, 1);
     assert.equal(undone.data.transaction.canRedo, true);
     assert.equal(undone.snapshot.transactionRevision, 1);
-    assert.deepEqual(undone.data.revisions.items.map((r) => [r.revision, r.active]), [[1, true], [2, false]]);
+    assert.deepEqual(
+      undone.data.revisions.items.map((r) => [r.revision, r.active]),
+      [
+        [1, true],
+        [2, false],
+      ],
+    );
     const ws = h.registry.all()[0];
     assert.equal(h.transactions.stagedText(ws, 'src/greeter.ts'), undefined, 'greeter is not staged at revision 1');
     const redone = await h.ok<{ transaction: TransactionState }>('transaction-history', { action: 'redo' });
@@ -73,7 +105,17 @@ describe('transactions: staging, revisions and state', () => {
     assert.equal(h.transactions.stagedText(ws, 'src/greeter.ts'), GREETER.replace('Hello', 'Hi'));
     await h.ok('transaction-history', { action: 'undo', steps: 2 });
     const after = await edit(h, 'src/main.ts', "'a'", "'b'");
-    assert.deepEqual(stateOf(after), { revision: 1, revisionCount: 1, maxRevisions: 20, remainingRevisions: 19, canMutate: true, canUndo: true, canRedo: false, canCommit: true, canRollback: true });
+    assert.deepEqual(stateOf(after), {
+      revision: 1,
+      revisionCount: 1,
+      maxRevisions: 20,
+      remainingRevisions: 19,
+      canMutate: true,
+      canUndo: true,
+      canRedo: false,
+      canCommit: true,
+      canRollback: true,
+    });
     const history = await h.ok<{ revisions: { items: { summary: string }[] } }>('transaction-history', {});
     assert.equal(history.data.revisions.items.length, 1);
     await h.fail('transaction-history', { action: 'redo' }, 'InvalidRequest');
@@ -86,7 +128,10 @@ describe('transactions: staging, revisions and state', () => {
     assert.equal(stateOf(second).remainingRevisions, 0);
     assert.equal(stateOf(second).canMutate, false);
     const refused = await h.fail('edit-text', { edits: [{ location: sel('src/main.ts', "'a'"), newText: "'b'" }] }, 'RevisionCapacityReached');
-    assert.deepEqual(refused.continuation && { kind: refused.continuation.kind, tool: 'tool' in refused.continuation ? refused.continuation.tool : '' }, { kind: 'CallTool', tool: 'transaction-history' });
+    assert.deepEqual(refused.continuation && { kind: refused.continuation.kind, tool: 'tool' in refused.continuation ? refused.continuation.tool : '' }, {
+      kind: 'CallTool',
+      tool: 'transaction-history',
+    });
     await h.ok('transaction-history', { action: 'undo' });
     await edit(h, 'src/main.ts', "'a'", "'b'");
   });
@@ -97,21 +142,45 @@ describe('transactions: staging, revisions and state', () => {
     await edit(h, 'src/greeter.ts', 'Hello', 'Good morning');
     // A rename computed on the buffer text: "greet" -> "welcome" at its buffer offset.
     const at = GREETER.indexOf('greet(');
-    const merged = await h.transactions.stage(undefined, ws, { tool: 'rename-symbol', summary: 'Rename greet to welcome' }, [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: at, end: at + 5, newText: 'welcome' }] }], { basis: 'buffer', computedOn: { 'src/greeter.ts': GREETER } });
+    const merged = await h.transactions.stage(
+      undefined,
+      ws,
+      { tool: 'rename-symbol', summary: 'Rename greet to welcome' },
+      [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: at, end: at + 5, newText: 'welcome' }] }],
+      { basis: 'buffer', computedOn: { 'src/greeter.ts': GREETER } },
+    );
     assert.equal(merged.transaction.revision, 2);
     assert.equal(h.transactions.stagedText(ws, 'src/greeter.ts'), GREETER.replace('Hello', 'Good morning').replace('greet(', 'welcome('));
     const hello = GREETER.indexOf('Hello');
     await assert.rejects(
-      h.transactions.stage(undefined, ws, { tool: 'format-document', summary: 'Format' }, [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: hello - 1, end: hello + 2, newText: '`Hel' }] }], { basis: 'buffer' }),
+      h.transactions.stage(
+        undefined,
+        ws,
+        { tool: 'format-document', summary: 'Format' },
+        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: hello - 1, end: hello + 2, newText: '`Hel' }] }],
+        { basis: 'buffer' },
+      ),
       (e: Error & { code?: string }) => e.code === 'TransactionConflicted' && /overlaps a change already staged at line 3/.test(e.message),
     );
     // An insertion touching a staged change is ambiguous: a conflict, never a guess.
     await assert.rejects(
-      h.transactions.stage(undefined, ws, { tool: 'stage-code-action', summary: 'x' }, [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: hello + 5, end: hello + 5, newText: '!' }] }], { basis: 'buffer' }),
+      h.transactions.stage(
+        undefined,
+        ws,
+        { tool: 'stage-code-action', summary: 'x' },
+        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: hello + 5, end: hello + 5, newText: '!' }] }],
+        { basis: 'buffer' },
+      ),
       (e: Error & { code?: string }) => e.code === 'TransactionConflicted',
     );
     await assert.rejects(
-      h.transactions.stage(undefined, ws, { tool: 'rename-symbol', summary: 'x' }, [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: 0, end: 6, newText: 'export' }] }], { basis: 'buffer', computedOn: { 'src/greeter.ts': 'different' } }),
+      h.transactions.stage(
+        undefined,
+        ws,
+        { tool: 'rename-symbol', summary: 'x' },
+        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: 0, end: 6, newText: 'export' }] }],
+        { basis: 'buffer', computedOn: { 'src/greeter.ts': 'different' } },
+      ),
       (e: Error & { code?: string }) => e.code === 'TransactionConflicted' && /changed in the editor/.test(e.message),
     );
     assert.equal(h.transactions.active(ws.id)?.current, 2, 'refused stagings add no revision');
@@ -120,20 +189,49 @@ describe('transactions: staging, revisions and state', () => {
   it('maps base offsets through several staged edits (changedRegions)', async () => {
     const { h } = await setup();
     const ws = h.registry.all()[0];
-    await h.ok('edit-text', { edits: [{ location: sel('src/util.ts', 'shout'), newText: 'yell' }, { location: sel('src/util.ts', 'toUpperCase'), newText: 'toLocaleUpperCase' }] });
+    await h.ok('edit-text', {
+      edits: [
+        { location: sel('src/util.ts', 'shout'), newText: 'yell' },
+        { location: sel('src/util.ts', 'toUpperCase'), newText: 'toLocaleUpperCase' },
+      ],
+    });
     const d = [...(h.transactions.active(ws.id)?.state().values() ?? [])][0];
     assert.deepEqual(changedRegions(d, UTIL.length), [
       { start: UTIL.indexOf('shout'), end: UTIL.indexOf('shout') + 5, text: 'yell' },
       { start: UTIL.indexOf('toUpperCase'), end: UTIL.indexOf('toUpperCase') + 11, text: 'toLocaleUpperCase' },
     ]);
     const at = UTIL.indexOf('text: string');
-    await h.transactions.stage(undefined, ws, { tool: 'rename-symbol', summary: 'Rename text' }, [{ kind: 'edit', path: 'src/util.ts', edits: [{ start: at, end: at + 4, newText: 'input' }, { start: UTIL.indexOf('text.'), end: UTIL.indexOf('text.') + 4, newText: 'input' }] }], { basis: 'buffer' });
+    await h.transactions.stage(
+      undefined,
+      ws,
+      { tool: 'rename-symbol', summary: 'Rename text' },
+      [
+        {
+          kind: 'edit',
+          path: 'src/util.ts',
+          edits: [
+            { start: at, end: at + 4, newText: 'input' },
+            { start: UTIL.indexOf('text.'), end: UTIL.indexOf('text.') + 4, newText: 'input' },
+          ],
+        },
+      ],
+      { basis: 'buffer' },
+    );
     assert.equal(h.transactions.stagedText(ws, 'src/util.ts'), 'export function yell(input: string): string {\n  return input.toLocaleUpperCase();\n}\n');
   });
 
   it('refuses overlapping replacements in one edit-text call, and a no-op', async () => {
     const { h } = await setup();
-    await h.fail('edit-text', { edits: [{ location: sel('src/util.ts', 'function shout'), newText: 'a' }, { location: sel('src/util.ts', 'shout(text'), newText: 'b' }] }, 'InvalidRequest');
+    await h.fail(
+      'edit-text',
+      {
+        edits: [
+          { location: sel('src/util.ts', 'function shout'), newText: 'a' },
+          { location: sel('src/util.ts', 'shout(text'), newText: 'b' },
+        ],
+      },
+      'InvalidRequest',
+    );
     await h.fail('edit-text', { edits: [{ location: sel('src/util.ts', 'shout'), newText: 'shout' }] }, 'InvalidRequest');
     assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'no transaction was left behind by refused stagings');
   });
@@ -156,14 +254,27 @@ describe('transactions: files, preview and history', () => {
   it('stages create, move and delete, and previews them with change kinds', async () => {
     const { h } = await setup();
     await h.ok('create-file', { path: 'src/new.ts', text: 'export const n = 1;\n' });
-    const moved = await h.ok<MutationData & { referencesToFix: { items: { document: { path: string }; specifier: string; suggested: string; span: { start: number; length: number } }[] } }>('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/strings.ts' });
-    assert.deepEqual(moved.data.documents.items.map((d) => [d.path, d.changeKind, d.previousPath]), [['src/lib/strings.ts', 'Renamed', 'src/util.ts']]);
-    assert.deepEqual(moved.data.referencesToFix.items.map((r) => [r.document.path, r.specifier, r.suggested]), [['src/main.ts', './util', './lib/strings']]);
+    const moved = await h.ok<
+      MutationData & {
+        referencesToFix: { items: { document: { path: string }; specifier: string; suggested: string; span: { start: number; length: number } }[] };
+      }
+    >('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/strings.ts' });
+    assert.deepEqual(
+      moved.data.documents.items.map((d) => [d.path, d.changeKind, d.previousPath]),
+      [['src/lib/strings.ts', 'Renamed', 'src/util.ts']],
+    );
+    assert.deepEqual(
+      moved.data.referencesToFix.items.map((r) => [r.document.path, r.specifier, r.suggested]),
+      [['src/main.ts', './util', './lib/strings']],
+    );
     const ref = moved.data.referencesToFix.items[0];
     assert.equal(MAIN.slice(ref.span.start, ref.span.start + ref.span.length), './util');
     await h.ok('delete-file', { document: { path: 'src/greeter.ts' } });
     await h.ok('edit-text', { edits: [{ location: { span: { document: { path: 'src/main.ts' }, range: ref.span } }, newText: ref.suggested }] });
-    const preview = await h.ok<{ transaction: TransactionState; documents: { document: { path: string }; changeKind: string; preview: object }[] }>('transaction-preview', {});
+    const preview = await h.ok<{ transaction: TransactionState; documents: { document: { path: string }; changeKind: string; preview: object }[] }>(
+      'transaction-preview',
+      {},
+    );
     assert.deepEqual(
       preview.data.documents.map((d) => [d.document.path, d.changeKind, d.preview]),
       [
@@ -176,7 +287,10 @@ describe('transactions: files, preview and history', () => {
     await h.fail('get-code-context', { location: sel('src/util.ts', 'shout'), view: 'staged' }, 'DocumentNotFound');
     await h.ok('get-code-context', { location: sel('src/lib/strings.ts', 'shout'), view: 'staged' });
     const history = await h.ok<{ revisions: { items: { tool: string; summary: string }[] } }>('transaction-history', {});
-    assert.deepEqual(history.data.revisions.items.map((r) => r.tool), ['create-file', 'move-file', 'delete-file', 'edit-text']);
+    assert.deepEqual(
+      history.data.revisions.items.map((r) => r.tool),
+      ['create-file', 'move-file', 'delete-file', 'edit-text'],
+    );
   });
 
   it('restore puts staged documents back to their base (a person discarding files in the panel)', async () => {
@@ -186,7 +300,13 @@ describe('transactions: files, preview and history', () => {
     await h.ok('move-file', { document: { path: 'src/main.ts' }, newPath: 'src/app.ts' });
     await h.ok('delete-file', { document: { path: 'src/greeter.ts' } });
     await h.ok('create-file', { path: 'src/new.ts', text: 'n\n' });
-    const restored = await h.transactions.stage(undefined, ws, { tool: 'review-panel', summary: 'Discard all', by: 'person' }, ['src/util.ts', 'src/app.ts', 'src/greeter.ts', 'src/new.ts'].map((path) => ({ kind: 'restore' as const, path })), { basis: 'staged' });
+    const restored = await h.transactions.stage(
+      undefined,
+      ws,
+      { tool: 'review-panel', summary: 'Discard all', by: 'person' },
+      ['src/util.ts', 'src/app.ts', 'src/greeter.ts', 'src/new.ts'].map((path) => ({ kind: 'restore' as const, path })),
+      { basis: 'staged' },
+    );
     assert.equal(restored.revision.by, 'person');
     assert.deepEqual(restored.documents.items.map((d) => d.changeKind ?? 'Modified').sort(), ['Deleted', 'Modified', 'Modified', 'Modified']);
     assert.equal(restored.documents.items.filter((d) => 'changeKind' in d).length, 1, 'changeKind is said only when not Modified');
@@ -200,8 +320,14 @@ describe('transactions: files, preview and history', () => {
     const { h, abs } = await setup();
     const diff = await edit(h, 'src/windows.ts', 'two', '2');
     assert.equal(diff.documents.items[0].changedLines, 1);
-    const p = await h.ok<{ diff: { hunks: { lines: string[]; originalStartLine: number }[]; truncated: boolean } }>('transaction-preview', { document: { path: 'src/windows.ts' }, includeDiff: true, contextLines: 0 });
-    assert.deepEqual(p.data.diff.hunks, [{ originalStartLine: 2, originalLineCount: 1, updatedStartLine: 2, updatedLineCount: 1, lines: ['-line two\r', '+line 2\r'] }]);
+    const p = await h.ok<{ diff: { hunks: { lines: string[]; originalStartLine: number }[]; truncated: boolean } }>('transaction-preview', {
+      document: { path: 'src/windows.ts' },
+      includeDiff: true,
+      contextLines: 0,
+    });
+    assert.deepEqual(p.data.diff.hunks, [
+      { originalStartLine: 2, originalLineCount: 1, updatedStartLine: 2, updatedLineCount: 1, lines: ['-line two\r', '+line 2\r'] },
+    ]);
     assert.equal(p.data.diff.truncated, false);
     // Many hunks and a small output limit: hunks are left out and truncated says so.
     const big = Array.from({ length: 400 }, (_, i) => `row ${i} ${'x'.repeat(80)}`).join('\n') + '\n';
@@ -209,19 +335,35 @@ describe('transactions: files, preview and history', () => {
     const edits = Array.from({ length: 40 }, (_, i) => ({ location: sel('src/big.txt', `row ${i * 10} `), newText: `ROW ${i * 10} ` }));
     await h.ok('edit-text', { edits });
     h.setSettings({ defaultMaxOutputBytes: 4096 });
-    const small = await h.ok<{ diff: { hunks: unknown[]; truncated: boolean } }>('transaction-preview', { document: { path: 'src/big.txt' }, includeDiff: true });
+    const small = await h.ok<{ diff: { hunks: unknown[]; truncated: boolean } }>('transaction-preview', {
+      document: { path: 'src/big.txt' },
+      includeDiff: true,
+    });
     assert.equal(small.data.diff.truncated, true);
     assert.ok(small.data.diff.hunks.length > 0 && small.data.diff.hunks.length < 40, `${small.data.diff.hunks.length} hunks`);
     await h.fail('transaction-preview', { includeDiff: true, document: { path: 'src/util.ts' } }, 'DocumentNotFound');
     // Every document's diff under the same limit: cut inside src/big.txt, src/windows.ts left out, and the note says so.
     type Item = { path: string; diff?: string; truncated?: boolean; addedLines?: number; removedLines?: number; changedLines?: number };
     const all = await h.ok<{ diffs: { items: Item[]; hasMore: boolean; totalCount: number }; note: string }>('transaction-preview', { includeDiff: true });
-    assert.deepEqual(all.data.diffs.items.map((d) => [d.path, d.truncated]), [['src/big.txt', true], ['src/windows.ts', true]]);
+    assert.deepEqual(
+      all.data.diffs.items.map((d) => [d.path, d.truncated]),
+      [
+        ['src/big.txt', true],
+        ['src/windows.ts', true],
+      ],
+    );
     const kept = (all.data.diffs.items[0].diff ?? '').split('\n').filter((l) => l.startsWith('@@')).length;
     assert.ok(kept > 0 && kept < 40, `${kept} hunks`);
-    assert.deepEqual(all.data.diffs.items[1], { path: 'src/windows.ts', truncated: true, addedLines: 1, removedLines: 1, changedLines: 1 }, 'past the limit: listed with its counts, no diff');
+    assert.deepEqual(
+      all.data.diffs.items[1],
+      { path: 'src/windows.ts', truncated: true, addedLines: 1, removedLines: 1, changedLines: 1 },
+      'past the limit: listed with its counts, no diff',
+    );
     assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount], [false, 2]);
-    assert.match(all.data.note, /^Whole diffs of 0 of 2 changed documents fit the output limit; src\/big\.txt lost hunks from its end; 1 document listed without its diff\. Ask with document for src\/big\.txt, src\/windows\.ts /);
+    assert.match(
+      all.data.note,
+      /^Whole diffs of 0 of 2 changed documents fit the output limit; src\/big\.txt lost hunks from its end; 1 document listed without its diff\. Ask with document for src\/big\.txt, src\/windows\.ts /,
+    );
   });
 
   it('previews the hunks of every changed document in one call when includeDiff names no document', async () => {
@@ -231,21 +373,54 @@ describe('transactions: files, preview and history', () => {
     await h.ok('create-file', { path: 'src/new.ts', text: 'export const n = 1;\n' });
     await h.ok('delete-file', { document: { path: 'src/main.ts' } });
     type Diff = { path: string; changeKind?: string; diff?: string; truncated?: boolean; addedLines?: number };
-    const all = await h.ok<{ documents?: unknown; documentCount: number; diff?: unknown; diffs: { items: Diff[]; hasMore: boolean; totalCount: number }; note?: string }>('transaction-preview', { includeDiff: true, contextLines: 0 });
+    const all = await h.ok<{
+      documents?: unknown;
+      documentCount: number;
+      diff?: unknown;
+      diffs: { items: Diff[]; hasMore: boolean; totalCount: number };
+      note?: string;
+    }>('transaction-preview', { includeDiff: true, contextLines: 0 });
     const paths = all.data.diffs.items.map((d) => d.path);
     assert.deepEqual(paths, ['src/main.ts', 'src/new.ts', 'src/util.ts', 'src/windows.ts'], 'one diff per changed document, in path order');
-    assert.deepEqual([all.data.diffs.hasMore, all.data.diffs.totalCount, all.data.documentCount, all.data.note, all.data.diff, all.data.documents], [false, 4, 4, undefined, undefined, undefined]);
-    assert.deepEqual(all.data.diffs.items.map((d) => d.changeKind), ['Deleted', 'Added', undefined, undefined], 'changeKind said unless Modified');
+    assert.deepEqual(
+      [all.data.diffs.hasMore, all.data.diffs.totalCount, all.data.documentCount, all.data.note, all.data.diff, all.data.documents],
+      [false, 4, 4, undefined, undefined, undefined],
+    );
+    assert.deepEqual(
+      all.data.diffs.items.map((d) => d.changeKind),
+      ['Deleted', 'Added', undefined, undefined],
+      'changeKind said unless Modified',
+    );
     // Each is the diff the one-document preview gives, as diff -u prints its hunks.
     for (const d of all.data.diffs.items) {
-      const one = await h.ok<{ documents: { document: { path: string } }[]; documentCount: number; diff: { document: { path: string }; hunks: DiffHunk[]; truncated: boolean } }>('transaction-preview', { document: { path: d.path }, includeDiff: true, contextLines: 0 });
-      assert.deepEqual({ path: d.path, diff: d.diff, truncated: d.truncated, addedLines: d.addedLines }, { path: one.data.diff.document.path, diff: one.data.diff.hunks.map(hunkText).join('\n'), truncated: undefined, addedLines: undefined }, d.path);
-      assert.deepEqual([one.data.documents.map((x) => x.document.path), one.data.documentCount], [[d.path], 4], 'a one-document preview lists that document, and counts them all');
+      const one = await h.ok<{
+        documents: { document: { path: string } }[];
+        documentCount: number;
+        diff: { document: { path: string }; hunks: DiffHunk[]; truncated: boolean };
+      }>('transaction-preview', { document: { path: d.path }, includeDiff: true, contextLines: 0 });
+      assert.deepEqual(
+        { path: d.path, diff: d.diff, truncated: d.truncated, addedLines: d.addedLines },
+        { path: one.data.diff.document.path, diff: one.data.diff.hunks.map(hunkText).join('\n'), truncated: undefined, addedLines: undefined },
+        d.path,
+      );
+      assert.deepEqual(
+        [one.data.documents.map((x) => x.document.path), one.data.documentCount],
+        [[d.path], 4],
+        'a one-document preview lists that document, and counts them all',
+      );
     }
-    assert.equal(all.data.diffs.items.find((d) => d.path === 'src/util.ts')?.diff, '@@ -2 +2 @@\n-  return text.toUpperCase();\n+  return text.toLocaleUpperCase();', 'a count of 1 left out, as diff -u does');
+    assert.equal(
+      all.data.diffs.items.find((d) => d.path === 'src/util.ts')?.diff,
+      '@@ -2 +2 @@\n-  return text.toUpperCase();\n+  return text.toLocaleUpperCase();',
+      'a count of 1 left out, as diff -u does',
+    );
     const byPath = new Map(all.data.diffs.items.map((d) => [d.path, (d.diff ?? '').split('\n').filter((l) => !l.startsWith('@@'))]));
     assert.deepEqual(byPath.get('src/new.ts'), ['+export const n = 1;']);
-    assert.deepEqual(byPath.get('src/main.ts')?.filter((l) => !l.startsWith('-')), [], 'a deleted document: every line removed');
+    assert.deepEqual(
+      byPath.get('src/main.ts')?.filter((l) => !l.startsWith('-')),
+      [],
+      'a deleted document: every line removed',
+    );
     assert.deepEqual(byPath.get('src/util.ts'), ['-  return text.toUpperCase();', '+  return text.toLocaleUpperCase();']);
   });
 
@@ -270,10 +445,16 @@ describe('transactions: commit', () => {
     const { h, abs } = await setup();
     await edit(h, 'src/windows.ts', 'line two', 'line 2');
     await h.ok('create-file', { path: 'src/added.ts', text: 'export {};\n' });
-    const committed = await h.ok<{ files: { items: { path: string; beforeHash: string | null; afterHash: string | null }[] }; transaction: TransactionState }>('transaction-commit', {});
+    const committed = await h.ok<{ files: { items: { path: string; beforeHash: string | null; afterHash: string | null }[] }; transaction: TransactionState }>(
+      'transaction-commit',
+      {},
+    );
     assert.equal(h.host.diskText(abs('src/windows.ts')), 'line one\r\nline 2\r\nline three\r\n');
     assert.equal(h.host.diskText(abs('src/added.ts')), 'export {};\n');
-    assert.deepEqual(committed.data.files.items.find((f) => f.path === 'src/windows.ts'), { path: 'src/windows.ts', beforeHash: sha256(CRLF), afterHash: sha256('line one\r\nline 2\r\nline three\r\n') });
+    assert.deepEqual(
+      committed.data.files.items.find((f) => f.path === 'src/windows.ts'),
+      { path: 'src/windows.ts', beforeHash: sha256(CRLF), afterHash: sha256('line one\r\nline 2\r\nline three\r\n') },
+    );
     assert.equal(committed.snapshot.transactionRevision, null);
     assert.equal(h.confirmations.length, 1, 'transactional mode asked the person');
     assert.match(h.confirmations[0].summary.message, /Modified `src\/windows.ts` \(\+1 −1\)/);
@@ -374,10 +555,14 @@ describe('transactions: cancellation and timeouts tell the truth', () => {
     async run(input, ctx) {
       const ws = ctx.workspace();
       await new Promise((r) => setTimeout(r, input.before));
-      return ctx.services.transactions.stage(ctx, ws, { tool: 'slow-stage', summary: 'slow' }, [{ kind: 'create', path: `slow-${input.before}-${input.after}.ts`, text: 'x' }], { basis: 'staged' }).then(async (data) => {
-        await new Promise((r) => setTimeout(r, input.after));
-        return data;
-      });
+      return ctx.services.transactions
+        .stage(ctx, ws, { tool: 'slow-stage', summary: 'slow' }, [{ kind: 'create', path: `slow-${input.before}-${input.after}.ts`, text: 'x' }], {
+          basis: 'staged',
+        })
+        .then(async (data) => {
+          await new Promise((r) => setTimeout(r, input.after));
+          return data;
+        });
     },
   });
 
@@ -465,7 +650,15 @@ describe('transactions: commit journal', () => {
       transactionId: 't1',
       workspaceId: 'w',
       folder: '/f',
-      files: [{ kind: 'modify', absPath: '/f/a.ts', path: 'a.ts', text: 'new', base: { path: 'a.ts', text: 'old', hash: sha256('old'), diskHash: sha256('old'), binary: false, eol: 'LF', languageId: 'typescript' } }],
+      files: [
+        {
+          kind: 'modify',
+          absPath: '/f/a.ts',
+          path: 'a.ts',
+          text: 'new',
+          base: { path: 'a.ts', text: 'old', hash: sha256('old'), diskHash: sha256('old'), binary: false, eol: 'LF', languageId: 'typescript' },
+        },
+      ],
     });
     const next = new CommitJournal(store);
     const report = await next.inspect(async () => Buffer.from('new'));
@@ -479,7 +672,12 @@ describe('transactions: commit journal', () => {
 describe('transactions: symbol-level edits', () => {
   async function withSymbols(): Promise<{ h: Harness; abs: (p: string) => string; id: (path: string) => string }> {
     const { h, abs } = await setup();
-    h.host.setSymbols(abs('src/greeter.ts'), symbolsIn(GREETER, [{ name: 'Greeter', kind: 'Class', from: 'export class', children: [{ name: 'greet', kind: 'Method', from: 'greet(', to: '!`;\n  }' }] }]));
+    h.host.setSymbols(
+      abs('src/greeter.ts'),
+      symbolsIn(GREETER, [
+        { name: 'Greeter', kind: 'Class', from: 'export class', children: [{ name: 'greet', kind: 'Method', from: 'greet(', to: '!`;\n  }' }] },
+      ]),
+    );
     const ws = h.registry.all()[0];
     return { h, abs, id: (path) => `${ws.documentId('src/greeter.ts')}#${path}` };
   }
@@ -489,7 +687,10 @@ describe('transactions: symbol-level edits', () => {
     await edit(h, 'src/greeter.ts', 'class Greeter', 'class Welcomer');
     await h.ok('replace-symbol-body', { symbol: { symbolId: id('Class:Greeter/Method:greet') }, text: '\n    return name;\n  ' });
     await h.ok('insert-before-symbol', { symbol: { symbolId: id('Class:Greeter') }, text: '/** Greets. */' });
-    const last = await h.ok<MutationData>('insert-after-symbol', { symbol: { symbolId: id('Class:Greeter/Method:greet') }, text: '\n  bye(): string {\n    return "bye";\n  }' });
+    const last = await h.ok<MutationData>('insert-after-symbol', {
+      symbol: { symbolId: id('Class:Greeter/Method:greet') },
+      text: '\n  bye(): string {\n    return "bye";\n  }',
+    });
     assert.equal(last.data.revision.summary, 'Insert After Symbol greet in src/greeter.ts');
     assert.equal(
       h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'),
@@ -500,7 +701,10 @@ describe('transactions: symbol-level edits', () => {
   it('take a symbol by location too, resolved in the editor buffer like the other symbol tools', async () => {
     const { h } = await withSymbols();
     await h.ok('replace-symbol-body', { symbol: { location: sel('src/greeter.ts', 'greet') }, text: 'return name;' });
-    assert.equal(h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'), 'export class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n}\n');
+    assert.equal(
+      h.transactions.stagedText(h.registry.all()[0], 'src/greeter.ts'),
+      'export class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n}\n',
+    );
     // Staged text the buffer does not have is not found: the symbol resolves in the buffer.
     await h.fail('insert-after-symbol', { symbol: { location: sel('src/greeter.ts', 'return name;') }, text: '// x' }, 'LocationNotFound');
     // Nothing else is accepted: the old symbolId field, or both forms at once.
@@ -512,7 +716,20 @@ describe('transactions: symbol-level edits', () => {
     const { h, abs } = await setup();
     const text = 'export class Tabbed {\r\n\tfirst(): number {\r\n\t\treturn 1;\r\n\t}\r\n\tsecond(): void {}\r\n}\r\n';
     h.host.writeFile(abs('src/tabbed.ts'), text);
-    h.host.setSymbols(abs('src/tabbed.ts'), symbolsIn(text, [{ name: 'Tabbed', kind: 'Class', from: 'export class', children: [{ name: 'first', kind: 'Method', from: 'first(', to: '\t}' }, { name: 'second', kind: 'Method', from: 'second(', to: '{}' }] }]));
+    h.host.setSymbols(
+      abs('src/tabbed.ts'),
+      symbolsIn(text, [
+        {
+          name: 'Tabbed',
+          kind: 'Class',
+          from: 'export class',
+          children: [
+            { name: 'first', kind: 'Method', from: 'first(', to: '\t}' },
+            { name: 'second', kind: 'Method', from: 'second(', to: '{}' },
+          ],
+        },
+      ]),
+    );
     const ws = h.registry.all()[0];
     const id = (path: string) => ({ symbolId: `${ws.documentId('src/tabbed.ts')}#${path}` });
     // Written at column 0 with \n, or indented by two spaces: both land at the symbol's indentation, relative indentation kept.

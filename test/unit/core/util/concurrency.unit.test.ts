@@ -15,9 +15,15 @@ describe('mapConcurrently (reads of a large staging)', () => {
       pending--;
       return i * 2;
     });
-    assert.deepEqual(out, items.map((i) => i * 2));
+    assert.deepEqual(
+      out,
+      items.map((i) => i * 2),
+    );
     assert.equal(most, 4);
-    assert.deepEqual([...seen].sort((a, b) => a - b), items);
+    assert.deepEqual(
+      [...seen].sort((a, b) => a - b),
+      items,
+    );
   });
 
   it('answers an empty list without calling fn', async () => {
