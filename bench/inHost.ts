@@ -262,7 +262,7 @@ export async function benchRuntime(version: string): Promise<{ services: Service
   // As the extension does: settings read again only when they change.
   const settingsWatch = watchSettings();
   const memoryStore = new Map<string, unknown>();
-  const transactions = new TransactionManager({ host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode });
+  const transactions = new TransactionManager({ editor: host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode });
   const registry = new WorkspaceRegistry(
     host,
     {
@@ -273,7 +273,7 @@ export async function benchRuntime(version: string): Promise<{ services: Service
   );
   await registry.sync();
   const services: Services = {
-    host,
+    editor: host,
     registry,
     errors: new ErrorStore(),
     tools: () => ALL_TOOLS,

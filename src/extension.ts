@@ -53,14 +53,19 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   });
   const recovery = await journal.inspect((p) => host.readFileBytes(p));
   if (recovery.state !== 'clean') log.warn(`Commit journal: ${recovery.detail}`);
-  const transactions = new TransactionManager({ host, maxRevisions: () => readSettings().maxRevisions, mode: () => readSettings().effectiveMode, journal });
+  const transactions = new TransactionManager({
+    editor: host,
+    maxRevisions: () => readSettings().maxRevisions,
+    mode: () => readSettings().effectiveMode,
+    journal,
+  });
   const registry = new WorkspaceRegistry(host, context.globalState, (id) => transactions.revision(id));
   await registry.sync();
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
   await kept.restore(registry.all());
   const services: Services = {
-    host,
+    editor: host,
     registry,
     errors: new ErrorStore(),
     tools: () => ALL_TOOLS,

@@ -1,6 +1,6 @@
 /**
  * Locations, call and type hierarchies and diagnostics through VS Code's commands and API,
- * converted to the plain types of WorkbenchHost: offsets into each file's current text.
+ * converted to the plain types of EditorPort: offsets into each file's current text.
  */
 import * as vscode from 'vscode';
 import type { SourceReader, TextSource } from './textSource';

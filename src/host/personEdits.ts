@@ -69,7 +69,7 @@ export class StagedTextFileSystem implements vscode.FileSystemProvider {
     const view = this.services.transactions.stagedView(ws, path);
     if (view === 'gone') throw vscode.FileSystemError.FileNotFound(uri);
     if (view) return view.text;
-    const doc = await this.services.host.readDocument(joinFolder(ws.fsPath, path));
+    const doc = await this.services.editor.readDocument(joinFolder(ws.fsPath, path));
     if (!doc) throw vscode.FileSystemError.FileNotFound(uri);
     return doc.text;
   }

@@ -1,6 +1,6 @@
 /**
  * Rename, formatting and code actions through VS Code's execute* commands, converted to the
- * plain types of WorkbenchHost (src/core/documents/editorPort.ts): offsets into the buffer text each edit was
+ * plain types of EditorPort (src/core/documents/editorPort.ts): offsets into the buffer text each edit was
  * computed on, plus that text and its version so the core can check and merge them.
  */
 import * as fs from 'node:fs/promises';

@@ -1,6 +1,6 @@
 /**
  * Workspace symbols, document highlights and hovers through VS Code's commands, converted to
- * the plain types of WorkbenchHost (offsets into each file's current text).
+ * the plain types of EditorPort (offsets into each file's current text).
  */
 import * as vscode from 'vscode';
 import type { HostHighlight, HostWorkspaceSymbol } from '../core/documents/editorPort';

@@ -2,7 +2,7 @@ import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
-import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, WorkbenchHost } from '../core/documents/editorPort';
+import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, EditorPort } from '../core/documents/editorPort';
 import type { CommitPlan } from '../core/transactions/plan';
 import { offsetTouchingNoWord } from '../core/documents/text';
 import { commitPlan } from './commit';
@@ -84,8 +84,8 @@ async function probeRename(doc: vscode.TextDocument, at: vscode.Position): Promi
   return 'unavailable';
 }
 
-/** The WorkbenchHost the core runs on, implemented with the VS Code API. */
-export class VsCodeHost implements WorkbenchHost {
+/** The EditorPort the core runs on, implemented with the VS Code API. */
+export class VsCodeHost implements EditorPort {
   constructor(readonly version: string) {}
 
   get editorVersion(): string {

@@ -65,7 +65,7 @@ const argumentSchema: JsonSchema = {
 const MAX_BASES = 50;
 
 async function typeOf(ctx: ToolContext, target: ResolvedSymbol, attribute: ParsedAttribute): Promise<AttributeType | null> {
-  const targets = await ctx.host.locationsAt('definition', target.document.absolutePath, attribute.nameOffset);
+  const targets = await ctx.editor.locationsAt('definition', target.document.absolutePath, attribute.nameOffset);
   const first = targets?.[0];
   if (!first) return null;
   const s = await symbolForItem(ctx, {

@@ -148,9 +148,9 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
     let symbolProvider: CodeContextData['symbolProvider'] = 'skipped';
     let enclosing: EnclosingSymbol[] = [];
     // Symbols come from the editor buffer; their offsets do not fit staged text that differs from it.
-    const stagedDiffers = doc.view === 'staged' && (await ctx.host.readDocument(doc.absolutePath))?.text !== doc.host.text;
+    const stagedDiffers = doc.view === 'staged' && (await ctx.editor.readDocument(doc.absolutePath))?.text !== doc.host.text;
     if (input.includeSymbols !== false && !stagedDiffers) {
-      const symbols = await ctx.host.documentSymbols(doc.absolutePath);
+      const symbols = await ctx.editor.documentSymbols(doc.absolutePath);
       symbolProvider = symbols === undefined ? 'unavailable' : symbols.length === 0 ? 'noResult' : 'available';
       enclosing = enclosingSymbols(symbols ?? [], target.start, end).map((s) => ({
         name: s.name,

@@ -132,7 +132,7 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
     let docs: ResolvedDocument[];
     if (scope === 'documents') {
       const waitMs = (input.waitSeconds ?? DEFAULT_WAIT_SECONDS) * 1000;
-      const settled = await ctx.host.settleDiagnostics(
+      const settled = await ctx.editor.settleDiagnostics(
         named.map((d) => d.absolutePath),
         waitMs,
       );
@@ -150,8 +150,8 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
     } else {
       // Only what the editor has checked: language services report on open documents (and some on their projects).
       const workspace = ctx.workspace(input.workspace);
-      const reported = await ctx.host.diagnostics();
-      const open = ctx.host.openDocuments().map((d) => d.absPath);
+      const reported = await ctx.editor.diagnostics();
+      const open = ctx.editor.openDocuments().map((d) => d.absPath);
       const paths = [...new Set([...reported.map((r) => r.absPath), ...open])].filter((p) => isInside(workspace.fsPath, p));
       docs = [];
       for (const p of paths) {
@@ -166,7 +166,7 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
     }
     docs.sort((a, b) => (a.relativePath < b.relativePath ? -1 : a.relativePath > b.relativePath ? 1 : 0));
     checked.sort();
-    const lists = await ctx.host.diagnostics(docs.map((d) => d.absolutePath));
+    const lists = await ctx.editor.diagnostics(docs.map((d) => d.absolutePath));
     const byPath = new Map(lists.map((l) => [path.resolve(l.absPath), l.diagnostics]));
     const counts = Object.fromEntries(SEVERITIES.map((s) => [s, 0])) as Record<Severity, number>;
     const perDocument = docs.map((doc) => {

@@ -100,7 +100,7 @@ interface CreateFileInput extends CommonInput {
 async function newPath(ctx: ToolContext, ws: Workspace, input: string, field: string): Promise<string> {
   const rel = toRelativePath(ws.fsPath, input, field);
   if (rel === '') throw new ToolError('InvalidRequest', `${field} names the workspace folder itself.`, revise('Give a file path inside the folder.'));
-  await confinePath(ws.fsPath, rel, (p) => ctx.host.realPath(p), field);
+  await confinePath(ws.fsPath, rel, (p) => ctx.editor.realPath(p), field);
   return rel;
 }
 
@@ -224,7 +224,7 @@ async function importsOf(
   const items: ImportReference[] = [];
   let hasMore = paths.filter((p) => SCRIPT_FILE.test(p)).length > SCAN_FILE_LIMIT;
   for (const p of scripts) {
-    const text = ctx.services.transactions.stagedText(ws, p) ?? (await ctx.host.readFileText(joinFolder(ws.fsPath, p), 2 * 1024 * 1024));
+    const text = ctx.services.transactions.stagedText(ws, p) ?? (await ctx.editor.readFileText(joinFolder(ws.fsPath, p), 2 * 1024 * 1024));
     if (!text || !text.includes(path.posix.basename(movedStem))) continue;
     const dir = path.posix.dirname(p);
     let lines: LineIndex | undefined;

@@ -62,7 +62,7 @@ async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], n
         return site(line, column, span.start, span.length, staged);
       });
   }
-  const text = (await ctx.host.readDocument(absPath))?.text ?? '';
+  const text = (await ctx.editor.readDocument(absPath))?.text ?? '';
   const lines = new LineIndex(text);
   return [...ranges]
     .sort((a, b) => a.start - b.start)
@@ -97,7 +97,7 @@ async function calls(ctx: ToolContext, input: SymbolInput, direction: 'incoming'
     ctx,
     doc,
     direction === 'incoming' ? 'callers' : 'callees',
-    () => ctx.host.callHierarchy(doc.absolutePath, target.symbol.selectionRange.start, direction),
+    () => ctx.editor.callHierarchy(doc.absolutePath, target.symbol.selectionRange.start, direction),
     (answer) => answer.edges.length === 0,
   );
   if (h.roots === undefined) throw unsupportedFeature(doc, 'call hierarchy');
@@ -132,7 +132,7 @@ async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promis
     if (CALLABLE.has(symbol.kind) && symbol.selectionRange.start !== target.symbol.selectionRange.start && others.length < 5) others.push(symbol);
   }
   for (const s of others) {
-    if (((await ctx.host.callHierarchy(doc.absolutePath, s.selectionRange.start, 'outgoing')).roots ?? []).length > 0) {
+    if (((await ctx.editor.callHierarchy(doc.absolutePath, s.selectionRange.start, 'outgoing')).roots ?? []).length > 0) {
       throw new ToolError(
         'SymbolNotFound',
         `The ${doc.host.languageId} call hierarchy provider answers for other functions of ${doc.relativePath} but has no item for ${where}.`,
@@ -140,7 +140,7 @@ async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promis
       );
     }
   }
-  const activating = (ctx.host.languages().find((l) => l.id === doc.host.languageId)?.providedBy ?? []).filter((p) => !p.active);
+  const activating = (ctx.editor.languages().find((l) => l.id === doc.host.languageId)?.providedBy ?? []).filter((p) => !p.active);
   if (activating.length > 0) {
     throw new ToolError(
       'LanguageServiceStarting',
@@ -348,7 +348,7 @@ async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: Reso
       found.push(symbolOutput(ctx, d.document, member, [...d.containers, d.symbol], roots));
     }
   }
-  const impls = await ctx.host.locationsAt('implementation', target.document.absolutePath, target.symbol.selectionRange.start);
+  const impls = await ctx.editor.locationsAt('implementation', target.document.absolutePath, target.symbol.selectionRange.start);
   for (const t of impls ?? []) {
     const s = await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range });
     if (!isExternal(s) && s.symbolId !== target.symbolId && s.name === target.symbol.name) found.push(s);
@@ -459,8 +459,8 @@ export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLim
     const doc = target.document;
     const at = target.symbol.selectionRange.start;
     const [declarations, definitions] = await Promise.all([
-      ctx.host.locationsAt('declaration', doc.absolutePath, at),
-      ctx.host.locationsAt('definition', doc.absolutePath, at),
+      ctx.editor.locationsAt('declaration', doc.absolutePath, at),
+      ctx.editor.locationsAt('definition', doc.absolutePath, at),
     ]);
     if (declarations === undefined && definitions === undefined) throw unsupportedFeature(doc, 'declaration');
     const items: AnySymbol[] = [];

@@ -131,7 +131,7 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
       at.document,
       'definition',
       async () => {
-        const list = await ctx.host.locationsAt(feature, at.document.absolutePath, at.start);
+        const list = await ctx.editor.locationsAt(feature, at.document.absolutePath, at.start);
         if (list === undefined) throw unsupportedFeature(at.document, FEATURE_NAMES[feature]);
         return list;
       },
@@ -189,7 +189,7 @@ export const findImplementations = defineTool<
       r.document,
       'implementations',
       async () => {
-        const found = await ctx.host.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
+        const found = await ctx.editor.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
         if (found === undefined) throw unsupportedFeature(r.document, 'implementation');
         return dedupe(found.filter((t) => !own(t)));
       },
@@ -331,12 +331,12 @@ export const REFERENCE_DOCUMENTS_AT_ONCE = 32;
  */
 async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol): Promise<{ found: HostTarget[]; complete: boolean }> {
   const ask = async () => {
-    const found = await ctx.host.locationsAt('references', doc.absolutePath, symbol.selectionRange.start);
+    const found = await ctx.editor.locationsAt('references', doc.absolutePath, symbol.selectionRange.start);
     if (found === undefined) throw unsupportedFeature(doc, 'references');
     return found;
   };
   const found = await ask();
-  const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
+  const open = new Set(ctx.editor.openDocuments().map((d) => d.absPath));
   if (found.some((t) => !open.has(t.absPath))) return { found, complete: true };
   const coverage = await ctx.services.readiness.coverage(ctx, doc);
   if (coverage.state === 'loading') return { found, complete: false };
@@ -557,10 +557,10 @@ async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number)
   const key = `${doc.host.languageId}\0${doc.absolutePath}\0${offset}`;
   const hit = kept.get(key, doc.host.text);
   if (hit) return hit;
-  const highlights = await ctx.host.documentHighlights(doc.absolutePath, offset);
+  const highlights = await ctx.editor.documentHighlights(doc.absolutePath, offset);
   const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
   // Whether a reference writes is a matter of its own text: kept while the document's text is unchanged.
-  if (highlights !== undefined && (await ctx.host.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, writes);
+  if (highlights !== undefined && (await ctx.editor.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, writes);
   return writes;
 }
 

@@ -168,10 +168,10 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
     }
     const { absolutePath: absPath, workspace } = resolvedDoc;
     await ctx.services.readiness.require(ctx, resolvedDoc, 'the rename');
-    const doc = await ctx.host.readDocument(absPath);
+    const doc = await ctx.editor.readDocument(absPath);
     const languageId = doc?.languageId ?? 'these';
     // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
-    const result = await ctx.host.renameEdits(absPath, offset, input.newName);
+    const result = await ctx.editor.renameEdits(absPath, offset, input.newName);
     const coverage = await coverageAfter(ctx, resolvedDoc, 'the rename');
     if (!result.ok) {
       throw refused(
@@ -237,7 +237,7 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
         revise('Give a range inside the document, or omit it.'),
       );
     }
-    const result = await ctx.host.formatEdits(doc.absolutePath, range ? { start: range.start, end: range.start + range.length } : undefined);
+    const result = await ctx.editor.formatEdits(doc.absolutePath, range ? { start: range.start, end: range.start + range.length } : undefined);
     if (!result.ok) {
       throw refused(
         result,
@@ -390,7 +390,7 @@ export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
     const doc = target.document;
     // Actions such as adding an import or moving a symbol reach other files: not from a service that knows only the open ones.
     await ctx.services.readiness.require(ctx, doc, 'the code actions');
-    const result = await ctx.host.codeActions(doc.absolutePath, { start: target.start, end: target.start + target.length }, input.kind ?? undefined);
+    const result = await ctx.editor.codeActions(doc.absolutePath, { start: target.start, end: target.start + target.length }, input.kind ?? undefined);
     const coverage = await coverageAfter(ctx, doc, 'the code actions');
     if (!result.ok) throw refused(result, 'code action provider', doc.host.languageId, 'Try another location or kind.');
     const limit = input.actionsLimit ?? 50;
@@ -420,7 +420,7 @@ async function liveAction(ctx: ToolContext, ref: string): Promise<{ workspace: W
   }
   ctx.workspace({ workspaceId: workspace.id });
   for (const doc of entry.action.edit?.documents ?? []) {
-    const current = await ctx.host.readDocument(doc.absPath);
+    const current = await ctx.editor.readDocument(doc.absPath);
     if (doc.version !== 0 && current?.text !== doc.baseText) {
       ctx.services.caches.codeActions.delete(ref);
       throw new ToolError(
@@ -567,7 +567,7 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
     const doc = await ctx.document(input.document, input.workspace);
     const kind = input.kind ?? 'source.fixAll';
     await ctx.services.readiness.require(ctx, doc, `the ${kind} action`);
-    const result = await ctx.host.codeActions(doc.absolutePath, { start: 0, end: doc.host.text.length }, kind);
+    const result = await ctx.editor.codeActions(doc.absolutePath, { start: 0, end: doc.host.text.length }, kind);
     if (!result.ok) throw refused(result, `${kind} provider`, doc.host.languageId, 'Try the other kind, or use list-code-actions.');
     const coverage = await coverageAfter(ctx, doc, `the ${kind} action`);
     const matching = result.actions.filter((a) => a.kind === kind || a.kind?.startsWith(`${kind}.`));

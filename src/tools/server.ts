@@ -80,8 +80,8 @@ export const serverStatus = defineTool<CommonInput, unknown>({
     const tools = ctx.services.tools();
     const refused = tools.filter((t) => !modeAllows(s.effectiveMode, t)).map((t) => t.name);
     return {
-      product: { name: 'Agent Workbench', version: ctx.host.version },
-      editor: { version: ctx.host.editorVersion },
+      product: { name: 'Agent Workbench', version: ctx.editor.version },
+      editor: { version: ctx.editor.editorVersion },
       operationalMode: s.operationalMode,
       effectiveMode: s.effectiveMode,
       trusted: s.trusted,

@@ -97,7 +97,7 @@ async function searchAnswer(
   scope: Workspace | undefined,
   loading: Extract<Coverage, { state: 'loading' }> | undefined,
 ): Promise<SearchData> {
-  const found = await ctx.host.workspaceSymbols(input.query);
+  const found = await ctx.editor.workspaceSymbols(input.query);
   if (found === undefined) {
     throw new ToolError(
       'UnsupportedLanguageFeature',
@@ -276,7 +276,7 @@ export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
   ],
   async run(input, ctx) {
     const r = await resolveSymbol(ctx, input.symbol, input.workspace);
-    const hover = ((await ctx.host.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) =>
+    const hover = ((await ctx.editor.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) =>
       h.length > HOVER_MAX ? `${h.slice(0, HOVER_MAX)}…` : h,
     );
     return {

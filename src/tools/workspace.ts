@@ -29,7 +29,7 @@ const languageServicesSchema: JsonSchema = {
 };
 
 function languageSummaries(ctx: ToolContext, paths: readonly string[]) {
-  const index = new LanguageIndex(ctx.host.languages());
+  const index = new LanguageIndex(ctx.editor.languages());
   return countLanguages(paths, index).map((c) => ({
     languageId: c.languageId,
     fileCount: c.fileCount,
@@ -76,7 +76,7 @@ export const workspaceList = defineTool<WorkspaceListInput, unknown>({
   async run(input, ctx) {
     const all = ctx.registry.all().map(describeWorkspace);
     if (input.workspace) ctx.workspace(input.workspace);
-    return { workspaces: limitItems(all, input.workspacesLimit), trusted: ctx.host.isTrusted() };
+    return { workspaces: limitItems(all, input.workspacesLimit), trusted: ctx.editor.isTrusted() };
   },
 });
 
@@ -161,7 +161,7 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
     const w = ctx.workspace(input.workspace);
     const files = await w.files();
     const settings = ctx.services.settings();
-    const open = ctx.host
+    const open = ctx.editor
       .openDocuments()
       .filter((d) => isInside(w.fsPath, d.absPath))
       .map((d) => {
@@ -300,12 +300,12 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
         let retryAfterSeconds: number | undefined;
         if (input.probeFeatures !== false && !token.isCancellationRequested) {
           const sample = joinFolder(w.fsPath, summary.sampleDocument);
-          features = await ctx.host.probeLanguageFeatures(sample);
+          features = await ctx.editor.probeLanguageFeatures(sample);
           // Probing opened the sample, which may have started the language's extension: read its state again.
-          languageServices = new LanguageIndex(ctx.host.languages()).contribution(summary.languageId)?.providedBy ?? [];
+          languageServices = new LanguageIndex(ctx.editor.languages()).contribution(summary.languageId)?.providedBy ?? [];
           let starting = await languageStarting(ctx, w, summary.sampleDocument, languageServices, features);
           if (starting === 'reprobe') {
-            features = await ctx.host.probeLanguageFeatures(sample);
+            features = await ctx.editor.probeLanguageFeatures(sample);
             starting = await languageStarting(ctx, w, summary.sampleDocument, languageServices, features);
           }
           if (starting === 'activating' || starting === 'loading') {
@@ -417,13 +417,13 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
     const inDir = (p: string, dir: string): boolean => dir === '' || p.startsWith(`${dir}/`);
     const nested = projects.filter((p) => p.directory !== project.directory && inDir(p.directory, project.directory));
     const { paths } = await w.files();
-    const index = new LanguageIndex(ctx.host.languages());
+    const index = new LanguageIndex(ctx.editor.languages());
     const docs = paths
       .filter((p) => inDir(p, project.directory) && !nested.some((n) => inDir(p, n.directory)))
       .map((p) => ({ documentId: w.documentId(p), path: p, languageId: index.languageOf(p) ?? null }));
     let manifest = null;
     if (project.path !== '') {
-      const text = (await ctx.host.readFileText(joinFolder(w.fsPath, project.path), MANIFEST_MAX_BYTES + 1)) ?? '';
+      const text = (await ctx.editor.readFileText(joinFolder(w.fsPath, project.path), MANIFEST_MAX_BYTES + 1)) ?? '';
       const truncated = Buffer.byteLength(text, 'utf8') > MANIFEST_MAX_BYTES;
       const parsed = project.path.endsWith('.json') && !truncated ? parseJsonc(text) : undefined;
       manifest =

@@ -41,7 +41,7 @@ export async function run(): Promise<void> {
   for (let i = 0; i < warmup + iterations; i++) {
     if (i === warmup) for (const list of Object.values(samples)) list.length = 0;
     samples.raw.push(await timed(() => vscode.commands.executeCommand('vscode.executeDocumentRenameProvider', entityUri, pos, 'EntityRenamed')));
-    samples.hostRenameEdits.push(await timed(() => services.host.renameEdits(entityAbs, at, 'EntityRenamed')));
+    samples.hostRenameEdits.push(await timed(() => services.editor.renameEdits(entityAbs, at, 'EntityRenamed')));
     const s = await timed(async () =>
       ok(
         await runner.invoke('rename-symbol', {

@@ -3,7 +3,7 @@ import { callTool, retry, revise, ToolError } from '../chain/envelope';
 import type { Snapshot } from '../chain/envelope';
 import type { CancellationSignal } from '../chain/cancellation';
 import type { ErrorStore } from '../chain/errorStore';
-import type { HostDocument, WorkbenchHost } from './editorPort';
+import type { HostDocument, EditorPort } from './editorPort';
 import type { EffectiveSettings } from '../chain/modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
@@ -87,7 +87,7 @@ export interface ResolvedLocation {
 
 /** Long-lived services every call shares. */
 export interface Services {
-  host: WorkbenchHost;
+  editor: EditorPort;
   registry: WorkspaceRegistry;
   errors: ErrorStore;
   tools: () => readonly ToolInfo[];
@@ -123,7 +123,7 @@ export class ToolContext {
   private readonly realPaths = new Map<string, Promise<string | undefined>>();
   private readonly realPath = (absolute: string): Promise<string | undefined> => {
     let real = this.realPaths.get(absolute);
-    if (!real) this.realPaths.set(absolute, (real = this.host.realPath(absolute)));
+    if (!real) this.realPaths.set(absolute, (real = this.editor.realPath(absolute)));
     return real;
   };
   private stagedByBase: Map<string, StagedDocument> | undefined;
@@ -178,8 +178,8 @@ export class ToolContext {
     return this.committed;
   }
 
-  get host(): WorkbenchHost {
-    return this.services.host;
+  get editor(): EditorPort {
+    return this.services.editor;
   }
 
   get registry(): WorkspaceRegistry {
@@ -313,7 +313,7 @@ export class ToolContext {
     }
     let host: HostDocument | undefined;
     if (staged) {
-      const onDisk = staged.origin ? await this.host.readDocument(absolutePath) : undefined;
+      const onDisk = staged.origin ? await this.editor.readDocument(absolutePath) : undefined;
       host = {
         text: staged.text,
         languageId: staged.origin?.languageId ?? onDisk?.languageId ?? 'plaintext',
@@ -323,7 +323,7 @@ export class ToolContext {
         eol: staged.origin?.eol ?? (/\r\n/.test(staged.text) ? 'CRLF' : 'LF'),
       };
     } else {
-      host = await this.host.readDocument(absolutePath);
+      host = await this.editor.readDocument(absolutePath);
     }
     if (!host) throw await this.notFound(workspace, relativePath);
     this.use(workspace, [relativePath]);

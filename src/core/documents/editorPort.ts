@@ -70,7 +70,7 @@ export interface LanguageContribution {
 /** 'starting': the language's extension is still activating or its server is still loading the project (set by get-solution-structure). */
 export type FeatureProbe = 'available' | 'noResult' | 'unavailable' | 'starting';
 
-export interface WorkbenchHost {
+export interface EditorPort {
   readonly version: string;
   readonly editorVersion: string;
   folders(): HostFolder[];

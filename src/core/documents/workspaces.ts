@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import { callTool, revise, ToolError } from '../chain/envelope';
 import type { Snapshot } from '../chain/envelope';
-import type { HostFolder, WorkbenchHost } from './editorPort';
+import type { HostFolder, EditorPort } from './editorPort';
 import { isInside, keepInsideRealFolder, toPosix } from './paths';
 import { SnapshotTracker, stableUuid } from './snapshots';
 
@@ -65,7 +65,7 @@ export class Workspace {
     readonly alias: string,
     readonly folder: HostFolder,
     epoch: number,
-    private readonly host: WorkbenchHost,
+    private readonly host: EditorPort,
     transactionRevision: () => number | null,
   ) {
     this.tracker = new SnapshotTracker(id, epoch, transactionRevision);
@@ -150,7 +150,7 @@ export class WorkspaceRegistry {
   private workspaces: Workspace[] = [];
 
   constructor(
-    private readonly host: WorkbenchHost,
+    private readonly host: EditorPort,
     private readonly store: KeyValueStore,
     private readonly transactionRevision: (workspaceId: string) => number | null = () => null,
   ) {}

@@ -278,7 +278,7 @@ export class PanelController {
   personText(ws: Workspace, path: string, text: string, basedOn?: string): Promise<Outcome> {
     return this.stageAsPerson(ws, EDITOR_TOOL, async () => {
       const view = this.services.transactions.stagedView(ws, path);
-      const current = view === 'gone' ? undefined : view ? view.text : (await this.services.host.readDocument(joinFolder(ws.fsPath, path)))?.text;
+      const current = view === 'gone' ? undefined : view ? view.text : (await this.services.editor.readDocument(joinFolder(ws.fsPath, path)))?.text;
       if (current === undefined) {
         throw new ToolError(
           'DocumentNotFound',

@@ -75,7 +75,7 @@ export class ProjectReadiness implements Readiness {
     const language = doc.host.languageId;
     const openOfLanguage = () =>
       new Set(
-        ctx.host
+        ctx.editor
           .openDocuments()
           .filter((d) => d.languageId === language)
           .map((d) => d.absPath),
@@ -138,9 +138,9 @@ export class ProjectReadiness implements Readiness {
   async folderCoverage(ctx: ToolContext, w: Workspace): Promise<Coverage[]> {
     const inFolder = (p: string) => p.startsWith(w.fsPath.replace(/[\\/]+$/, '') + (w.fsPath.includes('\\') && !w.fsPath.includes('/') ? '\\' : '/'));
     const samples = new Map<string, string>();
-    for (const d of ctx.host.openDocuments()) if (inFolder(d.absPath) && !samples.has(d.languageId)) samples.set(d.languageId, d.absPath);
+    for (const d of ctx.editor.openDocuments()) if (inFolder(d.absPath) && !samples.has(d.languageId)) samples.set(d.languageId, d.absPath);
     if (samples.size === 0) {
-      const served = ctx.host.languages().filter((l) => l.providedBy.length > 0);
+      const served = ctx.editor.languages().filter((l) => l.providedBy.length > 0);
       const { paths } = await w.files();
       const byLanguage = new Map<string, string[]>();
       for (const p of paths) {
@@ -238,13 +238,13 @@ async function within<T, F = undefined>(p: Promise<T>, ms: number, fallback?: F)
 }
 
 async function found(ctx: ToolContext, p: Probe): Promise<boolean> {
-  return ((await ctx.host.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath);
+  return ((await ctx.editor.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath);
 }
 
 /** Whether workspace symbol search covers the document's language: it finds the document's own first declaration. */
 async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
   const first = (await documentSymbolTree(ctx, doc, 0).catch(() => [] as HostSymbol[]))[0];
-  return first !== undefined && ((await ctx.host.workspaceSymbols(first.name)) ?? []).some((s) => s.absPath === doc.absolutePath);
+  return first !== undefined && ((await ctx.editor.workspaceSymbols(first.name)) ?? []).some((s) => s.absPath === doc.absolutePath);
 }
 
 /**
@@ -254,7 +254,7 @@ async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise
 async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promise<{ closed: number; probes: Probe[] }> {
   const ext = /\.[^./]+$/.exec(doc.relativePath)?.[0];
   if (!ext) return { closed: 0, probes: [] };
-  const open = new Set(ctx.host.openDocuments().map((d) => d.absPath));
+  const open = new Set(ctx.editor.openDocuments().map((d) => d.absPath));
   // The folder's file list as the workspace keeps it (listed again when files are created or deleted).
   const { paths } = await doc.workspace.files();
   const dir = doc.relativePath.split('/').slice(0, -1);
@@ -273,7 +273,7 @@ async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promis
   // Bounded: in a language whose declarations the pattern does not know (Markdown, JSON) nothing is found.
   for (const c of candidates.slice(0, MAX_FILES_READ)) {
     if (probes.length >= MAX_PROBES) break;
-    const text = await ctx.host.readFileText(c.absPath, 64 * 1024);
+    const text = await ctx.editor.readFileText(c.absPath, 64 * 1024);
     for (const m of [...(text ?? '').matchAll(DECLARATION)].slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name: m[1] });
   }
   return { closed: candidates.length, probes };

@@ -163,14 +163,14 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
   }
   const seen = ctx.services.caches.symbolsAnswered;
   const quiet = ctx.services.caches.symbolsSilent;
-  let symbols = await ctx.host.documentSymbols(doc.absolutePath);
+  let symbols = await ctx.editor.documentSymbols(doc.absolutePath);
   if (symbols === undefined && !seen.has(language) && !quiet.has(language)) {
-    const services = () => ctx.host.languages().find((l) => l.id === language)?.providedBy ?? [];
+    const services = () => ctx.editor.languages().find((l) => l.id === language)?.providedBy ?? [];
     if (services().length > 0 && doc.host.text.trim() !== '') {
       const deadline = Date.now() + waitMs;
       while (symbols === undefined && Date.now() < deadline) {
         await sleep(SYMBOLS_READINESS.stepMs);
-        symbols = await ctx.host.documentSymbols(doc.absolutePath);
+        symbols = await ctx.editor.documentSymbols(doc.absolutePath);
       }
       const starting = services().filter((s) => !s.active);
       if (symbols === undefined && starting.length > 0) {
@@ -191,7 +191,7 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
     seen.add(language);
     if (doc.view === 'buffer') symbols = onNames(doc.host.text, symbols);
     // Kept only when the text did not change while the provider worked on it.
-    if (kept && (await ctx.host.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, symbols);
+    if (kept && (await ctx.editor.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, symbols);
   }
   trees.set(doc, symbols);
   return symbols;

@@ -1,7 +1,7 @@
 import { lineCounts } from './diff';
 import type { LineCounts } from './diff';
 import { callTool, resolveExternally, revise, ToolError } from '../chain/envelope';
-import type { CommittedFile, WorkbenchHost } from '../documents/editorPort';
+import type { CommittedFile, EditorPort } from '../documents/editorPort';
 import type { CommitJournal, RecoveryReport } from './journal';
 import type { OperationalMode } from '../chain/modes';
 import { joinFolder } from '../documents/paths';
@@ -36,7 +36,7 @@ export interface CommitPoint {
 }
 
 export interface ManagerDeps {
-  host: WorkbenchHost;
+  editor: EditorPort;
   maxRevisions: () => number;
   mode: () => OperationalMode;
   journal?: CommitJournal;
@@ -245,7 +245,7 @@ export class TransactionManager {
 
   private async readBase(workspace: Workspace, relativePath: string): Promise<DocumentBase | undefined> {
     const abs = joinFolder(workspace.fsPath, relativePath);
-    const host = this.deps.host;
+    const host = this.deps.editor;
     const { doc, bytes } = host.readDocumentAndBytes
       ? await host.readDocumentAndBytes(abs)
       : { doc: await host.readDocument(abs), bytes: await host.readFileBytes(abs) };
@@ -419,7 +419,7 @@ export class TransactionManager {
 
   /** What changed under a planned file since it was staged (drift.ts), read through the editor port. */
   private async drift(f: CommitFile): Promise<string | undefined> {
-    const host = this.deps.host;
+    const host = this.deps.editor;
     const exists = async (abs: string) => (await host.realPath(abs)) !== undefined;
     if (f.kind === 'create') return drift(f, { bytes: (await exists(f.absPath)) ? new Uint8Array() : undefined });
     const bytes = (await host.readFileBytes(f.absPath)) ?? undefined;
@@ -443,7 +443,7 @@ export class TransactionManager {
       }
       ctx?.commitPoint();
       await this.deps.journal?.begin(plan);
-      const outcome = await this.deps.host.commitFiles(plan);
+      const outcome = await this.deps.editor.commitFiles(plan);
       if (!outcome.ok) {
         await this.deps.journal?.end(plan.transactionId, outcome.restored ? 'restored' : 'failed', undefined, outcome.message);
         this.emit(tx, 'staged');

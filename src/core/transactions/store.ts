@@ -5,7 +5,7 @@
  * the transaction, and transaction-commit refuses with TransactionConflicted naming it (its
  * usual drift check); server-status says so.
  */
-import type { WorkbenchHost } from '../documents/editorPort';
+import type { EditorPort } from '../documents/editorPort';
 import { joinFolder } from '../documents/paths';
 import { sha256 } from './segments';
 import { Transaction } from './transaction';
@@ -150,7 +150,7 @@ export function deserializeTransaction(kept: KeptTransaction): Transaction {
 }
 
 /** What a restored transaction found: the paths whose file no longer holds the base it was staged on. */
-export async function changedBases(host: WorkbenchHost, folder: string, tx: Transaction): Promise<string[]> {
+export async function changedBases(host: EditorPort, folder: string, tx: Transaction): Promise<string[]> {
   const bases = new Set<DocumentBase>();
   for (const r of tx.revisions) for (const d of r.state.values()) if (d.origin) bases.add(d.origin);
   const changed: string[] = [];
@@ -177,7 +177,7 @@ export class TransactionStore {
 
   constructor(
     private readonly manager: TransactionManager,
-    private readonly host: WorkbenchHost,
+    private readonly host: EditorPort,
     private readonly files: KeptTransactionFiles,
     private readonly folderOf: (workspaceId: string) => Workspace | undefined,
     private readonly maxBytes = MAX_KEPT_BYTES,

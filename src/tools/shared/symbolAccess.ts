@@ -71,7 +71,7 @@ export async function symbolForItem(
     };
     return symbolOutput(ctx, doc, synthetic, [], [synthetic]);
   }
-  const text = await ctx.host.readDocument(item.absPath);
+  const text = await ctx.editor.readDocument(item.absPath);
   const line = text ? text.text.slice(0, item.selectionRange.start).split('\n').length : 1;
   return { name: item.name, kind: item.kind, external: { path: toPosix(item.absPath), line } };
 }

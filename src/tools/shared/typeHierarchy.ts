@@ -27,13 +27,13 @@ const hierarchyItem = (item: HostHierarchyItem) => item;
  */
 export async function supertypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
   const doc = target.document;
-  const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'supertypes');
+  const h = await ctx.editor.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'supertypes');
   if (h.roots && h.roots.length > 0) {
     return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, hierarchyItem(e))))), source: 'typeHierarchy' };
   }
   const items: AnySymbol[] = [];
   for (const n of heritageNames(doc.host.text, target.symbol.selectionRange.end, target.symbol.range.end)) {
-    const targets = await ctx.host.locationsAt('definition', doc.absolutePath, n.offset);
+    const targets = await ctx.editor.locationsAt('definition', doc.absolutePath, n.offset);
     if (targets === undefined) throw unsupportedFeature(doc, 'type hierarchy');
     for (const t of targets) {
       items.push(await symbolForItem(ctx, { name: n.name.split('.').pop() ?? n.name, kind: 'Unknown', absPath: t.absPath, selectionRange: t.range }));
@@ -45,9 +45,9 @@ export async function supertypes(ctx: ToolContext, target: ResolvedSymbol): Prom
 /** Direct subtypes: the provider's, or the types whose base list references the type. */
 export async function subtypes(ctx: ToolContext, target: ResolvedSymbol): Promise<{ items: AnySymbol[]; source: HierarchySource }> {
   const doc = target.document;
-  const h = await ctx.host.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'subtypes');
+  const h = await ctx.editor.typeHierarchy(doc.absolutePath, target.symbol.selectionRange.start, 'subtypes');
   if (h.roots && h.roots.length > 0) return { items: unique(await Promise.all(h.edges.map((e) => symbolForItem(ctx, e)))), source: 'typeHierarchy' };
-  const refs = await ctx.host.locationsAt('references', doc.absolutePath, target.symbol.selectionRange.start);
+  const refs = await ctx.editor.locationsAt('references', doc.absolutePath, target.symbol.selectionRange.start);
   if (refs === undefined) throw unsupportedFeature(doc, 'type hierarchy');
   const items: AnySymbol[] = [];
   for (const r of refs) {

@@ -1,5 +1,5 @@
 /**
- * An in-memory WorkbenchHost for unit tests and benchmarks: folders, files on "disk", open
+ * An in-memory EditorPort for unit tests and benchmarks: folders, files on "disk", open
  * editor buffers that may differ from disk, simulated symbolic links, configurable document
  * symbols and feature probes. Nothing touches the real file system.
  */
@@ -12,7 +12,7 @@ import type {
   HostFolder,
   HostSymbol,
   LanguageContribution,
-  WorkbenchHost,
+  EditorPort,
 } from '../../../src/core/documents/editorPort';
 import type { CommitPlan } from '../../../src/core/transactions/plan';
 import { sha256 } from '../../../src/core/transactions/segments';
@@ -153,7 +153,7 @@ export function detectEol(text: string): 'LF' | 'CRLF' {
   return m !== null && m[0] === '\r\n' ? 'CRLF' : 'LF';
 }
 
-export class FakeHost implements WorkbenchHost {
+export class FakeHost implements EditorPort {
   readonly version: string;
   readonly editorVersion: string;
   trusted: boolean;
@@ -337,7 +337,7 @@ export class FakeHost implements WorkbenchHost {
     return new LanguageIndex(this.languageContributions).languageOf(absPath.split(path.sep).join('/')) ?? 'plaintext';
   }
 
-  // ------------------------------------------------------------ WorkbenchHost
+  // ------------------------------------------------------------ EditorPort
 
   folders(): HostFolder[] {
     return this.folderList.map((f) => ({ ...f }));

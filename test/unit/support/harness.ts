@@ -87,14 +87,14 @@ export class Harness {
     this.confirm = options.confirm ?? (() => true);
     this.validateEnvelopes = options.validateEnvelopes ?? true;
     this.transactions = new TransactionManager({
-      host,
+      editor: host,
       maxRevisions: () => this.effectiveSettings().maxRevisions,
       mode: () => this.effectiveSettings().effectiveMode,
     });
     this.registry = new WorkspaceRegistry(host, store, options.transactionRevision ?? ((id) => this.transactions.revision(id)));
     host.onDidChange((absPath, kind) => this.registry.recordChange(absPath, kind));
     this.services = {
-      host,
+      editor: host,
       registry: this.registry,
       errors: this.errors,
       tools: () => this.tools,
