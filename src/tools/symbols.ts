@@ -12,16 +12,10 @@ import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { signatureOf } from '../core/symbols/signature';
-import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
+import { collectionOf, inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
 import type { Collection, CommonInput } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
-
-const collectionOf = (items: JsonSchema): JsonSchema => ({
-  type: 'object',
-  properties: { items: { type: 'array', items }, hasMore: { type: 'boolean' }, totalCount: { type: 'integer' } },
-  required: ['items', 'hasMore', 'totalCount'],
-});
 
 const example = (workflowId: string, step: number, id: string, title: string, request: Record<string, unknown>) => ({
   workflowId,

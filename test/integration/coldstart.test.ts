@@ -4,8 +4,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope } from '../../src/core/chain/envelope';
-import type { ReferencesData } from '../../src/tools/navigation';
-import { referencesListed } from '../../src/tools/navigation';
+import type { ReferencesData } from '../../src/tools/references';
+import { referencesListed } from '../../src/tools/references';
 import { activateExtension, invoke, workspaceRoot } from './helpers';
 
 /*

@@ -5,9 +5,10 @@ import * as vscode from 'vscode';
 import type { LocationOutput } from '../../src/core/documents/context';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
-import type { ReferencesData } from '../../src/tools/navigation';
-import { lineReferences, readLines } from '../../src/tools/navigation';
-import type { FixAllData, ListActionsData, SemanticMutationData } from '../../src/tools/semantic';
+import type { ReferencesData } from '../../src/tools/references';
+import { lineReferences, readLines } from '../../src/tools/references';
+import type { FixAllData, ListActionsData } from '../../src/tools/codeActions';
+import type { SemanticMutationData } from '../../src/tools/shared/semanticStaging';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 const DIR = 'src/semantic';

@@ -9,8 +9,8 @@ import type { LocationOutput } from '../../src/core/documents/context';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
-import type { ReferencesData } from '../../src/tools/navigation';
-import { lineReferences, readLines, referencesListed } from '../../src/tools/navigation';
+import type { ReferencesData } from '../../src/tools/references';
+import { lineReferences, readLines, referencesListed } from '../../src/tools/references';
 import { activateExtension, expectError, expectOk, invoke, readListed, waitForSymbols, workspaceRoot } from './helpers';
 
 /*

@@ -4,6 +4,7 @@ import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '.
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { Snapshot } from '../../core/chain/envelope';
 import type { WorkspaceSelector } from '../../core/documents/workspaces';
+import type { HostTarget } from '../../core/documents/editorPort';
 
 /** Fields every request may carry. */
 export interface CommonInput {
@@ -103,4 +104,24 @@ export interface Collection<T> {
 export function limited<T>(all: readonly T[], limit: number | null | undefined): Collection<T> {
   const n = limit ?? 50;
   return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
+}
+
+/** The schema of a Collection of the given items. */
+export const collectionOf = (items: JsonSchema): JsonSchema => ({
+  type: 'object',
+  properties: { items: { type: 'array', items }, hasMore: { type: 'boolean' }, totalCount: { type: 'integer' } },
+  required: ['items', 'hasMore', 'totalCount'],
+});
+
+/** Locations a provider answered, in path and position order, each once. */
+export function dedupeTargets(targets: readonly HostTarget[]): HostTarget[] {
+  const byPosition = (a: HostTarget, b: HostTarget) =>
+    a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end;
+  const seen = new Set<string>();
+  return [...targets].sort(byPosition).filter((t) => {
+    const key = `${t.absPath}\0${t.range.start}\0${t.range.end}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

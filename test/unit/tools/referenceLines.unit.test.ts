@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { containerLabel, lineWindow, referencesListed } from '../../../src/tools/navigation';
-import type { ReferencesData } from '../../../src/tools/navigation';
+import { containerLabel, lineWindow, referencesListed } from '../../../src/tools/references';
+import type { ReferencesData } from '../../../src/tools/references';
 import { FakeHost, symbolsIn } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { documentIdOfSymbol, encodePart, parseSymbolId, readSymbol, symbolIdOf, SYMBOLS_READINESS } from '../../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../../src/core/symbols/symbols';
-import type { ReferencesData } from '../../../../src/tools/navigation';
-import { readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/navigation';
+import type { ReferencesData } from '../../../../src/tools/references';
+import { readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/references';
 import { READINESS } from '../../../../src/core/symbols/readiness';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
 import { createHarness, expectOk } from '../../support/harness';

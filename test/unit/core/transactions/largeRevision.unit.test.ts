@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { ANSWER_LIST_DEFAULT, SHORTENED_NOTE, boundToFit, fitsBytes, utf8Bytes } from '../../../../src/core/chain/bounding';
 import { defineTool } from '../../../../src/core/chain/definition';
-import type { SemanticMutationData } from '../../../../src/tools/semantic';
+import type { SemanticMutationData } from '../../../../src/tools/shared/semanticStaging';
 import { ALL_TOOLS } from '../../../../src/tools';
 import { MUTATION, mutationAnnotations } from '../../../../src/tools/shared/mutations';
 import { FakeHost } from '../../support/fakeHost';

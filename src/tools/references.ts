@@ -1,0 +1,411 @@
+/** find-references: every reference to a symbol, grouped by document and line, with its access (declaration, write, import). */
+import { defineTool } from '../core/chain/definition';
+import type { ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { HostSymbol, HostTarget } from '../core/documents/editorPort';
+import { limitParameter } from '../core/chain/schemas';
+import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, unsupportedFeature } from '../core/symbols/symbols';
+import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import { utf8Bytes } from '../core/chain/bounding';
+import { mapConcurrently } from '../core/util/concurrency';
+import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
+import type { Collection, CommonInput } from './shared/common';
+
+const CATEGORY = 'Code discovery and navigation' as const;
+
+// ---------------------------------------------------------------- find-references
+
+interface ReferencesInput extends CommonInput {
+  symbol: SymbolSelector;
+  includeDeclaration?: boolean;
+  referencesLimit?: number | null;
+}
+
+/**
+ * The references on one line of a document, compact because an answer holds hundreds of them:
+ * the line's text and container are said once for all its references, and each reference is
+ * only its offset (no column: line text and offset say where; the length is the symbol name's),
+ * listed once, under its access: `decl`, else `import`, else `write`, else `at`. An import or
+ * re-export line gives no text: it says only that the document imports the symbol, and its text
+ * cost more than the rest of a reference on real code.
+ */
+export interface ReferenceLine {
+  line: number;
+  /** The trimmed line text; a long line is cut to LINE_TEXT_MAX characters around its first reference, "…" marking each cut. Left out on import lines. */
+  text?: string;
+  /** Zero-based UTF-16 document offsets of the references that read the symbol or that the language service did not classify. */
+  at?: number[];
+  /**
+   * Containing symbol, as a dotted name path, leaving out symbols declared on the line itself (the text shows them).
+   * A line whose references have different containers appears once per container.
+   */
+  in?: string;
+  /** Offsets of references that write the symbol (document highlights), declarations left out. */
+  write?: number[];
+  /** Offsets of declarations. */
+  decl?: number[];
+  /** Offsets of references in an import or re-export statement (the line's text is left out). */
+  import?: number[];
+  /** Lengths of the line's references in position order (at, write and decl together), when one differs from the symbol name's. */
+  len?: number[];
+  /** Staged view: offsets of references whose text staged edits changed (the span covers what replaced it). */
+  edited?: number[];
+}
+
+/** Access of a reference, as its line lists it. */
+export type ReferenceAccess = 'at' | 'write' | 'decl' | 'import';
+
+/** The offsets of every reference on a line, in position order. */
+export const lineReferences = (l: ReferenceLine): number[] =>
+  [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
+
+/** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
+export interface ReferenceDocument {
+  path: string;
+  folderId?: string;
+  lines: ReferenceLine[];
+  /** Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's). */
+  staged?: 'deleted' | 'unmapped';
+}
+
+/** The symbol, without the snapshot (the answer's own). */
+export type ReferencesSymbol = Omit<SymbolOutput, 'snapshot'>;
+
+export interface ReferencesData {
+  symbol: ReferencesSymbol;
+  /** The folder of the documents (unless a document names its own): documentId = "<folderId>:<path>". */
+  folderId: string;
+  /**
+   * Documents in path order, lines and offsets in position order. A collection, so output bounding
+   * drops whole documents from the end (setting hasMore) instead of failing; totalCount counts
+   * every document with a reference.
+   */
+  documents: Collection<ReferenceDocument>;
+  /** References found, before referencesLimit and output bounding. */
+  totalReferences: number;
+  /** False when the language service may still have been loading the project (see note). */
+  complete: boolean;
+  /** References in documents outside the open folders (library files), left out. */
+  outsideWorkspace?: number;
+  note?: string;
+}
+
+/** How many references an answer lists. */
+/**
+ * Each entry's text and container as the answer means them: an entry without text has the text of
+ * the entry before (an import entry has none), one without in the container of the entry before.
+ */
+export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: string; in?: string }[] {
+  let text: string | undefined;
+  let container: string | undefined;
+  return doc.lines.map((l) => {
+    text = l.import ? undefined : (l.text ?? text);
+    if (l.in !== undefined) container = l.in === '' ? undefined : l.in;
+    return { ...(text !== undefined ? { text } : {}), ...(container !== undefined ? { in: container } : {}) };
+  });
+}
+
+export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
+  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + lineReferences(l).length, 0), 0);
+
+const LINE_TEXT_MAX = 100;
+/** Characters kept before a long line's first reference when it is cut. */
+const LINE_TEXT_BEFORE = 30;
+/** A single-line import or re-export statement (JavaScript/TypeScript, Python). */
+const IMPORT_LINE = /^(?:import\b(?!\s*\()|export\s+(?:type\s+)?(?:\*|\{)[^;]*\bfrom\b|from\s+\S+\s+import\b)/;
+
+/** A trimmed line's text, cut around a column when longer than LINE_TEXT_MAX. */
+export function lineWindow(trimmed: string, column: number): string {
+  if (trimmed.length <= LINE_TEXT_MAX) return trimmed;
+  const start = Math.max(0, Math.min(column - LINE_TEXT_BEFORE, trimmed.length - LINE_TEXT_MAX));
+  const end = start + LINE_TEXT_MAX;
+  return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}`;
+}
+const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as const;
+/**
+ * Documents whose symbols and highlights are asked for at once. The round trips overlap: on 41
+ * documents never asked before, 8 at once took 148 ms, 32 took 112 ms, all 41 took 100 ms
+ * (test/perf/coldRefs.ts has the raw commands). Bounded, so an answer cut by the output limit
+ * starts at most this many documents it then drops.
+ */
+export const REFERENCE_DOCUMENTS_AT_ONCE = 32;
+
+/**
+ * References, never a partial answer from a language service still loading its project
+ * (TypeScript answers from the open files first). A reference in a file nobody has open shows
+ * the whole project answered; otherwise the shared readiness check decides (src/core/symbols/readiness.ts).
+ * complete: false when the service was still loading after waiting, or when nothing can show
+ * that it covers files nobody has open (no workspace symbol search for the language).
+ */
+async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symbol: HostSymbol): Promise<{ found: HostTarget[]; complete: boolean }> {
+  const ask = async () => {
+    const found = await ctx.editor.locationsAt('references', doc.absolutePath, symbol.selectionRange.start);
+    if (found === undefined) throw unsupportedFeature(doc, 'references');
+    return found;
+  };
+  const found = await ask();
+  const open = new Set(ctx.editor.openDocuments().map((d) => d.absPath));
+  if (found.some((t) => !open.has(t.absPath))) return { found, complete: true };
+  const coverage = await ctx.services.readiness.coverage(ctx, doc);
+  if (coverage.state === 'loading') return { found, complete: false };
+  if (coverage.state === 'unverifiable') return { found, complete: coverage.why === 'all-open' };
+  // The first answer may predate the moment the project finished loading.
+  return { found: coverage.justNow ? await ask() : found, complete: true };
+}
+
+export const findReferences = defineTool<ReferencesInput, ReferencesData>({
+  name: 'find-references',
+  title: 'Find References',
+  category: CATEGORY,
+  ...QUERY,
+  description:
+    'Exact references (no comments, strings, namesakes, unlike grep) by document and line: line text, container, offsets by access (decl/import/write, else at). complete:false: project loading, ask again. Documents over the output limit are dropped (hasMore).',
+  inputSchema: inputSchema(
+    {
+      symbol: symbolSelectorInput,
+      includeDeclaration: { type: 'boolean', default: true },
+      referencesLimit: { ...limitParameter('references'), description: 'Counts references across documents.' },
+    },
+    ['symbol'],
+    { workspace: false, view: true },
+  ),
+  dataSchema: {
+    type: 'object',
+    properties: {
+      symbol: symbolOutputSchema,
+      folderId: {
+        type: 'string',
+        description: 'documentId = "<folderId>:<path>" (a document may name its own folderId); with an offset it makes a span selector.',
+      },
+      documents: collectionOf({
+        type: 'object',
+        properties: {
+          path: { type: 'string', description: 'Workspace-relative path.' },
+          folderId: { type: 'string', description: "Given when not the answer's folderId." },
+          staged: {
+            enum: ['deleted', 'unmapped'],
+            description: "Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's).",
+          },
+          lines: {
+            type: 'array',
+            items: {
+              type: 'object',
+              properties: {
+                line: { type: 'integer', minimum: 1 },
+                text: {
+                  type: 'string',
+                  description:
+                    'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines, and when the entry before in the document has the same.',
+                },
+                at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
+                in: {
+                  type: 'string',
+                  description:
+                    'Containing symbol (dotted name path; a callback named by its call; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line. Left out when the entry before in the document says it; "" for none after one. A line whose references differ in it appears once per container.',
+                },
+                write: {
+                  ...OFFSETS,
+                  description:
+                    "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes).",
+                },
+                decl: { ...OFFSETS, description: 'Offsets of declarations.' },
+                import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
+                len: {
+                  ...OFFSETS,
+                  description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's.",
+                },
+                edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
+              },
+              required: ['line'],
+              description: 'Each reference is listed once: in decl, else import, else write, else at.',
+            },
+          },
+        },
+        required: ['path', 'lines'],
+      }),
+      totalReferences: {
+        type: 'integer',
+        minimum: 0,
+        description: 'References found, before referencesLimit and output bounding; documents.hasMore says some were left out.',
+      },
+      complete: { type: 'boolean', description: 'False when the language service may still have been loading the project; ask again in a few seconds.' },
+      outsideWorkspace: { type: 'integer', minimum: 1, description: 'References outside the open folders (library files), left out.' },
+      note: { type: 'string' },
+    },
+    required: ['symbol', 'folderId', 'documents', 'totalReferences', 'complete'],
+  },
+  annotations: queryAnnotations('Find References'),
+  examples: [
+    {
+      workflowId: 'navigate',
+      workflowTitle: 'Navigate code',
+      step: 3,
+      id: 'references',
+      title: 'Every use of a class',
+      purpose: 'Find every place a class is used before changing it.',
+      expectedOutcome: 'References grouped by document with line text, container and access.',
+      request: {
+        symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
+        referencesLimit: 100,
+      },
+    },
+  ],
+  async run(input, ctx) {
+    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+    const { found, complete } = await referencesWhenReady(ctx, r.document, r.symbol);
+    const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
+    const all = dedupeTargets(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
+    const n = input.referencesLimit ?? 50;
+    // In the staged view the name's length is the staged one (a staged rename changes it).
+    const declared =
+      r.document.staged?.state === 'mapped'
+        ? r.document.staged.map.toStaged(r.symbol.selectionRange.start, r.symbol.selectionRange.end)
+        : r.symbol.selectionRange;
+    const nameLength = declared.end - declared.start;
+    const folderId = r.document.workspace.shortId;
+    const byFile = new Map<string, HostTarget[]>();
+    for (const t of all) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
+    // The first n references, document by document.
+    const plan: { absPath: string; targets: HostTarget[] }[] = [];
+    let left = n;
+    for (const [absPath, targets] of byFile) {
+      if (left <= 0) break;
+      plan.push({ absPath, targets: targets.slice(0, left) });
+      left -= Math.min(left, targets.length);
+    }
+    const referenceDocument = async ({ absPath, targets }: (typeof plan)[number]): Promise<{ document?: ReferenceDocument; outside?: number }> => {
+      let doc: ResolvedDocument;
+      try {
+        doc = await ctx.document({ path: absPath }, undefined, 'reference');
+      } catch {
+        return { outside: targets.length };
+      }
+      const [roots, writes] = await Promise.all([documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]), writesAt(ctx, doc, targets[0].range.start)]);
+      const lines: ReferenceLine[] = [];
+      let current: ReferenceLine | undefined;
+      let listed = 0; // references on the current line so far
+      let imports = false; // the current line is an import statement
+      let said: string | undefined; // the container the lines so far say (an entry without in keeps it)
+      let lastText: string | undefined; // the text the entry before says (an entry without text has the same)
+      // In the staged view the buffer's offsets, lines and text are mapped into the staged text.
+      const view = doc.staged?.state === 'mapped' ? doc.staged : undefined;
+      const text = view?.lines ?? doc.lines;
+      for (const t of targets) {
+        const mapped = view ? view.map.toStaged(t.range.start, t.range.end) : { start: t.range.start, end: t.range.end, edited: false };
+        const line = text.positionAt(mapped.start).line + 1;
+        const enclosing = enclosingPath(
+          roots,
+          t.range.start,
+          t.range.end,
+          doc.lines.offsetAt({ line: doc.lines.positionAt(t.range.start).line, character: 0 }),
+        );
+        // One entry per line and container: the text and container are said once for all their references.
+        if (!current || current.line !== line || current.in !== enclosing) {
+          const full = text.lineText(line - 1);
+          const trimmed = full.trim();
+          imports = IMPORT_LINE.test(trimmed);
+          const shown = imports
+            ? undefined
+            : lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length));
+          current = shown === undefined || shown === lastText ? { line } : { line, text: shown };
+          lastText = shown;
+          if ((enclosing ?? '') !== (said ?? '')) current.in = enclosing ?? '';
+          said = enclosing;
+          lines.push(current);
+          listed = 0;
+        }
+        const length = mapped.end - mapped.start;
+        if (length !== nameLength && !current.len) current.len = Array<number>(listed).fill(nameLength);
+        current.len?.push(length);
+        const access: ReferenceAccess = decl(t) ? 'decl' : imports ? 'import' : writes.has(t.range.start) ? 'write' : 'at';
+        (current[access] ??= []).push(mapped.start);
+        listed++;
+        if (mapped.edited) (current.edited ??= []).push(mapped.start);
+      }
+      const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines };
+      if (doc.workspace.shortId !== folderId) document.folderId = doc.workspace.shortId;
+      if (doc.staged && !view) document.staged = doc.staged.state as 'deleted' | 'unmapped';
+      return { document };
+    };
+    // Documents REFERENCE_DOCUMENTS_AT_ONCE at a time, so the round trips overlap; none started once the answer
+    // exceeds the output limit (output bounding would drop those documents anyway, and each costs provider calls).
+    const items: ReferenceDocument[] = [];
+    let outside = 0;
+    let bytes = 0;
+    const done = await mapConcurrently(plan, REFERENCE_DOCUMENTS_AT_ONCE, async (p) => {
+      if (bytes > ctx.maxOutputBytes) return undefined;
+      const r = await referenceDocument(p);
+      if (r.document) bytes += utf8Bytes(JSON.stringify(r.document));
+      return r;
+    });
+    for (const r of done) {
+      if (!r) break;
+      if (r.document) items.push(r.document);
+      else outside += r.outside ?? 0;
+    }
+    const listed = referencesListed({ documents: { items, hasMore: false, totalCount: 0 } });
+    const data: ReferencesData = {
+      symbol: referencesSymbol(symbolOutput(ctx, r.document, r.symbol, r.containers)),
+      folderId,
+      documents: { items, hasMore: listed + outside < all.length, totalCount: byFile.size },
+      totalReferences: all.length,
+      complete,
+    };
+    if (outside > 0) data.outsideWorkspace = outside;
+    if (!complete) {
+      data.note = `The ${r.document.host.languageId} language service answered only from open files; it may still be loading the project (or it only knows open files). Ask again in a few seconds.`;
+    }
+    return data;
+  },
+});
+
+/** Start offsets of the write accesses among the highlights of the symbol at an offset of a document. */
+async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number): Promise<ReadonlySet<number>> {
+  const kept = ctx.services.caches.writeAccesses;
+  const key = `${doc.host.languageId}\0${doc.absolutePath}\0${offset}`;
+  const hit = kept.get(key, doc.host.text);
+  if (hit) return hit;
+  const highlights = await ctx.editor.documentHighlights(doc.absolutePath, offset);
+  const writes = new Set((highlights ?? []).filter((h) => h.kind === 'write').map((h) => h.range.start));
+  // Whether a reference writes is a matter of its own text: kept while the document's text is unchanged.
+  if (highlights !== undefined && (await ctx.editor.readDocument(doc.absolutePath))?.text === doc.host.text) kept.set(key, doc.host.text, writes);
+  return writes;
+}
+
+function referencesSymbol(symbol: SymbolOutput): ReferencesSymbol {
+  const { snapshot: _own, ...rest } = symbol;
+  return rest;
+}
+
+/**
+ * Dotted names of the symbols whose range contains [start, end], excluding a symbol whose name is
+ * exactly that span, and leaving out the innermost ones declared on the line from `lineStart`
+ * on (the line text shows their names).
+ */
+function enclosingPath(roots: readonly HostSymbol[], start: number, end: number, lineStart: number): string | undefined {
+  const path: HostSymbol[] = [];
+  let level = roots;
+  for (;;) {
+    const next = level.find((s) => s.range.start <= start && end <= s.range.end && !(s.selectionRange.start === start && s.selectionRange.end === end));
+    if (!next) break;
+    path.push(next);
+    level = next.children;
+  }
+  while (path.length > 0 && path[path.length - 1].selectionRange.start >= lineStart) path.pop();
+  return path.length > 0 ? containerLabel(path.map((s) => s.name)) : undefined;
+}
+
+/** Longest container label: test callbacks are named by their whole description ("describe('…') callback.it('…') callback"). */
+const CONTAINER_MAX = 40;
+
+/** The dotted container path, innermost names kept when it is too long, "…" marking what was cut. */
+export function containerLabel(all: readonly string[]): string {
+  // TypeScript names a callback by its call: "describe('x') callback" says no more than "describe('x')".
+  const names = all.map((n) => n.replace(/\) callback$/, ')'));
+  const whole = names.join('.');
+  if (whole.length <= CONTAINER_MAX) return whole;
+  let kept = names[names.length - 1];
+  // "…." goes before what is kept.
+  if (kept.length > CONTAINER_MAX - 2) return `${kept.slice(0, CONTAINER_MAX - 2)}…`;
+  for (let i = names.length - 2; i >= 0 && 2 + names[i].length + 1 + kept.length <= CONTAINER_MAX; i--) kept = `${names[i]}.${kept}`;
+  return `….${kept}`;
+}

@@ -1,0 +1,103 @@
+/** What the semantic mutations share: staging a language service's edit, its answer, and refusals. */
+import type { ToolContext } from '../../core/documents/context';
+import { resolveExternally, revise, ToolError } from '../../core/chain/envelope';
+import type { HostOutcome } from '../../core/documents/editorPort';
+import { truncate } from '../../core/documents/paths';
+import { collectionOutput } from '../../core/chain/schemas';
+import type { JsonSchema } from '../../core/chain/schemas';
+import type { BoundedList, MutationData, StagedCoverage, StagedFileSummary } from '../../core/transactions/types';
+import type { Workspace } from '../../core/documents/workspaces';
+import type { ResolvedDocument } from '../../core/documents/context';
+import { starting } from '../../core/symbols/readiness';
+import { mutationDataSchema, stagedFileSchema } from './mutations';
+import type { ConvertedEdit } from '../../core/transactions/editorEdits';
+
+/** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
+/** A language service that is missing or refused: the error an agent can act on. */
+export function refused(outcome: Extract<HostOutcome<object>, { ok: false }>, what: string, languageId: string, revision: string): ToolError {
+  if (outcome.unsupported) {
+    return new ToolError(
+      'UnsupportedLanguageFeature',
+      `No ${what} is available for ${languageId} documents: ${outcome.reason}`,
+      resolveExternally('Install or enable a language extension that provides it, or make the change with edit-text.'),
+    );
+  }
+  return new ToolError('InvalidRequest', `The ${what} refused: ${outcome.reason}`, revise(revision));
+}
+
+export const nothingChanged = (what: string, instruction: string): ToolError =>
+  new ToolError('InvalidRequest', `${what}; nothing was staged.`, revise(instruction));
+
+/** What every semantic mutation answers: the transaction core's result plus what this call staged. */
+export type SemanticMutationData = Omit<MutationData, 'documents'> & {
+  /** Each listed file with the language service's edit count in it. */
+  documents: BoundedList<StagedFileSummary & { edits?: number }>;
+  staged: { edits: number; fileOperations: number };
+};
+
+const stagedSummarySchema: JsonSchema = {
+  type: 'object',
+  description: 'What this call staged: all edits and file operations (each listed document says its edits).',
+  properties: {
+    edits: { type: 'integer', minimum: 0 },
+    fileOperations: { type: 'integer', minimum: 0 },
+  },
+  required: ['edits', 'fileOperations'],
+};
+
+const mutationDocuments = (mutationDataSchema.properties as Record<string, JsonSchema>).documents;
+export const semanticMutationSchema: JsonSchema = {
+  ...mutationDataSchema,
+  properties: {
+    ...(mutationDataSchema.properties as Record<string, JsonSchema>),
+    documents: collectionOutput(String(mutationDocuments.description), {
+      ...stagedFileSchema,
+      properties: {
+        ...(stagedFileSchema.properties as Record<string, JsonSchema>),
+        edits: { type: 'integer', minimum: 0, description: "The language service's edits in the file." },
+      },
+    }),
+    staged: stagedSummarySchema,
+  },
+  required: [...((mutationDataSchema.required as string[] | undefined) ?? []), 'staged'],
+};
+
+export async function stage(
+  ctx: ToolContext,
+  workspace: Workspace,
+  provenance: { tool: string; summary: string; codeActionKind?: string },
+  converted: ConvertedEdit,
+  coverage?: StagedCoverage,
+): Promise<SemanticMutationData> {
+  const result = await ctx.services.transactions.stage(
+    ctx,
+    workspace,
+    { ...provenance, summary: truncate(provenance.summary.replace(/\s+/g, ' '), 200) },
+    converted.changes,
+    {
+      basis: 'buffer',
+      computedOn: converted.computedOn,
+      ...(coverage ? { coverage } : {}),
+    },
+  );
+  const edits = new Map(converted.documents.map((d) => [d.path, d.edits]));
+  const items = result.documents.items.map((d) => (edits.has(d.path) ? { ...d, edits: edits.get(d.path) } : d));
+  const notes = [...(result.notes ?? []), ...converted.notes];
+  return {
+    ...result,
+    ...(notes.length > 0 ? { notes } : {}),
+    documents: { ...result.documents, items },
+    staged: { edits: converted.documents.reduce((n, d) => n + d.edits, 0), fileOperations: converted.fileOperations },
+  };
+}
+
+/**
+ * Coverage once a service's cross-file edit came back: one that began loading another project
+ * meanwhile may have computed it from the open files only. Refused now; recorded on the revision
+ * so the commit checks it again.
+ */
+export async function coverageAfter(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<StagedCoverage> {
+  const after = await ctx.services.readiness.coverage(ctx, doc, 0);
+  if (after.state === 'loading') throw starting(after, `${what} may have been computed from the open files only, so nothing was staged`);
+  return { languageId: doc.host.languageId, state: after.state };
+}
