@@ -51,8 +51,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       await vscode.workspace.fs.writeFile(journalFile, new TextEncoder().encode(text));
     },
   });
-  const recovery = await journal.inspect((p) => host.readFileBytes(p));
-  if (recovery.state !== 'clean') log.warn(`Commit journal: ${recovery.detail}`);
   const transactions = new TransactionManager({
     editor: host,
     maxRevisions: () => readSettings().maxRevisions,
@@ -60,7 +58,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     journal,
   });
   const registry = new WorkspaceRegistry(host, context.globalState, (id) => transactions.revision(id));
-  await registry.sync();
+  // Each is a round trip to storage (remote in VS Code for the web): made at once, not in turn.
+  const [recovery] = await Promise.all([journal.inspect((p) => host.readFileBytes(p)), registry.sync()]);
+  if (recovery.state !== 'clean') log.warn(`Commit journal: ${recovery.detail}`);
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
   await kept.restore(registry.all());
