@@ -27,6 +27,8 @@ export interface AgentWorkbenchApi {
   toolNames: string[];
   /** How long activate() took, in milliseconds. */
   activationMs: number;
+  /** Milliseconds from activation until its storage work was done and tools answer (Services.startup). */
+  startupMs: Promise<number>;
   /** For integration tests: make the next commit fail at one file, to prove it restores everything. */
   testHooks: { injectCommitFault(fault: CommitFault | undefined): void; mcp: McpControl };
 }
@@ -58,12 +60,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     journal,
   });
   const registry = new WorkspaceRegistry(host, context.globalState, (id) => transactions.revision(id));
-  // Each is a round trip to storage (remote in VS Code for the web): made at once, not in turn.
-  const [recovery] = await Promise.all([journal.inspect((p) => host.readFileBytes(p)), registry.sync()]);
-  if (recovery.state !== 'clean') log.warn(`Commit journal: ${recovery.detail}`);
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
-  await kept.restore(registry.all());
+  // Round trips to storage, slow while other extensions activate (hundreds of ms here): activate()
+  // returns without them and every entry point waits for them (Services.startup).
+  const startup = (async () => {
+    const [recovery] = await Promise.all([journal.inspect((p) => host.readFileBytes(p)), registry.sync()]);
+    if (recovery.state !== 'clean') log.warn(`Commit journal: ${recovery.detail}`);
+    await kept.restore(registry.all());
+  })().then(
+    () => Date.now() - started,
+    (error: unknown) => {
+      log.error(`Starting up: ${error instanceof Error ? error.message : String(error)}`);
+      return Date.now() - started;
+    },
+  );
   const services: Services = {
     editor: host,
     registry,
@@ -74,6 +85,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     transactions,
     readiness: new ProjectReadiness(),
     caches: new LanguageServiceCaches(),
+    startup: startup.then(() => undefined),
   };
   const runner = new ToolRunner(ALL_TOOLS, {
     services,
@@ -97,12 +109,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     ...trackChanges(registry),
     ...registerCommands(log),
     ...registerReviewPanel(context, { services, runner, extensionUri: context.extensionUri, log }),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => void registry.sync()),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => void startup.then(() => registry.sync())),
     ...mcp.disposables,
   );
   const activationMs = Date.now() - started;
   log.info(`Agent Workbench ${version} activated in ${activationMs} ms with ${ALL_TOOLS.length} tools; mode ${readSettings().effectiveMode}.`);
-  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, testHooks: { injectCommitFault, mcp: mcp.control } };
+  void startup.then((ms) => log.info(`Storage checked and kept transactions restored ${ms} ms after activation started.`));
+  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, startupMs: startup, testHooks: { injectCommitFault, mcp: mcp.control } };
 }
 
 export function deactivate(): void {}

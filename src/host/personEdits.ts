@@ -65,6 +65,7 @@ export class StagedTextFileSystem implements vscode.FileSystemProvider {
   }
 
   private async text(uri: vscode.Uri): Promise<string> {
+    await this.services.startup;
     const { ws, path } = parse(this.services, uri);
     const view = this.services.transactions.stagedView(ws, path);
     if (view === 'gone') throw vscode.FileSystemError.FileNotFound(uri);
@@ -88,6 +89,7 @@ export class StagedTextFileSystem implements vscode.FileSystemProvider {
   }
 
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    await this.services.startup;
     const { ws, path } = parse(this.services, uri);
     const text = decoder.decode(content);
     const outcome = await this.controller.personText(ws, path, text, this.served.get(uri.toString()));
@@ -124,8 +126,9 @@ export class BaseTextProvider implements vscode.TextDocumentContentProvider {
     for (const u of this.known) this.emitter.fire(vscode.Uri.parse(u));
   }
 
-  provideTextDocumentContent(uri: vscode.Uri): string {
+  async provideTextDocumentContent(uri: vscode.Uri): Promise<string> {
     this.known.add(uri.toString());
+    await this.services.startup;
     const { ws, path, empty } = parse(this.services, uri);
     if (empty) return '';
     const d = byBase(this.services, ws, path);

@@ -95,6 +95,7 @@ export class ToolRunner {
   async prepare(name: string, input: unknown): Promise<ApprovalSummary | undefined> {
     const tool = this.byName.get(name)?.tool;
     if (!tool?.requiresApproval) return undefined;
+    await this.env.services.startup;
     const settings = this.env.services.settings();
     if (settings.effectiveMode !== 'transactional') return undefined;
     const fallback: ApprovalSummary = { title: tool.title, message: `Allow ${tool.name} to run? ${tool.description}` };
@@ -115,6 +116,7 @@ export class ToolRunner {
     let truncated = false;
     try {
       if (!entry) throw new ToolError('InvalidRequest', `There is no tool named ${name}.`, revise('Use one of the listed Agent Workbench tools.'));
+      await this.env.services.startup;
       const bounded = await this.authorizeAndRun(entry.tool, entry.validate, input, options, correlationId);
       truncated = bounded.truncated;
       result = { envelope: bounded.envelope, text: bounded.text };

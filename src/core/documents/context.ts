@@ -98,13 +98,14 @@ export interface Services {
   readiness: Readiness;
   /** Language-service answers kept across calls (caches.ts): one object, one clear(). */
   caches: LanguageServiceCaches;
+  /**
+   * Activation's storage work (the commit journal checked, folders numbered, kept transactions
+   * restored), which activate() does not wait for: every entry point (tool calls, the panel, the
+   * staged-text editor) waits for it instead. Never rejects. Absent: nothing to wait for.
+   */
+  startup?: Promise<void>;
 }
 
-/**
- * Per-call view of the workspace. Resolving a document through it records that the request
- * touches the document, checks expectedSnapshot against that document only, and refuses paths
- * that leave the workspace.
- */
 /** Whether language services cover the project yet (ProjectReadiness, symbols/readiness.ts). */
 export interface Readiness {
   coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage>;
@@ -113,6 +114,11 @@ export interface Readiness {
   clear(): void;
 }
 
+/**
+ * Per-call view of the workspace. Resolving a document through it records that the request
+ * touches the document, checks expectedSnapshot against that document only, and refuses paths
+ * that leave the workspace.
+ */
 export class ToolContext {
   private used: Workspace | undefined;
   private signal: CancellationSignal | undefined;

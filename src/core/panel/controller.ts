@@ -58,6 +58,7 @@ export class PanelController {
   }
 
   async model(): Promise<PanelModel> {
+    await this.services.startup;
     const t = this.services.transactions;
     const ws = this.workspace();
     const tx = this.tx(ws);
@@ -86,6 +87,7 @@ export class PanelController {
 
   /** Handles one message from the webview. Returns the outcome to show, or undefined when there is nothing to say. */
   async handle(data: unknown): Promise<Outcome | undefined> {
+    await this.services.startup;
     const parsed = parseWebviewMessage(data);
     if (!parsed.ok) {
       return this.done({
@@ -138,6 +140,7 @@ export class PanelController {
   }
 
   private async guarded(run: () => Promise<string>): Promise<Outcome> {
+    await this.services.startup;
     try {
       return this.done({ ok: true, message: await run() });
     } catch (error) {

@@ -182,6 +182,23 @@ describe('chain: ToolRunner', () => {
     assert.equal(result.text, JSON.stringify(result.envelope));
   });
 
+  it("waits for activation's storage work (Services.startup) before any call runs, then answers from what it restored", async () => {
+    const host = new FakeHost();
+    const late = await createHarness({ host, tools: testTools });
+    host.addFolder('app', { 'src/a.ts': 'export const a = 1;\n' });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    late.services.startup = gate.then(() => late.sync());
+    let settled = false;
+    const call = late.call('test-echo', { text: 'hi' }).then((r) => ((settled = true), r));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(settled, false, 'the call answered before startup was done');
+    assert.equal(probe.runs, 0, 'the tool ran before startup was done');
+    release();
+    const envelope = expectOk(await call);
+    assert.deepEqual(envelope.snapshot, late.registry.all()[0].snapshot(), 'the answer is about the folder startup numbered, not the empty window');
+  });
+
   it('answers with the no-workspace snapshot when no folder is open', async () => {
     const empty = await createHarness({ tools: testTools });
     const envelope = expectOk(await empty.call('test-echo', { text: 'x' }));

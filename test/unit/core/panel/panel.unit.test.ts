@@ -340,6 +340,22 @@ describe('panel controller over the transaction manager', () => {
     );
   });
 
+  it("renders and acts only after activation's storage work is done, so a reloaded window never shows its kept transaction as gone", async () => {
+    let release!: () => void;
+    h.services.startup = new Promise<void>((resolve) => (release = resolve));
+    const c = new PanelController(h.services, actions);
+    let settled = 0;
+    const model = c.model().then((m) => (settled++, m));
+    const action = c.handle({ type: 'action', action: 'undo', ...seenNow() }).then((o) => (settled++, o));
+    await new Promise((r) => setTimeout(r, 20));
+    assert.equal(settled, 0, 'the panel rendered or acted before startup was done');
+    assert.equal(h.transactions.active(ws.id)?.current, 2, 'undo ran before startup was done');
+    release();
+    assert.equal((await model).transaction?.files.length, 2);
+    assert.equal((await action)?.ok, true);
+    assert.equal(h.transactions.active(ws.id)?.current, 1);
+  });
+
   it('refuses malformed, forged and stale messages and changes nothing', async () => {
     const c = new PanelController(h.services, actions);
     const before = fingerprint();
