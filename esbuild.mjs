@@ -34,9 +34,30 @@ const shared = {
   plugins: [problemReporter],
 };
 
-// The extension, and the stdio bridge an MCP client starts with `node <extension>/dist/mcp-stdio.js` (src/mcp/stdioBridge.ts).
+/**
+ * The MCP server (and the SDK and zod with it) is its own file, dist/mcp-server.js, required by the
+ * extension only when the server starts: a window that never serves MCP does not load or parse it.
+ */
+const mcpServerApart = {
+  name: 'mcp-server-apart',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/mcp\/server\.js$/ }, (args) =>
+      args.importer.endsWith('src/host/mcp.ts') || args.importer.endsWith('src\\host\\mcp.ts') ? { path: './mcp-server.js', external: true } : undefined,
+    );
+  },
+};
+
+// The extension, its MCP server, and the stdio bridge an MCP client starts with `node <extension>/dist/mcp-stdio.js` (src/mcp/stdioBridge.ts).
 const contexts = await Promise.all([
-  esbuild.context({ ...shared, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js' }),
+  esbuild.context({
+    ...shared,
+    entryPoints: ['src/extension.ts'],
+    outfile: 'dist/extension.js',
+    plugins: [...shared.plugins, mcpServerApart],
+    // import() of the apart file becomes require(), resolved next to dist/extension.js.
+    supported: { 'dynamic-import': false },
+  }),
+  esbuild.context({ ...shared, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp-server.js' }),
   esbuild.context({ ...shared, entryPoints: ['src/mcp/stdioBridge.ts'], outfile: 'dist/mcp-stdio.js' }),
 ]);
 

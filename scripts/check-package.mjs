@@ -29,6 +29,7 @@ try {
   for (const wanted of [
     'package.json',
     'dist/extension.js',
+    'dist/mcp-server.js',
     'dist/mcp-stdio.js',
     'README.md',
     'docs/reference/index.md',

@@ -146,7 +146,7 @@ export function registerMcp(deps: {
     if (server) return;
     if (starting) return starting;
     starting = (async () => {
-      // Loaded only when the server starts: the SDK (and zod's schemas) cost nothing to a window that never serves MCP.
+      // Loaded only when the server starts, from a file of its own (dist/mcp-server.js, esbuild.mjs): a window that never serves MCP does not parse the SDK.
       const { McpHttpServer } = await import('../mcp/server.js');
       const s = new McpHttpServer({
         door: runnerDoor(runner, tools, offer, confirm),
