@@ -30,7 +30,12 @@ export async function benchRealcode({ root, codeBases = Object.keys(CODE_BASES) 
         testsPath,
         workspace: ws.folder,
         trusted: true,
-        env: { AW_BENCH_OUT: out, AW_REALCODE_BASE: name, AW_REALCODE_META: JSON.stringify({ package: ws.package, version: ws.version }) },
+        env: {
+          AW_BENCH_OUT: out,
+          AW_REALCODE_BASE: name,
+          AW_REALCODE_META: JSON.stringify({ package: ws.package, version: ws.version }),
+          ...(process.env.AW_REALCODE_DUMP ? { AW_REALCODE_DUMP: path.resolve(process.env.AW_REALCODE_DUMP) } : {}),
+        },
         userSettings: HEADLESS_USER_SETTINGS,
       });
       if (code !== 0 || !fs.existsSync(out)) {

@@ -243,6 +243,9 @@ async function measure(): Promise<void> {
       const text = await invokeLm(`workbench_${name.replace(/-/g, '_')}`, input);
       toolMs += performance.now() - t;
       calls.push(text);
+      // $AW_REALCODE_DUMP: every answer whole, one file per call, to see where an answer's bytes go.
+      const dump = process.env.AW_REALCODE_DUMP;
+      if (dump) fs.writeFileSync(path.join(dump, `${id}.${calls.length}.${name}.json`), text);
       const key = name === 'transaction-preview' && 'includeDiff' in input ? 'transaction-preview includeDiff' : name;
       const entry = (byTool[key] ??= { calls: 0, bytes: 0, sample: short(text, 1500), end: text.length > 1500 ? short(text.slice(-700), 700) : '' });
       entry.calls++;

@@ -226,26 +226,20 @@ describe('tools: symbols and references over the fake host', () => {
     const PAIR = [
       'import { Circle } from "./shapes";',
       'export function twice(a: Circle, b: Circle) {',
-      '  const x = [',
+      '}',
+      'export const x = [',
       '    (Circle)], y = [Circle',
       '  ];',
-      '}',
       '',
     ].join('\n');
     host.writeFile(pairPath, PAIR);
     host.setSymbols(
       pairPath,
       symbolsIn(PAIR, [
-        {
-          name: 'twice',
-          kind: 'Function',
-          from: 'export function twice',
-          to: '\n}',
-          children: [
-            { name: 'x', kind: 'Variable', from: 'x = ', to: ']' },
-            { name: 'y', kind: 'Variable', from: 'y = ', to: '];' },
-          ],
-        },
+        { name: 'twice', kind: 'Function', from: 'export function twice', to: '\n}' },
+        // Top-level variables: containers (a function's locals would not be).
+        { name: 'x', kind: 'Variable', from: 'x = ', to: ']' },
+        { name: 'y', kind: 'Variable', from: 'y = ', to: '];' },
       ]),
     );
     const starts = [PAIR.indexOf('Circle'), PAIR.indexOf('Circle, b'), PAIR.indexOf('Circle) {'), PAIR.indexOf('(Circle)'), PAIR.lastIndexOf('Circle')];
@@ -264,15 +258,12 @@ describe('tools: symbols and references over the fake host', () => {
         // twice is declared on line 2, so its text names the container.
         // len follows position order across the access lists: the write (6), then the read (8).
         { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[2]], write: [starts[1]], len: [6, 8] },
-        { line: 4, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'twice.x', len: [8] },
-        // The same line again for its other container: its text is the entry before's.
-        { line: 4, in: 'twice', write: [starts[4]] },
+        { line: 5, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'x', len: [8] },
+        // The same line again for its other container (none: y is declared on it): its text is the entry before's.
+        { line: 5, in: '', write: [starts[4]] },
       ],
     });
-    assert.deepEqual(readLines(d.documents.items[0]).slice(2), [
-      { text: '(Circle)], y = [Circle', in: 'twice.x' },
-      { text: '(Circle)], y = [Circle', in: 'twice' },
-    ]);
+    assert.deepEqual(readLines(d.documents.items[0]).slice(2), [{ text: '(Circle)], y = [Circle', in: 'x' }, { text: '(Circle)], y = [Circle' }]);
     assert.deepEqual([d.totalReferences, referencesListed(d)], [6, 6]);
     assert.deepEqual(d.symbol, { symbolId: d.symbol.symbolId, line: 2, column: 14 }, 'the symbolId names the document and the name');
   });
