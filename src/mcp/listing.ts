@@ -1,7 +1,7 @@
 import type { CallResult } from '../core/chain/chain';
 import type { AnyToolDefinition } from '../core/chain/definition';
 import { modelInputSchema } from '../core/chain/manifest';
-import { envelopeOutputSchema } from '../core/chain/schemas';
+import { snapshotSchema } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 
 /** One tool as MCP's tools/list gives it. */
@@ -17,8 +17,43 @@ export interface McpToolListing {
 const cache = new WeakMap<AnyToolDefinition, McpToolListing>();
 
 /**
+ * The envelope as MCP's outputSchema, said shortly: the tool's data schema whole, the envelope
+ * around it without descriptions, and the failure branch as its required shape only (the error's
+ * code and message; the continuation an object). Clients fetch and compile all of them on every
+ * tools/list: the whole envelope schema (envelopeOutputSchema, in the reference pages) repeated 42
+ * times was 233 of the listing's 300 KB. Every envelope the chain answers still conforms.
+ */
+export function mcpOutputSchema(dataSchema: JsonSchema): JsonSchema {
+  return {
+    type: 'object',
+    oneOf: [
+      {
+        type: 'object',
+        required: ['ok', 'data', 'snapshot'],
+        additionalProperties: false,
+        properties: { ok: { const: true }, data: dataSchema, snapshot: { ...snapshotSchema, properties: SNAPSHOT_PROPERTIES } },
+      },
+      FAILURE,
+    ],
+  };
+}
+
+const SNAPSHOT_PROPERTIES = Object.fromEntries(Object.keys(snapshotSchema.properties as JsonSchema).map((k) => [k, {}]));
+
+const FAILURE: JsonSchema = {
+  type: 'object',
+  required: ['ok', 'error'],
+  additionalProperties: false,
+  properties: {
+    ok: { const: false },
+    error: { type: 'object', required: ['code', 'message'], properties: { code: { type: 'string' }, message: { type: 'string' } } },
+    continuation: { type: 'object' },
+  },
+};
+
+/**
  * A definition as MCP expects it: the canonical name (MCP has no prefix rule, so not the
- * vscode.lm name), the input schema Copilot sees (package.json's), the envelope as output schema,
+ * vscode.lm name), the input schema Copilot sees (package.json's), the envelope as output schema (short),
  * and the annotations of the tool's metadata.
  */
 export function mcpToolListing(tool: AnyToolDefinition): McpToolListing {
@@ -30,7 +65,7 @@ export function mcpToolListing(tool: AnyToolDefinition): McpToolListing {
       title: tool.title,
       description: tool.description,
       inputSchema: modelInputSchema(tool.inputSchema),
-      outputSchema: envelopeOutputSchema(tool.dataSchema),
+      outputSchema: mcpOutputSchema(tool.dataSchema),
       annotations: { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint },
     };
     cache.set(tool, listing);

@@ -10,6 +10,7 @@ import { defineTool } from '../../../src/core/chain/definition';
 import { modelInputSchema } from '../../../src/core/chain/manifest';
 import type { OperationalMode } from '../../../src/core/chain/modes';
 import { envelopeOutputSchema } from '../../../src/core/chain/schemas';
+import { compileSchema } from '../../../src/core/chain/validation';
 import {
   chooseWindow,
   containsPath,
@@ -21,7 +22,7 @@ import {
 } from '../../../src/mcp/discovery';
 import type { DiscoveryEntry } from '../../../src/mcp/discovery';
 import { runnerDoor } from '../../../src/mcp/door';
-import { mcpToolListing } from '../../../src/mcp/listing';
+import { mcpOutputSchema, mcpToolListing } from '../../../src/mcp/listing';
 import { FULL_PROFILE, offeredTools, parseProfile, profileAllows } from '../../../src/mcp/profile';
 import type { Offer } from '../../../src/mcp/profile';
 import { bearerMatches, newToken, refuse } from '../../../src/mcp/security';
@@ -108,6 +109,30 @@ describe('MCP door: tool profiles and listing', () => {
     );
   });
 
+  it('the output schema is the envelope said shortly: every envelope the full schema accepts, it accepts; the listing stays under 200 KB', async () => {
+    const h = await createHarness({ host: sampleHost() });
+    const answers = [
+      (await h.runner.invoke('workspace-list', {})).envelope,
+      (await h.runner.invoke('get-document-outline', { document: { path: 'nope.ts' } })).envelope,
+      (await h.runner.invoke('find-references', { symbol: {} })).envelope,
+    ];
+    let checked = 0;
+    for (const tool of ALL_TOOLS) {
+      const short = compileSchema(mcpOutputSchema(tool.dataSchema));
+      const full = compileSchema(envelopeOutputSchema(tool.dataSchema));
+      for (const envelope of answers) {
+        if (!full(envelope)) continue;
+        checked++;
+        assert.ok(short(envelope), `${tool.name}: ${JSON.stringify(short.errors)}`);
+      }
+      assert.ok(!short({ ok: false, error: { code: 'X' } }), `${tool.name}: a failure without a message passed`);
+      assert.ok(!short({ ok: true, data: {} }), `${tool.name}: a success without a snapshot passed`);
+    }
+    assert.ok(checked >= 2 * ALL_TOOLS.length + 1, `only ${checked} envelopes were checked`);
+    const bytes = ALL_TOOLS.reduce((n, t) => n + JSON.stringify(mcpToolListing(t)).length, 0);
+    assert.ok(bytes < 200_000, `tools/list is ${bytes} B`);
+  });
+
   it('lists every tool with its canonical name, title, input schema, the envelope as output schema and the annotations', () => {
     for (const tool of ALL_TOOLS) {
       const l = mcpToolListing(tool);
@@ -116,7 +141,7 @@ describe('MCP door: tool profiles and listing', () => {
       assert.equal(l.description, tool.description);
       assert.deepEqual(l.inputSchema, modelInputSchema(tool.inputSchema));
       assert.equal(l.inputSchema.type, 'object');
-      assert.deepEqual(l.outputSchema, envelopeOutputSchema(tool.dataSchema));
+      assert.deepEqual(l.outputSchema, mcpOutputSchema(tool.dataSchema));
       assert.equal(l.outputSchema.type, 'object');
       assert.equal(l.annotations.readOnlyHint, tool.annotations.readOnlyHint);
       assert.equal(l.annotations.destructiveHint, tool.annotations.destructiveHint);
