@@ -33,6 +33,8 @@ export interface McpServerOptions {
   maxBodyBytes?: number;
   /** Most sessions kept; the least recently used one is closed for a new one (default 32). */
   maxSessions?: number;
+  /** A session with no request and no open stream for this long is closed (default 30 minutes): its client went away without saying so. */
+  idleSessionMs?: number;
   /** Seconds between progress notifications of a long call, when the client asked for progress (default 2). */
   progressIntervalMs?: number;
   token?: string;
@@ -41,12 +43,15 @@ export interface McpServerOptions {
 }
 
 export const MCP_PATH = '/mcp';
+export const DEFAULT_IDLE_SESSION_MS = 30 * 60_000;
 export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 interface Session {
   server: Server;
   transport: StreamableHTTPServerTransport;
   lastUsed: number;
+  /** Requests in flight and open event streams: a session with one is in use, however long. */
+  open: number;
 }
 
 class BodyTooLarge extends Error {}
@@ -74,6 +79,7 @@ export class McpHttpServer {
   private http: http.Server | undefined;
   private port = 0;
   private readonly sessions = new Map<string, Session>();
+  private sweeper: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly options: McpServerOptions) {
     this.token = options.token ?? newToken();
@@ -114,11 +120,42 @@ export class McpHttpServer {
     });
     this.http = server;
     this.port = (server.address() as AddressInfo).port;
+    const idle = this.options.idleSessionMs ?? DEFAULT_IDLE_SESSION_MS;
+    this.sweeper = setInterval(() => this.closeIdle(idle), Math.max(10, Math.min(60_000, idle / 4)));
+    this.sweeper.unref();
+  }
+
+  /** Closes the sessions nobody used for `idleMs` (none in flight, no open stream). */
+  private closeIdle(idleMs: number): void {
+    const now = Date.now();
+    let closed = 0;
+    for (const [id, session] of this.sessions) {
+      if (session.open > 0 || now - session.lastUsed < idleMs) continue;
+      this.sessions.delete(id);
+      closed++;
+      void session.transport.close().catch(() => undefined);
+    }
+    if (closed > 0) {
+      this.options.log?.(`MCP: closed ${closed === 1 ? '1 session' : `${closed} sessions`} idle for ${Math.round(idleMs / 60_000)} min.`);
+      this.options.onClientsChanged?.(this.sessions.size);
+    }
+  }
+
+  /** Counts a request or stream as open on the session until its response ends. */
+  private using(session: Session, res: http.ServerResponse): void {
+    session.open++;
+    session.lastUsed = Date.now();
+    res.once('close', () => {
+      session.open--;
+      session.lastUsed = Date.now();
+    });
   }
 
   async stop(): Promise<void> {
     const server = this.http;
     this.http = undefined;
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = undefined;
     const sessions = [...this.sessions.values()];
     this.sessions.clear();
     await Promise.all(sessions.map((s) => s.transport.close().catch(() => undefined)));
@@ -172,7 +209,7 @@ export class McpHttpServer {
       if (sessionId !== undefined) {
         const session = this.sessions.get(sessionId);
         if (!session) return jsonRpcError(res, 404, -32001, 'Session not found: initialize a new session.');
-        session.lastUsed = Date.now();
+        this.using(session, res);
         await session.transport.handleRequest(req, res, body);
         return;
       }
@@ -181,6 +218,7 @@ export class McpHttpServer {
         return;
       }
       const session = this.newSession();
+      this.using(session, res);
       await session.transport.handleRequest(req, res, body);
       return;
     }
@@ -188,7 +226,7 @@ export class McpHttpServer {
       req.resume();
       const session = sessionId === undefined ? undefined : this.sessions.get(sessionId);
       if (!session) return jsonRpcError(res, sessionId === undefined ? 400 : 404, -32001, 'Session not found.');
-      session.lastUsed = Date.now();
+      this.using(session, res);
       await session.transport.handleRequest(req, res);
       return;
     }
@@ -211,7 +249,7 @@ export class McpHttpServer {
         this.options.onClientsChanged?.(this.sessions.size);
       },
     });
-    const session: Session = { server, transport, lastUsed: Date.now() };
+    const session: Session = { server, transport, lastUsed: Date.now(), open: 0 };
     transport.onclose = () => {
       const id = transport.sessionId;
       if (id !== undefined && this.sessions.get(id) === session) {

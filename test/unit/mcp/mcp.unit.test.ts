@@ -229,7 +229,7 @@ describe('MCP door: discovery files', () => {
 /** An MCP server over the real tools and a FakeHost workspace, as the extension builds it. */
 async function serve(
   h: Harness,
-  options: { untrusted?: 'read-tools' | 'nothing'; maxBodyBytes?: number; profile?: Offer['profile']; tools?: typeof ALL_TOOLS } = {},
+  options: { untrusted?: 'read-tools' | 'nothing'; maxBodyBytes?: number; profile?: Offer['profile']; tools?: typeof ALL_TOOLS; idleSessionMs?: number } = {},
 ) {
   const confirmations: ApprovalSummary[] = [];
   let answer = false;
@@ -245,7 +245,14 @@ async function serve(
       return answer;
     },
   );
-  const server = new McpHttpServer({ door, name: 'agent-workbench', version: 'test', maxBodyBytes: options.maxBodyBytes, progressIntervalMs: 50 });
+  const server = new McpHttpServer({
+    door,
+    name: 'agent-workbench',
+    version: 'test',
+    maxBodyBytes: options.maxBodyBytes,
+    progressIntervalMs: 50,
+    idleSessionMs: options.idleSessionMs,
+  });
   await server.start();
   return { server, confirmations, approve: (a: boolean) => (answer = a) };
 }
@@ -428,6 +435,78 @@ describe('MCP door: the server over the real runner', function () {
     for (let i = 0; i < 50 && h.logs.length === 0; i++) await new Promise((r) => setTimeout(r, 20));
     assert.equal(h.logs[0]?.outcome, 'Cancelled');
     await client.close();
+  });
+});
+
+describe('MCP door: sessions whose client went away', () => {
+  const init = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+  });
+  const headers = (server: McpHttpServer, session?: string): Record<string, string> => ({
+    'Content-Type': 'application/json',
+    Accept: 'application/json, text/event-stream',
+    Authorization: `Bearer ${server.token}`,
+    ...(session ? { 'Mcp-Session-Id': session, 'Mcp-Protocol-Version': '2025-11-25' } : {}),
+  });
+  const until = async (what: string, check: () => boolean, ms = 3000): Promise<void> => {
+    for (const end = Date.now() + ms; !check(); await new Promise((r) => setTimeout(r, 10))) if (Date.now() > end) assert.fail(`never: ${what}`);
+  };
+
+  it('closes a session nobody used for the idle time, and its id is then refused with 404', async () => {
+    const h = await createHarness({ host: sampleHost() });
+    const s = await serve(h, { idleSessionMs: 150 });
+    try {
+      const r = await fetch(s.server.url, { method: 'POST', headers: headers(s.server), body: init });
+      assert.equal(r.status, 200);
+      await r.text();
+      const id = r.headers.get('mcp-session-id');
+      assert.ok(id);
+      assert.equal(s.server.clients, 1);
+      await until('the idle session is closed', () => s.server.clients === 0);
+      const again = await fetch(s.server.url, {
+        method: 'POST',
+        headers: headers(s.server, id),
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+      });
+      assert.equal(again.status, 404);
+    } finally {
+      await s.server.stop();
+    }
+  });
+
+  it('keeps a session while a call runs longer than the idle time', async () => {
+    const slow = defineTool<Record<string, never>, unknown>({
+      name: 'slow-query',
+      title: 'Slow',
+      category: 'Workspaces',
+      operationKind: 'Query',
+      description: 'Answers after 600 ms.',
+      effect: 'Read',
+      requiresApproval: false,
+      requiredPermission: null,
+      safeToRepeat: true,
+      timeoutSeconds: 20,
+      maxOutputBytes: 0,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      dataSchema: { type: 'object' },
+      annotations: { title: 'Slow', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      examples: [],
+      run: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600)),
+    });
+    const h = await createHarness({ host: sampleHost(), tools: [slow] as never });
+    const s = await serve(h, { tools: [slow] as never, idleSessionMs: 150 });
+    try {
+      const client = await connect(s.server);
+      const result = await client.callTool({ name: 'slow-query', arguments: {} });
+      assert.equal(result.isError, false);
+      assert.deepEqual((result.structuredContent as { data: unknown }).data, { done: true });
+      await client.close();
+    } finally {
+      await s.server.stop();
+    }
   });
 });
 
