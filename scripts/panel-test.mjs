@@ -554,6 +554,10 @@ try {
     });
     assert.match(copied, /claude mcp add --transport http agent-workbench http:\/\/127\.0\.0\.1:\d+\/mcp --header 'Authorization: Bearer [\w-]{43}'/);
     await page.screenshot({ path: path.join(ARTIFACTS, 'mcp-setup.png') });
+    // The theme test left high contrast on: the page in the default light theme too.
+    await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
+    await sleep(1500);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'mcp-setup-light.png') });
     const [name] = fs.readdirSync(mcpDir).filter((n) => n.endsWith('.json'));
     const entry = JSON.parse(fs.readFileSync(path.join(mcpDir, name), 'utf8'));
     assert.ok(copied.includes(entry.token) && copied.includes(entry.url));
