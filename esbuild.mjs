@@ -47,7 +47,7 @@ const mcpServerApart = {
   },
 };
 
-// The extension, its MCP server, and the stdio bridge an MCP client starts with `node <extension>/dist/mcp-stdio.js` (src/mcp/stdioBridge.ts).
+// The extension, its MCP server, the checker's worker, and the stdio bridge an MCP client starts with `node <extension>/dist/mcp-stdio.js` (src/mcp/stdioBridge.ts).
 const contexts = await Promise.all([
   esbuild.context({
     ...shared,
@@ -59,6 +59,8 @@ const contexts = await Promise.all([
   }),
   esbuild.context({ ...shared, entryPoints: ['src/mcp/server.ts'], outfile: 'dist/mcp-server.js' }),
   esbuild.context({ ...shared, entryPoints: ['src/mcp/stdioBridge.ts'], outfile: 'dist/mcp-stdio.js' }),
+  // The diagnostics checker's worker thread: it requires at run time the TypeScript the host names (VS Code's own), never a bundled one.
+  esbuild.context({ ...shared, entryPoints: ['src/checker/worker.ts'], outfile: 'dist/check-worker.js', external: [...shared.external, 'typescript'] }),
 ]);
 
 if (watch) {

@@ -24,7 +24,10 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }],
-          patterns: [{ group: ['**/host/*', '**/tools/*', '**/tools', '**/extension'], message: 'src/core imports neither src/host nor src/tools.' }],
+          patterns: [
+            { group: ['**/host/*', '**/tools/*', '**/tools', '**/extension'], message: 'src/core imports neither src/host nor src/tools.' },
+            { group: ['**/checker/*'], message: 'src/checker runs in a worker the host starts: src/core never imports it.' },
+          ],
         },
       ],
     },
@@ -36,7 +39,10 @@ export default tseslint.config(
         'error',
         {
           paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }],
-          patterns: [{ group: ['**/host/*', '**/extension'], message: 'src/tools never imports src/host.' }],
+          patterns: [
+            { group: ['**/host/*', '**/extension'], message: 'src/tools never imports src/host.' },
+            { group: ['**/checker/*'], message: 'src/checker runs in a worker the host starts: tools reach it through the host.' },
+          ],
         },
       ],
     },
@@ -50,6 +56,26 @@ export default tseslint.config(
         {
           paths: [{ name: 'vscode', message: 'Only src/host may import vscode.' }],
           patterns: [{ group: ['**/host/*', '**/extension'], message: 'src/mcp never imports src/host.' }],
+        },
+      ],
+    },
+  },
+  {
+    // The checker is plain Node run in a worker thread: it loads TypeScript from the path it is given and knows no other ring.
+    files: ['src/checker/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'Only src/host may import vscode.' },
+            {
+              name: 'typescript',
+              message: 'The worker requires the TypeScript the host names at run time; import only its types (import type).',
+              allowTypeImports: true,
+            },
+          ],
+          patterns: [{ group: ['**/host/*', '**/tools/*', '**/core/*', '**/mcp/*', '**/extension'], message: 'src/checker imports no other ring.' }],
         },
       ],
     },

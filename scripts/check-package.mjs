@@ -31,6 +31,7 @@ try {
     'dist/extension.js',
     'dist/mcp-server.js',
     'dist/mcp-stdio.js',
+    'dist/check-worker.js',
     'README.md',
     'docs/reference/index.md',
     'docs/images/review-panel.png',

@@ -1,0 +1,147 @@
+import { Worker } from 'node:worker_threads';
+import type { CheckedResult, CheckerWorkerData, CheckRequest, CheckResult, FromWorker, ToWorker } from './protocol';
+
+export interface CheckerClientOptions {
+  /** The `typescript` module the worker loads: VS Code's bundled one in the host, the devDependency in tests. */
+  typescriptPath: string;
+  /** dist/check-worker.js (or the compiled src/checker/worker.js). */
+  workerPath: string;
+  /** How long a cancelled check may take to stop by itself before its worker is terminated; default 300 ms. */
+  cancelGraceMs?: number;
+  /** How long past its deadline a check may run before its worker is terminated; default 1,000 ms. */
+  deadlineGraceMs?: number;
+}
+
+interface Pending {
+  id: number;
+  settle(outcome: { result: CheckResult } | { error: Error }): void;
+}
+
+/**
+ * The host's side of the checker: one worker thread, started on the first check and again after
+ * it died or was terminated, running one check at a time (later ones wait their turn). A check
+ * that does not stop within its grace is ended with its worker, so nothing is left running.
+ */
+export class CheckerClient {
+  private worker: Worker | undefined;
+  private readonly cancelBuffer = new SharedArrayBuffer(4);
+  private readonly cancelFlag = new Int32Array(this.cancelBuffer);
+  private nextId = 1;
+  private queue: Promise<unknown> = Promise.resolve();
+  private pending: Pending | undefined;
+  private disposed = false;
+  private typescriptVersion = '';
+
+  constructor(private readonly options: CheckerClientOptions) {}
+
+  check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+    const turn = this.queue.then(() => this.run(request, signal));
+    this.queue = turn.catch(() => undefined);
+    return turn;
+  }
+
+  /** Whether a worker thread exists (idle and warm, or checking). */
+  get running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  get busy(): boolean {
+    return this.pending !== undefined;
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    this.pending?.settle({ result: { outcome: 'cancelled' } });
+    await this.terminate();
+  }
+
+  private run(request: CheckRequest, signal: AbortSignal | undefined): Promise<CheckResult> {
+    if (this.disposed) return Promise.reject(new Error('the checker client is disposed'));
+    if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
+    const worker = this.ensureWorker();
+    const id = this.nextId++;
+    return new Promise<CheckResult>((resolve, reject) => {
+      const timers: NodeJS.Timeout[] = [];
+      const onAbort = () => {
+        Atomics.store(this.cancelFlag, 0, id);
+        this.post(worker, { kind: 'cancel', id });
+        timers.push(setTimeout(() => void this.end(id, { outcome: 'cancelled' }), this.options.cancelGraceMs ?? 300));
+      };
+      this.pending = {
+        id,
+        settle: (outcome) => {
+          if (this.pending?.id !== id) return;
+          this.pending = undefined;
+          this.worker?.unref();
+          timers.forEach(clearTimeout);
+          signal?.removeEventListener('abort', onAbort);
+          if ('error' in outcome) reject(outcome.error);
+          else resolve(outcome.result);
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (request.deadline !== undefined) {
+        const wait = Math.max(0, request.deadline - Date.now()) + (this.options.deadlineGraceMs ?? 1000);
+        timers.push(setTimeout(() => void this.end(id, this.timedOut()), wait));
+      }
+      // Referenced while it checks, so a host waiting only for this answer stays alive.
+      worker.ref();
+      this.post(worker, { kind: 'check', id, request });
+    });
+  }
+
+  /** Terminates the worker of a check that did not stop, then answers it: once it resolves, no thread is left running. */
+  private async end(id: number, result: CheckResult): Promise<void> {
+    if (this.pending?.id !== id) return;
+    await this.terminate();
+    this.pending?.settle({ result });
+  }
+
+  private timedOut(): CheckedResult {
+    return {
+      outcome: 'checked',
+      introduced: [],
+      resolved: [],
+      checked: [],
+      complete: false,
+      reasons: ['time-limit'],
+      projects: [],
+      typescriptVersion: this.typescriptVersion,
+      stats: { recomputedBase: 0, recomputedStaged: 0, durationMs: 0 },
+    };
+  }
+
+  private post(worker: Worker, message: ToWorker): void {
+    worker.postMessage(message);
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const workerData: CheckerWorkerData = { typescriptPath: this.options.typescriptPath, cancel: this.cancelBuffer };
+    const worker = new Worker(this.options.workerPath, { workerData });
+    // A thread that only waits for checks must not keep the host's process alive.
+    worker.unref();
+    worker.on('message', (message: FromWorker) => {
+      if (message.kind === 'ready') {
+        this.typescriptVersion = message.typescriptVersion;
+      } else if (this.pending?.id === message.id) {
+        this.pending.settle(message.kind === 'result' ? { result: message.result } : { error: new Error(`the checker failed: ${message.message}`) });
+      }
+    });
+    const died = (why: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.pending?.settle({ error: new Error(`the checker worker ${why}`) });
+    };
+    worker.on('error', (error: Error) => died(`failed: ${error.message}`));
+    worker.on('exit', (code) => died(`exited (code ${code})`));
+    this.worker = worker;
+    return worker;
+  }
+
+  private async terminate(): Promise<void> {
+    const worker = this.worker;
+    this.worker = undefined;
+    if (worker) await worker.terminate();
+  }
+}

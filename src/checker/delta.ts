@@ -1,0 +1,90 @@
+import type { CheckedDiagnostic } from './protocol';
+
+/** One document's diagnostics in both views, each positioned in its own text. */
+export interface DocumentDiagnostics {
+  path: string;
+  /** In the current (unstaged) text; empty for a document the transaction creates. */
+  base: readonly CheckedDiagnostic[];
+  /** In the staged text; empty for a document the transaction deletes. */
+  staged: readonly CheckedDiagnostic[];
+  /** Both texts, when known, tell which duplicate moved where; without them lines are compared as they are. */
+  baseText?: string;
+  stagedText?: string;
+}
+
+export interface Delta {
+  /** Positions in the staged text. */
+  introduced: CheckedDiagnostic[];
+  /** Positions in the current text. */
+  resolved: CheckedDiagnostic[];
+}
+
+const identity = (line: number): number | undefined => line;
+
+/**
+ * Where a current line is in the staged text, for lines outside the changed region (common first
+ * and last lines); undefined for a line inside it. One region covers what a typical edit does.
+ */
+export function lineMapping(baseText: string, stagedText: string): (baseLine: number) => number | undefined {
+  const a = baseText.split(/\r?\n/);
+  const b = stagedText.split(/\r?\n/);
+  let prefix = 0;
+  while (prefix < a.length && prefix < b.length && a[prefix] === b[prefix]) prefix++;
+  let suffix = 0;
+  while (suffix < a.length - prefix && suffix < b.length - prefix && a[a.length - 1 - suffix] === b[b.length - 1 - suffix]) suffix++;
+  const shift = b.length - a.length;
+  return (line) => (line <= prefix ? line : line > a.length - suffix ? line + shift : undefined);
+}
+
+const keyOf = (d: CheckedDiagnostic) => `${d.code}\u0000${d.message}`;
+
+/**
+ * What a transaction introduces and resolves. Diagnostics are matched per document by (code,
+ * message) as multisets, never by position: an edit above a diagnostic moves it without changing
+ * it. Where a key occurs more often in one view, the instances left unmatched are the ones that
+ * differ: pairs are made closest first, a current line mapped into the staged text.
+ */
+export function diagnosticsDelta(documents: readonly DocumentDiagnostics[]): Delta {
+  const introduced: CheckedDiagnostic[] = [];
+  const resolved: CheckedDiagnostic[] = [];
+  for (const doc of documents) {
+    const map = doc.baseText !== undefined && doc.stagedText !== undefined ? lineMapping(doc.baseText, doc.stagedText) : identity;
+    const groups = new Map<string, { base: CheckedDiagnostic[]; staged: CheckedDiagnostic[] }>();
+    const group = (d: CheckedDiagnostic) => {
+      const key = keyOf(d);
+      let g = groups.get(key);
+      if (!g) groups.set(key, (g = { base: [], staged: [] }));
+      return g;
+    };
+    for (const d of doc.base) group(d).base.push(d);
+    for (const d of doc.staged) group(d).staged.push(d);
+    for (const { base, staged } of groups.values()) {
+      if (base.length === 0 || staged.length === 0) {
+        resolved.push(...base);
+        introduced.push(...staged);
+        continue;
+      }
+      const pairs: { b: number; s: number; cost: number }[] = [];
+      base.forEach((bd, b) =>
+        staged.forEach((sd, s) => {
+          const mapped = map(bd.line);
+          // A line inside the changed region pairs after every line outside it.
+          const cost = mapped === undefined ? 1e9 + Math.abs(bd.line - sd.line) : Math.abs(mapped - sd.line) * 1e4 + Math.abs(bd.column - sd.column);
+          pairs.push({ b, s, cost });
+        }),
+      );
+      pairs.sort((x, y) => x.cost - y.cost || x.s - y.s || x.b - y.b);
+      const usedBase = new Set<number>();
+      const usedStaged = new Set<number>();
+      for (const p of pairs) {
+        if (usedBase.has(p.b) || usedStaged.has(p.s)) continue;
+        usedBase.add(p.b);
+        usedStaged.add(p.s);
+      }
+      base.forEach((d, i) => usedBase.has(i) || resolved.push(d));
+      staged.forEach((d, i) => usedStaged.has(i) || introduced.push(d));
+    }
+  }
+  const order = (x: CheckedDiagnostic, y: CheckedDiagnostic) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line || x.column - y.column);
+  return { introduced: introduced.sort(order), resolved: resolved.sort(order) };
+}

@@ -1,0 +1,71 @@
+/**
+ * What the host asks the checker worker and what it answers. Paths in requests and answers are
+ * relative to the request's folder, with '/' separators, like every path the tools show.
+ */
+
+export interface CheckRequest {
+  /** Absolute path of the workspace folder the transaction belongs to. */
+  folder: string;
+  /** The staged documents: path → staged text, or null for a document the transaction deletes. */
+  staged: Record<string, string | null>;
+  /** The current text of unsaved editor buffers (the unstaged view): path → text. Every other file is read from disk. */
+  buffers: Record<string, string>;
+  /** Date.now() after which the check stops and answers what it has, with complete: false and reason 'time-limit'. */
+  deadline?: number;
+  /** The most dependents (documents importing a staged one, transitively) checked besides the staged documents; default 200. */
+  maxDependents?: number;
+}
+
+export type Severity = 'error' | 'warning' | 'suggestion' | 'message';
+
+export interface CheckedDiagnostic {
+  path: string;
+  /** 1-based, in the text the list says: the staged text for `introduced`, the current text for `resolved`. */
+  line: number;
+  /** 1-based, in UTF-16 code units. */
+  column: number;
+  /** TypeScript's code (2304 for TS2304). */
+  code: number;
+  /** The message chain flattened, one message per line. */
+  message: string;
+  severity: Severity;
+}
+
+export type IncompleteReason = 'dependent-cap' | 'time-limit';
+
+export interface CheckedResult {
+  outcome: 'checked';
+  /** Diagnostics the staged view has and the current view has not; positions in the staged text. */
+  introduced: CheckedDiagnostic[];
+  /** Diagnostics the current view has and the staged view has not; positions in the current (unstaged) text. */
+  resolved: CheckedDiagnostic[];
+  /** The documents whose diagnostics were compared: the staged ones first, then their dependents. */
+  checked: string[];
+  /** False when a dependent was left out (cap) or the time limit stopped the check; `reasons` says which. */
+  complete: boolean;
+  reasons: IncompleteReason[];
+  /** Config files (folder-relative) of the projects checked; '' for loose files checked with default options. */
+  projects: string[];
+  typescriptVersion: string;
+  /** How much work this check did: files whose semantic diagnostics were computed (not served warm), per view, and time spent. */
+  stats: { recomputedBase: number; recomputedStaged: number; durationMs: number };
+}
+
+export interface CancelledResult {
+  outcome: 'cancelled';
+}
+
+export type CheckResult = CheckedResult | CancelledResult;
+
+/** workerData of the checker worker. */
+export interface CheckerWorkerData {
+  /** Absolute path of the `typescript` module the worker loads (VS Code's bundled one, in the host). */
+  typescriptPath: string;
+  /** One Int32: the id of the check to cancel. Read by the worker while it is busy, when no message can reach it. */
+  cancel: SharedArrayBuffer;
+}
+
+export type ToWorker = { kind: 'check'; id: number; request: CheckRequest } | { kind: 'cancel'; id: number };
+
+export type FromWorker =
+  { kind: 'ready'; typescriptVersion: string } | { kind: 'result'; id: number; result: CheckResult } | { kind: 'error'; id: number; message: string };

@@ -1,0 +1,37 @@
+/**
+ * The checker's worker thread (bundled as dist/check-worker.js): loads the TypeScript module the
+ * host names, keeps one warm Checker per folder, and answers checks one at a time. The host's
+ * cancel reaches a busy check through the shared flag, since no message is read until it ends.
+ */
+import { createRequire } from 'node:module';
+import * as path from 'node:path';
+import { parentPort, workerData } from 'node:worker_threads';
+import type * as TS from 'typescript';
+import { Checker, systemReader } from './program';
+import type { CheckerWorkerData, FromWorker, ToWorker } from './protocol';
+
+const port = parentPort;
+if (!port) throw new Error('the checker runs in a worker thread');
+const data = workerData as CheckerWorkerData;
+const ts = createRequire(__filename)(data.typescriptPath) as typeof TS;
+const cancel = new Int32Array(data.cancel);
+const reader = systemReader(ts);
+const checkers = new Map<string, Checker>();
+
+const post = (message: FromWorker) => port.postMessage(message);
+
+post({ kind: 'ready', typescriptVersion: ts.version });
+
+port.on('message', (message: ToWorker) => {
+  // A cancel for a check that is not running has nothing to stop: the host already answered it.
+  if (message.kind !== 'check') return;
+  const { id, request } = message;
+  try {
+    const folder = path.resolve(request.folder);
+    let checker = checkers.get(folder);
+    if (!checker) checkers.set(folder, (checker = new Checker(ts, reader, folder)));
+    post({ kind: 'result', id, result: checker.check(request, () => Atomics.load(cancel, 0) === id) });
+  } catch (error) {
+    post({ kind: 'error', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+});

@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { CheckerClient } from '../../../src/checker/client';
+import type { CheckedResult, CheckResult } from '../../../src/checker/protocol';
+import { chain, fixture, STRICT_TSCONFIG, TYPESCRIPT_PATH } from './support';
+
+// The compiled worker module; the bundle (dist/check-worker.js) is checked at the end when `node esbuild.mjs` has run.
+const WORKER = path.resolve(__dirname, '..', '..', '..', 'src', 'checker', 'worker.js');
+const BUNDLE = path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'check-worker.js');
+
+function checked(result: CheckResult): CheckedResult {
+  assert.equal(result.outcome, 'checked');
+  return result as CheckedResult;
+}
+
+const brief = (r: CheckedResult) => r.introduced.map((d) => `${d.path}:${d.line}:${d.column} TS${d.code}`);
+
+describe('checker: the client and its worker thread', function () {
+  this.timeout(60_000);
+  const disposers: (() => unknown)[] = [];
+  afterEach(async () => {
+    for (const d of disposers.splice(0)) await d();
+  });
+  const setUp = (files: Record<string, string>, options: { cancelGraceMs?: number; deadlineGraceMs?: number; workerPath?: string } = {}) => {
+    const f = fixture(files);
+    const client = new CheckerClient({ typescriptPath: TYPESCRIPT_PATH, workerPath: WORKER, ...options });
+    disposers.push(f.dispose, () => client.dispose());
+    return { folder: f.folder, client };
+  };
+  const staged = { 'src/m0.ts': 'export function f0(x: { k0: string }) { return [x]; }\n' };
+
+  it('checks in the worker and stays warm between checks', async () => {
+    const { folder, client } = setUp(chain(4));
+    const first = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.deepEqual(brief(first), ['src/m1.ts:2:31 TS2322']);
+    assert.equal(
+      first.typescriptVersion,
+      (JSON.parse(fs.readFileSync(path.join(path.dirname(TYPESCRIPT_PATH), '..', 'package.json'), 'utf8')) as { version: string }).version,
+    );
+    assert.equal(client.running, true);
+    assert.equal(client.busy, false);
+    const again = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.equal(again.stats.recomputedBase + again.stats.recomputedStaged, 0);
+  });
+
+  it('a cancel that does not land within its grace terminates the worker; the next check starts a new one', async () => {
+    const { folder, client } = setUp(chain(12), { cancelGraceMs: 0 });
+    const controller = new AbortController();
+    const pending = client.check({ folder, staged, buffers: {} }, controller.signal);
+    setTimeout(() => controller.abort(), 50);
+    assert.deepEqual(await pending, { outcome: 'cancelled' });
+    assert.equal(client.running, false, 'no worker thread is left');
+    assert.equal(client.busy, false);
+    assert.deepEqual(brief(checked(await client.check({ folder, staged, buffers: {} }))), ['src/m1.ts:2:31 TS2322']);
+  });
+
+  it('a cancel that lands stops the check in the worker, which stays for the next check', async () => {
+    const { folder, client } = setUp(chain(12), { cancelGraceMs: 30_000 });
+    // Warm: the worker has loaded TypeScript and parsed the project.
+    await client.check({ folder, staged: {}, buffers: {} });
+    const controller = new AbortController();
+    const started = Date.now();
+    const pending = client.check({ folder, staged, buffers: {} }, controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    assert.deepEqual(await pending, { outcome: 'cancelled' });
+    assert.ok(Date.now() - started < 5_000, `the cancel landed after ${Date.now() - started} ms`);
+    assert.equal(client.running, true);
+    assert.equal(client.busy, false);
+    const next = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.equal(next.complete, true);
+    assert.deepEqual(brief(next), ['src/m1.ts:2:31 TS2322']);
+  });
+
+  it('a check that reaches its deadline answers complete: false, and the next one works', async () => {
+    const { folder, client } = setUp(chain(12));
+    const late = checked(await client.check({ folder, staged, buffers: {}, deadline: Date.now() + 100 }));
+    assert.equal(late.complete, false);
+    assert.deepEqual(late.reasons, ['time-limit']);
+    assert.equal(client.busy, false);
+    const next = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.equal(next.complete, true);
+  });
+
+  it('a worker that does not stop at its deadline is terminated', async () => {
+    const { folder, client } = setUp(chain(12), { deadlineGraceMs: 0 });
+    const late = checked(await client.check({ folder, staged, buffers: {}, deadline: Date.now() + 20 }));
+    assert.equal(late.complete, false);
+    assert.deepEqual(late.reasons, ['time-limit']);
+    assert.equal(client.running, false);
+    assert.equal(checked(await client.check({ folder, staged, buffers: {} })).complete, true);
+  });
+
+  it('checks wait their turn, and one cancelled before its turn never reaches the worker', async () => {
+    const { folder, client } = setUp({ 'tsconfig.json': STRICT_TSCONFIG, 'src/a.ts': 'export const a = 1;\n' });
+    const controller = new AbortController();
+    const one = client.check({ folder, staged: { 'src/a.ts': "export const a: number = '1';\n" }, buffers: {} });
+    const two = client.check({ folder, staged: {}, buffers: {} }, controller.signal);
+    controller.abort();
+    assert.equal(checked(await one).introduced.length, 1);
+    assert.deepEqual(await two, { outcome: 'cancelled' });
+  });
+
+  it('a worker that cannot start (no TypeScript at the path) fails the check, and dispose ends the client', async () => {
+    const { folder, client } = setUp({ 'a.ts': '' });
+    const broken = new CheckerClient({ typescriptPath: path.join(folder, 'no-typescript.js'), workerPath: WORKER });
+    await assert.rejects(broken.check({ folder, staged: {}, buffers: {} }), /the checker worker/);
+    assert.equal(broken.running, false);
+    await client.dispose();
+    await assert.rejects(client.check({ folder, staged: {}, buffers: {} }), /disposed/);
+  });
+
+  it('the bundle dist/check-worker.js answers with the TypeScript it is given', async function () {
+    if (!fs.existsSync(BUNDLE)) this.skip();
+    const { folder, client } = setUp({ 'tsconfig.json': STRICT_TSCONFIG, 'src/a.ts': 'export const a = 1;\n' }, { workerPath: BUNDLE });
+    const r = checked(await client.check({ folder, staged: { 'src/a.ts': "export const a: number = '1';\n" }, buffers: {} }));
+    assert.deepEqual(brief(r), ['src/a.ts:1:14 TS2322']);
+  });
+});

@@ -1,0 +1,119 @@
+import * as assert from 'node:assert/strict';
+import { diagnosticsDelta, lineMapping } from '../../../src/checker/delta';
+import type { CheckedDiagnostic } from '../../../src/checker/protocol';
+
+const d = (line: number, code = 2322, message = "Type 'number' is not assignable to type 'string'.", column = 7, path = 'a.ts'): CheckedDiagnostic => ({
+  path,
+  line,
+  column,
+  code,
+  message,
+  severity: 'error',
+});
+
+const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}`);
+
+describe('checker: diagnostics delta', () => {
+  it('finds nothing when both views have the same diagnostics', () => {
+    assert.deepEqual(
+      diagnosticsDelta([{ path: 'a.ts', base: [d(3), d(5, 2304, "Cannot find name 'x'.")], staged: [d(3), d(5, 2304, "Cannot find name 'x'.")] }]),
+      {
+        introduced: [],
+        resolved: [],
+      },
+    );
+  });
+
+  it('does not report a diagnostic that only moved because lines were inserted above it', () => {
+    const base = lines(10).join('\n');
+    const staged = ['new 1', 'new 2', ...lines(10)].join('\n');
+    assert.deepEqual(diagnosticsDelta([{ path: 'a.ts', base: [d(4)], staged: [d(6)], baseText: base, stagedText: staged }]), { introduced: [], resolved: [] });
+    // Without the texts it still matches by code and message.
+    assert.deepEqual(diagnosticsDelta([{ path: 'a.ts', base: [d(4)], staged: [d(6)] }]), { introduced: [], resolved: [] });
+  });
+
+  it('reports introduced diagnostics in staged coordinates and resolved ones in current coordinates', () => {
+    const result = diagnosticsDelta([
+      { path: 'a.ts', base: [d(2, 2304, "Cannot find name 'y'.")], staged: [d(9, 2339, "Property 'z' does not exist on type 'P'.", 3)] },
+    ]);
+    assert.deepEqual(result.introduced, [d(9, 2339, "Property 'z' does not exist on type 'P'.", 3)]);
+    assert.deepEqual(result.resolved, [d(2, 2304, "Cannot find name 'y'.")]);
+  });
+
+  it('counts duplicates: a second identical error is introduced, and the new one is the one reported', () => {
+    const base = lines(10).join('\n');
+    // Two lines inserted at the top, one of them erroneous; the old error (line 5) moves to line 7.
+    const staged = ['const a: string = 1;', 'ok', ...lines(10)].join('\n');
+    const result = diagnosticsDelta([{ path: 'a.ts', base: [d(5)], staged: [d(1), d(7)], baseText: base, stagedText: staged }]);
+    assert.deepEqual(result, { introduced: [d(1)], resolved: [] });
+  });
+
+  it('picks the right instance of a duplicate that disappears after a shift', () => {
+    const base = lines(20).join('\n');
+    // Lines 3-4 removed (one held an error); the error at line 15 is now at line 13.
+    const staged = [...lines(20)].filter((_, i) => i !== 2 && i !== 3).join('\n');
+    const result = diagnosticsDelta([{ path: 'a.ts', base: [d(4), d(15)], staged: [d(13)], baseText: base, stagedText: staged }]);
+    assert.deepEqual(result, { introduced: [], resolved: [d(4)] });
+  });
+
+  it('matches by message too: the same code with another message is a different diagnostic', () => {
+    const result = diagnosticsDelta([{ path: 'a.ts', base: [d(3, 2304, "Cannot find name 'a'.")], staged: [d(3, 2304, "Cannot find name 'b'.")] }]);
+    assert.equal(result.introduced.length, 1);
+    assert.equal(result.resolved.length, 1);
+  });
+
+  it('keeps documents apart: the same error moving to another file is introduced there and resolved here', () => {
+    const result = diagnosticsDelta([
+      { path: 'a.ts', base: [d(3, 2322, 'm', 1, 'a.ts')], staged: [] },
+      { path: 'b.ts', base: [], staged: [d(3, 2322, 'm', 1, 'b.ts')] },
+    ]);
+    assert.deepEqual(result, { introduced: [d(3, 2322, 'm', 1, 'b.ts')], resolved: [d(3, 2322, 'm', 1, 'a.ts')] });
+  });
+
+  it('handles a created document (no current diagnostics) and a deleted one (no staged diagnostics)', () => {
+    const result = diagnosticsDelta([
+      { path: 'new.ts', base: [], staged: [d(1, 2322, 'm', 1, 'new.ts')] },
+      { path: 'old.ts', base: [d(2, 2322, 'm', 1, 'old.ts')], staged: [] },
+    ]);
+    assert.deepEqual(
+      result.introduced.map((x) => x.path),
+      ['new.ts'],
+    );
+    assert.deepEqual(
+      result.resolved.map((x) => x.path),
+      ['old.ts'],
+    );
+  });
+
+  it('sorts each list by path and position', () => {
+    const result = diagnosticsDelta([
+      { path: 'b.ts', base: [], staged: [d(5, 1, 'x', 1, 'b.ts'), d(2, 2, 'y', 1, 'b.ts')] },
+      { path: 'a.ts', base: [], staged: [d(9, 3, 'z', 1, 'a.ts')] },
+    ]);
+    assert.deepEqual(
+      result.introduced.map((x) => `${x.path}:${x.line}`),
+      ['a.ts:9', 'b.ts:2', 'b.ts:5'],
+    );
+  });
+
+  it('many duplicates with an edit in the middle keep the unchanged ones paired', () => {
+    const base = lines(30).join('\n');
+    const stagedLines = lines(30);
+    stagedLines.splice(10, 0, 'x1', 'x2', 'x3');
+    const staged = stagedLines.join('\n');
+    const baseDiags = [d(2), d(8), d(20), d(25)];
+    const stagedDiags = [d(2), d(8), d(11), d(12), d(23), d(28)];
+    assert.deepEqual(diagnosticsDelta([{ path: 'a.ts', base: baseDiags, staged: stagedDiags, baseText: base, stagedText: staged }]), {
+      introduced: [d(11), d(12)],
+      resolved: [],
+    });
+  });
+
+  it('maps lines outside the changed region, CRLF or not', () => {
+    const map = lineMapping('a\r\nb\r\nc\r\nd\r\n', 'a\r\nB\r\nB2\r\nc\r\nd\r\n');
+    assert.equal(map(1), 1);
+    assert.equal(map(2), undefined);
+    assert.equal(map(3), 4);
+    assert.equal(map(4), 5);
+  });
+});
