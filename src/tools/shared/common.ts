@@ -3,17 +3,7 @@ import type { ToolDefinition } from '../../core/chain/definition';
 import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { TypedSchema } from '../../core/chain/schemaTypes';
-import type { Snapshot } from '../../core/chain/envelope';
-import type { WorkspaceSelector } from '../../core/documents/workspaces';
 import type { HostTarget } from '../../core/documents/editorPort';
-
-/** Fields every request may carry. */
-export interface CommonInput {
-  workspace?: WorkspaceSelector | null;
-  expectedSnapshot?: Snapshot | null;
-  /** Tools whose schema has it (inputSchema's view option): the staged view. The chain applies it. */
-  view?: 'buffer' | 'staged';
-}
 
 /**
  * Input fragment of the tools that can answer in the staged view: selectors resolve against the
@@ -30,6 +20,12 @@ export interface InputOptions {
 type CommonProperties<O extends InputOptions> = (O extends { view: true } ? { view: typeof viewInput } : unknown) & {
   expectedSnapshot: typeof expectedSnapshotInput;
 } & (O extends { workspace: false } ? unknown : { workspace: typeof workspaceSelectorInput });
+
+/**
+ * Refuses a property typed as plain JsonSchema (a fragment that lost its literal type): the
+ * input type would be unknown there, and nothing would check the code reading it.
+ */
+type LiteralFragments<P> = { [K in keyof P]: string extends keyof P[K] ? never : unknown };
 
 /** What inputSchema returns: its type is computed from the arguments, so SchemaType reads the real properties and required list. */
 export type ToolInputSchema<P, R extends readonly string[], O extends InputOptions> = {
@@ -50,7 +46,7 @@ export function inputSchema<
   const P extends Record<string, TypedSchema>,
   const R extends readonly (keyof P & string)[] = [],
   const O extends InputOptions = Record<never, never>,
->(properties: P, required?: R, options?: O): ToolInputSchema<P, R, O> {
+>(properties: P & LiteralFragments<P>, required?: R, options?: O): ToolInputSchema<P, R, O> {
   const schema = {
     type: 'object',
     properties: {
