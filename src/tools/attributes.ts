@@ -7,9 +7,8 @@ import { resolveExternally, ToolError } from '../core/chain/envelope';
 import { collectionOutput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { lastSegmentOf, resolveSymbol } from '../core/symbols/symbols';
-import type { ResolvedSymbol, SymbolSelector } from '../core/symbols/symbols';
+import type { ResolvedSymbol } from '../core/symbols/symbols';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { CommonInput } from './shared/common';
 import { supertypes } from './shared/typeHierarchy';
 import { isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 
@@ -19,12 +18,6 @@ type SeedLocation = Omit<LocationOutput, 'documentId'> & { document: DocumentRef
 function seedLocation(location: LocationOutput, document: DocumentRef): SeedLocation {
   const { documentId: _id, ...rest } = location;
   return { document, ...rest };
-}
-
-interface AttributesInput extends CommonInput {
-  symbol: SymbolSelector;
-  includeInherited?: boolean;
-  attributesLimit?: number | null;
 }
 
 export interface AttributeType {
@@ -121,7 +114,7 @@ async function baseTypes(ctx: ToolContext, type: ResolvedSymbol): Promise<Resolv
   return bases;
 }
 
-export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
+export const getSymbolAttributes = defineTool({
   name: 'get-symbol-attributes',
   title: 'Get Symbol Attributes',
   category: 'Code discovery and navigation',
@@ -191,7 +184,7 @@ export const getSymbolAttributes = defineTool<AttributesInput, AttributesData>({
       request: { symbol: { location: { selection: { document: { path: 'src/services.ts' }, selectedText: 'WelcomeService' } } }, includeInherited: true },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<AttributesData> {
     const target = await resolveSymbol(ctx, input.symbol);
     const doc = target.document;
     if (!attributeSyntax(doc.host.languageId)) {

@@ -12,9 +12,7 @@ import { boundedString, collectionOutput, documentSelectorInput, limitParameter,
 import type { JsonSchema } from '../core/chain/schemas';
 import type { StagedCoverage } from '../core/transactions/types';
 import type { Workspace } from '../core/documents/workspaces';
-import type { DocumentSelector, LocationSelector } from '../core/documents/context';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { CommonInput } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { applyEdits, effectiveEdits, toChanges } from '../core/transactions/editorEdits';
 
@@ -85,12 +83,6 @@ function describeAction(
 
 // ---------------------------------------------------------------- list-code-actions
 
-interface ListActionsInput extends CommonInput {
-  location: LocationSelector;
-  kind?: string | null;
-  actionsLimit?: number | null;
-}
-
 export interface ListActionsData {
   actions: { items: ActionItem[]; hasMore: boolean; totalCount: number };
   expiresInSeconds: number;
@@ -119,9 +111,9 @@ const actionItemSchema: JsonSchema = {
   required: ['actionRef', 'title', 'stageable'],
 };
 
-const kindInput: JsonSchema = { type: ['string', 'null'], maxLength: 200 };
+const kindInput = { type: ['string', 'null'], maxLength: 200 } as const;
 
-export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
+export const listCodeActions = defineTool({
   name: 'list-code-actions',
   title: 'List Code Actions',
   category: 'Mutations',
@@ -149,8 +141,8 @@ export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
       request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'formatName', contextAfter: '(name)' } }, kind: 'quickfix' },
     },
   ],
-  async run(input, ctx) {
-    const target = await ctx.location(input.location, input.workspace);
+  async run(input, ctx): Promise<ListActionsData> {
+    const target = await ctx.location(input.location);
     const doc = target.document;
     // Actions such as adding an import or moving a symbol reach other files: not from a service that knows only the open ones.
     await ctx.services.readiness.require(ctx, doc, 'the code actions');
@@ -165,10 +157,6 @@ export const listCodeActions = defineTool<ListActionsInput, ListActionsData>({
 });
 
 // ---------------------------------------------------------------- stage-code-action
-
-interface StageActionInput extends CommonInput {
-  actionRef: string;
-}
 
 /** The action behind a ref, checked against the current buffers; stale or unknown refs ask for a new listing. */
 async function liveAction(ctx: ToolContext, ref: string): Promise<{ workspace: Workspace; entry: CachedAction }> {
@@ -198,7 +186,7 @@ async function liveAction(ctx: ToolContext, ref: string): Promise<{ workspace: W
   return { workspace, entry };
 }
 
-export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData>({
+export const stageCodeAction = defineTool({
   name: 'stage-code-action',
   title: 'Stage Code Action',
   category: 'Mutations',
@@ -222,7 +210,7 @@ export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData
       request: { actionRef: 'ca-0123456789ab' },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<SemanticMutationData> {
     const { workspace, entry } = await liveAction(ctx, input.actionRef);
     if (entry.unstageable) {
       throw new ToolError(
@@ -243,12 +231,6 @@ export const stageCodeAction = defineTool<StageActionInput, SemanticMutationData
 });
 
 // ---------------------------------------------------------------- prepare-fix-all
-
-interface FixAllInput extends CommonInput {
-  document: DocumentSelector;
-  kind?: 'source.fixAll' | 'source.organizeImports' | null;
-  contextLines?: number | null;
-}
 
 export interface FixAllData {
   kind: string;
@@ -273,7 +255,7 @@ const hunkSchema: JsonSchema = {
   required: ['originalStartLine', 'originalLineCount', 'updatedStartLine', 'updatedLineCount', 'lines'],
 };
 
-export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
+export const prepareFixAll = defineTool({
   name: 'prepare-fix-all',
   title: 'Prepare Fix All',
   category: 'Mutations',
@@ -327,8 +309,8 @@ export const prepareFixAll = defineTool<FixAllInput, FixAllData>({
       request: { document: { path: 'src/greeter.ts' }, kind: 'source.organizeImports' },
     },
   ],
-  async run(input, ctx) {
-    const doc = await ctx.document(input.document, input.workspace);
+  async run(input, ctx): Promise<FixAllData> {
+    const doc = await ctx.document(input.document);
     const kind = input.kind ?? 'source.fixAll';
     await ctx.services.readiness.require(ctx, doc, `the ${kind} action`);
     const result = await ctx.editor.codeActions(doc.absolutePath, { start: 0, end: doc.host.text.length }, kind);

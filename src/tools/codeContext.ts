@@ -1,18 +1,10 @@
 import { defineTool } from '../core/chain/definition';
-import type { ToolContext, LocationSelector, ResolvedDocument, LocationOutput } from '../core/documents/context';
+import type { ToolContext, ResolvedDocument, LocationOutput } from '../core/documents/context';
 import type { HostSymbol } from '../core/documents/editorPort';
 import { locationOutput, locationSelectorInput } from '../core/chain/schemas';
 import { utf8Bytes } from '../core/chain/bounding';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { CommonInput } from './shared/common';
 import { signatureOf } from '../core/symbols/signature';
-
-interface CodeContextInput extends CommonInput {
-  location: LocationSelector;
-  contextLines?: number | null;
-  includeSymbols?: boolean;
-  view?: 'buffer' | 'staged';
-}
 
 export interface EnclosingSymbol {
   name: string;
@@ -69,7 +61,7 @@ function windowAround(doc: ResolvedDocument, start: number, end: number, context
   return { startLine: startLine + 1, endLine: endLine + 1, text: lines.join(doc.host.eol === 'CRLF' ? '\r\n' : '\n'), longLines };
 }
 
-export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
+export const getCodeContext = defineTool({
   name: 'get-code-context',
   title: 'Get Code Context',
   category: 'Code discovery and navigation',
@@ -141,8 +133,8 @@ export const getCodeContext = defineTool<CodeContextInput, CodeContextData>({
       request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } }, contextLines: 10 },
     },
   ],
-  async run(input, ctx: ToolContext) {
-    const target = await ctx.location(input.location, input.workspace, input.view ?? 'buffer');
+  async run(input, ctx: ToolContext): Promise<CodeContextData> {
+    const target = await ctx.location(input.location, undefined, input.view ?? 'buffer');
     const doc = target.document;
     const end = target.start + target.length;
     let symbolProvider: CodeContextData['symbolProvider'] = 'skipped';

@@ -1,22 +1,14 @@
 import * as path from 'node:path';
 import { defineTool } from '../core/chain/definition';
 import type { DocumentRef } from '../core/documents/workspaces';
-import type { DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostDiagnostic } from '../core/documents/editorPort';
 import { isInside, toPosix } from '../core/documents/paths';
 import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { CommonInput } from './shared/common';
 
 export type Severity = HostDiagnostic['severity'];
-const SEVERITIES: Severity[] = ['Error', 'Warning', 'Information', 'Hint'];
-
-interface DiagnosticsInput extends CommonInput {
-  documents?: DocumentSelector[] | null;
-  minimumSeverity?: Severity | null;
-  diagnosticsLimit?: number | null;
-  waitSeconds?: number | null;
-}
+const SEVERITIES = ['Error', 'Warning', 'Information', 'Hint'] as const satisfies readonly Severity[];
 
 export interface DiagnosticItem {
   severity: Severity;
@@ -44,7 +36,7 @@ export interface DiagnosticsData {
 
 const DEFAULT_WAIT_SECONDS = 8;
 
-export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
+export const getDiagnostics = defineTool({
   name: 'get-diagnostics',
   title: 'Get Diagnostics',
   category: 'Code discovery and navigation',
@@ -116,7 +108,7 @@ export const getDiagnostics = defineTool<DiagnosticsInput, DiagnosticsData>({
       request: { documents: [{ path: 'src/greeter.ts' }], minimumSeverity: 'Warning' },
     },
   ],
-  async run(input, ctx: ToolContext) {
+  async run(input, ctx: ToolContext): Promise<DiagnosticsData> {
     const minimum = input.minimumSeverity ?? 'Information';
     const allowed = new Set(SEVERITIES.slice(0, SEVERITIES.indexOf(minimum) + 1));
     const named: ResolvedDocument[] = [];

@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { DocumentSelector, LocationSelector, ToolContext } from '../core/documents/context';
+import type { ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
 import { revise, ToolError } from '../core/chain/envelope';
 import { confinePath, joinFolder, toRelativePath } from '../core/documents/paths';
@@ -11,20 +11,14 @@ import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';
-import type { SymbolSelector } from '../core/symbols/symbols';
 import { inputSchema } from './shared/common';
-import type { CommonInput } from './shared/common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from './shared/mutations';
 
 const CATEGORY = 'Mutations' as const;
 
 // ------------------------------------------------------------------ edit-text
 
-interface EditTextInput extends CommonInput {
-  edits: { location: LocationSelector; newText: string }[];
-}
-
-export const editText = defineTool<EditTextInput, MutationData>({
+export const editText = defineTool({
   name: 'edit-text',
   title: 'Edit Text',
   category: CATEGORY,
@@ -62,14 +56,14 @@ export const editText = defineTool<EditTextInput, MutationData>({
       request: { edits: [{ location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: "language: 'en'" } }, newText: "language: 'en-GB'" }] },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<MutationData> {
     // The first location names the folder; every location is then resolved inside the folder's mutation queue.
-    const workspace = (await ctx.location(input.edits[0].location, input.workspace, 'staged')).document.workspace;
+    const workspace = (await ctx.location(input.edits[0].location, undefined, 'staged')).document.workspace;
     return ctx.services.transactions.mutate(ctx, workspace, async () => {
       const byPath = new Map<string, OffsetEdit[]>();
       const computedOn: Record<string, string> = {};
       for (const e of input.edits) {
-        const loc = await ctx.location(e.location, input.workspace, 'staged');
+        const loc = await ctx.location(e.location, undefined, 'staged');
         if (loc.document.workspace.id !== workspace.id) {
           throw new ToolError('InvalidRequest', 'All edits of one edit-text call must be in the same workspace folder.', revise('Split the call per folder.'));
         }
@@ -90,12 +84,6 @@ export const editText = defineTool<EditTextInput, MutationData>({
 
 // ------------------------------------------------------------------ create-file
 
-interface CreateFileInput extends CommonInput {
-  path: string;
-  text: string;
-  overwrite?: boolean;
-}
-
 /** A workspace-relative path for a file that may not exist yet, confined to the folder. */
 async function newPath(ctx: ToolContext, ws: Workspace, input: string, field: string): Promise<string> {
   const rel = toRelativePath(ws.fsPath, input, field);
@@ -104,7 +92,7 @@ async function newPath(ctx: ToolContext, ws: Workspace, input: string, field: st
   return rel;
 }
 
-export const createFile = defineTool<CreateFileInput, MutationData>({
+export const createFile = defineTool({
   name: 'create-file',
   title: 'Create File',
   category: CATEGORY,
@@ -132,7 +120,7 @@ export const createFile = defineTool<CreateFileInput, MutationData>({
       request: { path: 'src/constants.ts', text: 'export const one = 1;\n' },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<MutationData> {
     const ws = ctx.workspace(input.workspace);
     const rel = await newPath(ctx, ws, input.path, 'path');
     return ctx.services.transactions.stage(
@@ -147,11 +135,7 @@ export const createFile = defineTool<CreateFileInput, MutationData>({
 
 // ------------------------------------------------------------------ delete-file
 
-interface DeleteFileInput extends CommonInput {
-  document: DocumentSelector;
-}
-
-export const deleteFile = defineTool<DeleteFileInput, MutationData>({
+export const deleteFile = defineTool({
   name: 'delete-file',
   title: 'Delete File',
   category: CATEGORY,
@@ -173,8 +157,8 @@ export const deleteFile = defineTool<DeleteFileInput, MutationData>({
       request: { document: { path: 'src/repeated.ts' } },
     },
   ],
-  async run(input, ctx) {
-    const doc = await ctx.document(input.document, input.workspace, 'document', 'staged');
+  async run(input, ctx): Promise<MutationData> {
+    const doc = await ctx.document(input.document, undefined, 'document', 'staged');
     return ctx.services.transactions.stage(
       ctx,
       doc.workspace,
@@ -186,12 +170,6 @@ export const deleteFile = defineTool<DeleteFileInput, MutationData>({
 });
 
 // ------------------------------------------------------------------ move-file
-
-interface MoveFileInput extends CommonInput {
-  document: DocumentSelector;
-  newPath: string;
-  overwrite?: boolean;
-}
 
 const SCRIPT_FILE = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
 const SPECIFIER = /(?:\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])([^'"\n]+)\1/g;
@@ -257,7 +235,12 @@ async function importsOf(
   return { items, scanned: scripts.length, hasMore };
 }
 
-export const moveFile = defineTool<MoveFileInput, unknown>({
+/** What move-file answers: the staged move, and the imports that still name the old path. */
+export interface MoveFileData extends MutationData {
+  referencesToFix: { items: ImportReference[]; hasMore: boolean; totalCount: number };
+}
+
+export const moveFile = defineTool({
   name: 'move-file',
   title: 'Move File',
   category: CATEGORY,
@@ -316,8 +299,8 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
       request: { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' },
     },
   ],
-  async run(input, ctx) {
-    const doc = await ctx.document(input.document, input.workspace, 'document', 'staged');
+  async run(input, ctx): Promise<MoveFileData> {
+    const doc = await ctx.document(input.document, undefined, 'document', 'staged');
     const ws = doc.workspace;
     const target = await newPath(ctx, ws, input.newPath, 'newPath');
     const data = await ctx.services.transactions.stage(
@@ -339,11 +322,6 @@ export const moveFile = defineTool<MoveFileInput, unknown>({
 });
 
 // ------------------------------------------------------------------ symbol-level edits
-
-interface SymbolEditInput extends CommonInput {
-  symbol: SymbolSelector;
-  text: string;
-}
 
 type SymbolEditKind = 'replace-symbol-body' | 'insert-before-symbol' | 'insert-after-symbol';
 
@@ -384,7 +362,7 @@ function symbolEdit(kind: SymbolEditKind, text: string, source: string, range: {
 const TEXT_HELP = "text's line breaks become the document's and its common indentation";
 
 function symbolEditTool(name: SymbolEditKind, title: string, description: string, example: Record<string, unknown>) {
-  return defineTool<SymbolEditInput, MutationData>({
+  return defineTool({
     name,
     title,
     category: CATEGORY,
@@ -405,7 +383,7 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
         request: example,
       },
     ],
-    async run(input, ctx) {
+    async run(input, ctx): Promise<MutationData> {
       // Resolved in the editor buffer, where the language service found the symbol: staged on that basis, so staged edits elsewhere merge and overlapping ones conflict.
       const resolved = await resolveSymbol(ctx, input.symbol);
       const doc = resolved.document;

@@ -3,6 +3,7 @@ import type { LocationOutput, ToolContext } from '../core/documents/context';
 import { retry, revise, ToolError } from '../core/chain/envelope';
 import type { HostRange, HostSymbol } from '../core/documents/editorPort';
 import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
+import type { PartialAnswer } from '../core/symbols/readiness';
 import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
@@ -10,15 +11,11 @@ import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbo
 import { LineIndex } from '../core/documents/text';
 import { signatureOf } from '../core/symbols/signature';
 import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
-import type { CommonInput } from './shared/common';
+import type { Collection } from './shared/common';
 import { subtypes, supertypes, unique } from './shared/typeHierarchy';
 import type { HierarchySource } from './shared/typeHierarchy';
 import { anySymbolSchema, compareSymbols, isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 import type { AnySymbol } from './shared/symbolAccess';
-
-interface SymbolInput extends CommonInput {
-  symbol: SymbolSelector;
-}
 
 const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
 
@@ -90,8 +87,11 @@ const single = (target: ResolvedSymbol, ctx: ToolContext): SymbolOutput => symbo
 
 // ---------------------------------------------------------------- calls
 
-async function calls(ctx: ToolContext, input: SymbolInput, direction: 'incoming' | 'outgoing', limit: number | null | undefined) {
-  const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+/** What find-callers and find-callees answer: each calling or called function with its call sites. */
+export type CallsData = { symbol: SymbolOutput; calls: Collection<{ symbol: AnySymbol; callSites: Site[] }> } & Partial<PartialAnswer>;
+
+async function calls(ctx: ToolContext, selector: SymbolSelector, direction: 'incoming' | 'outgoing', limit: number | null | undefined): Promise<CallsData> {
+  const target = await resolveSymbol(ctx, selector);
   const doc = target.document;
   const { answer: h, partial } = await whenCovered(
     ctx,
@@ -173,7 +173,7 @@ const callData = (what: string): JsonSchema => ({
   required: ['symbol', 'calls'],
 });
 
-export const findCallers = defineTool<SymbolInput & { callersLimit?: number | null }, unknown>({
+export const findCallers = defineTool({
   name: 'find-callers',
   title: 'Find Callers',
   category: 'Code discovery and navigation',
@@ -184,10 +184,10 @@ export const findCallers = defineTool<SymbolInput & { callersLimit?: number | nu
   dataSchema: callData('Callers, by path and position.'),
   annotations: queryAnnotations('Find Callers'),
   examples: example('find-callers', 'Callers', 'src/util.ts', 'formatName', 'Each calling function (Greeter.greet) with its call sites.'),
-  run: (input, ctx) => calls(ctx, input, 'incoming', input.callersLimit),
+  run: (input, ctx) => calls(ctx, input.symbol, 'incoming', input.callersLimit),
 });
 
-export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | null }, unknown>({
+export const findCallees = defineTool({
   name: 'find-callees',
   title: 'Find Callees',
   category: 'Code discovery and navigation',
@@ -203,7 +203,7 @@ export const findCallees = defineTool<SymbolInput & { calleesLimit?: number | nu
     'welcomeAll',
     'Each called function (greetAll, then library functions) with its call sites in welcomeAll.',
   ),
-  run: (input, ctx) => calls(ctx, input, 'outgoing', input.calleesLimit),
+  run: (input, ctx) => calls(ctx, input.symbol, 'outgoing', input.calleesLimit),
 });
 
 // ---------------------------------------------------------------- types
@@ -219,7 +219,14 @@ const sourceSchema: JsonSchema = {
   description: "typeHierarchy: the language's provider; declarations: base lists resolved by definitions and references.",
 };
 
-export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number | null }, unknown>({
+export type TypeHierarchyData = {
+  symbol: SymbolOutput;
+  supertypes: Collection<AnySymbol>;
+  subtypes: Collection<AnySymbol>;
+  source: HierarchySource;
+} & Partial<PartialAnswer>;
+
+export const getTypeHierarchy = defineTool({
   name: 'get-type-hierarchy',
   title: 'Get Type Hierarchy',
   category: 'Code discovery and navigation',
@@ -246,8 +253,8 @@ export const getTypeHierarchy = defineTool<SymbolInput & { typesLimit?: number |
     'WelcomeService',
     'Its direct base types and direct subtypes, each as a symbol.',
   ),
-  async run(input, ctx) {
-    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<TypeHierarchyData> {
+    const target = await resolveSymbol(ctx, input.symbol);
     requireType(target);
     const { answer, partial } = await whenCovered(
       ctx,
@@ -301,7 +308,13 @@ async function descendants(
   return { items, external, source, complete: true };
 }
 
-export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number | null }, unknown>({
+export type DerivedTypesData = {
+  symbol: SymbolOutput;
+  derivedTypes: Collection<SymbolOutput & { depth: number }>;
+  source: HierarchySource;
+} & Partial<PartialAnswer>;
+
+export const findDerivedTypes = defineTool({
   name: 'find-derived-types',
   title: 'Find Derived Types',
   category: 'Code discovery and navigation',
@@ -323,8 +336,8 @@ export const findDerivedTypes = defineTool<SymbolInput & { typesLimit?: number |
   },
   annotations: queryAnnotations('Find Derived Types'),
   examples: example('find-derived-types', 'Derived types', 'src/greeter.ts', 'Greeter', 'Every type below Greeter with its depth.', 'class '),
-  async run(input, ctx) {
-    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<DerivedTypesData> {
+    const target = await resolveSymbol(ctx, input.symbol);
     requireType(target);
     const { answer: found, partial } = await whenCovered(
       ctx,
@@ -356,7 +369,9 @@ async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: Reso
   return found;
 }
 
-export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number | null }, unknown>({
+export type OverridesData = { symbol: SymbolOutput; overrides: Collection<SymbolOutput> } & Partial<PartialAnswer>;
+
+export const findOverrides = defineTool({
   name: 'find-overrides',
   title: 'Find Overrides',
   category: 'Code discovery and navigation',
@@ -371,8 +386,8 @@ export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number 
   },
   annotations: queryAnnotations('Find Overrides'),
   examples: example('find-overrides', 'Overrides', 'src/greeter.ts', 'greet', 'Every override of Greeter.greet in derived classes.', '  '),
-  async run(input, ctx) {
-    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<OverridesData> {
+    const target = await resolveSymbol(ctx, input.symbol);
     const container = target.containers[target.containers.length - 1];
     if (!container || !isTypeKind(container.kind)) {
       throw new ToolError(
@@ -396,7 +411,12 @@ export const findOverrides = defineTool<SymbolInput & { overridesLimit?: number 
 /** A name without the parameter list some languages' symbol providers append (C#: "Pad(int)"). */
 const baseName = (name: string): string => name.replace(/\s*\(.*\)$/s, '');
 
-export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number | null }, unknown>({
+export interface OverloadsData {
+  symbol: SymbolOutput;
+  overloads: Collection<SymbolOutput & { signature: string }>;
+}
+
+export const findOverloads = defineTool({
   name: 'find-overloads',
   title: 'Find Overloads',
   category: 'Code discovery and navigation',
@@ -423,8 +443,8 @@ export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number 
     'formatName',
     'Each overload signature of formatName (and its implementation) with its signature text.',
   ),
-  async run(input, ctx) {
-    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<OverloadsData> {
+    const target = await resolveSymbol(ctx, input.symbol);
     const doc = target.document;
     const roots = await documentSymbolTree(ctx, doc);
     const container = target.containers[target.containers.length - 1];
@@ -439,7 +459,12 @@ export const findOverloads = defineTool<SymbolInput & { overloadsLimit?: number 
   },
 });
 
-export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLimit?: number | null }, unknown>({
+export interface PartialDeclarationsData {
+  symbol: SymbolOutput;
+  declarations: Collection<AnySymbol>;
+}
+
+export const getPartialDeclarations = defineTool({
   name: 'get-partial-declarations',
   title: 'Get Partial Declarations',
   category: 'Code discovery and navigation',
@@ -454,8 +479,8 @@ export const getPartialDeclarations = defineTool<SymbolInput & { declarationsLim
   },
   annotations: queryAnnotations('Get Partial Declarations'),
   examples: example('get-partial-declarations', 'Declarations', 'src/greeter.ts', 'Greeting', 'Each declaration of the Greeting interface.', 'interface '),
-  async run(input, ctx) {
-    const target = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<PartialDeclarationsData> {
+    const target = await resolveSymbol(ctx, input.symbol);
     const doc = target.document;
     const at = target.symbol.selectionRange.start;
     const [declarations, definitions] = await Promise.all([

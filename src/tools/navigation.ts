@@ -1,7 +1,7 @@
 import { defineTool } from '../core/chain/definition';
 import { partialProperties, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
-import type { LocationOutput, LocationSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { LocationOutput, ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostLocationFeature, HostSymbol, HostTarget } from '../core/documents/editorPort';
 import { limitParameter, locationSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
@@ -14,9 +14,9 @@ import {
   symbolsAt,
   unsupportedFeature,
 } from '../core/symbols/symbols';
-import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import type { SymbolOutput } from '../core/symbols/symbols';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { Collection, CommonInput } from './shared/common';
+import type { Collection } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
 
@@ -54,11 +54,6 @@ async function targetOutputs(ctx: ToolContext, targets: readonly HostTarget[]): 
 
 // ---------------------------------------------------------------- go-to-definition
 
-interface DefinitionInput extends CommonInput {
-  location: LocationSelector;
-  target?: 'definition' | 'typeDefinition' | 'declaration';
-}
-
 const FEATURE_NAMES: Record<HostLocationFeature, string> = {
   definition: 'definition',
   typeDefinition: 'type definition',
@@ -67,7 +62,9 @@ const FEATURE_NAMES: Record<HostLocationFeature, string> = {
   references: 'reference',
 };
 
-export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutput[]; outsideWorkspace: number } & Partial<PartialAnswer>>({
+export type DefinitionData = { targets: TargetOutput[]; outsideWorkspace: number } & Partial<PartialAnswer>;
+
+export const goToDefinition = defineTool({
   name: 'go-to-definition',
   title: 'Go to Definition',
   category: CATEGORY,
@@ -101,8 +98,8 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
       request: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'formatName(name)' } } },
     },
   ],
-  async run(input, ctx) {
-    const at = await ctx.location(input.location, input.workspace);
+  async run(input, ctx): Promise<DefinitionData> {
+    const at = await ctx.location(input.location);
     const feature = input.target ?? 'definition';
     // While loading, TypeScript's syntax server answers definitions without following imports into other files.
     const { answer: found, partial } = await whenCovered(
@@ -123,15 +120,9 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
 
 // ---------------------------------------------------------------- find-implementations
 
-interface ImplementationsInput extends CommonInput {
-  symbol: SymbolSelector;
-  implementationsLimit?: number | null;
-}
+export type ImplementationsData = { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>;
 
-export const findImplementations = defineTool<
-  ImplementationsInput,
-  { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>
->({
+export const findImplementations = defineTool({
   name: 'find-implementations',
   title: 'Find Implementations',
   category: CATEGORY,
@@ -160,8 +151,8 @@ export const findImplementations = defineTool<
       request: { symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeting', contextBefore: 'interface ' } } } },
     },
   ],
-  async run(input, ctx) {
-    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<ImplementationsData> {
+    const r = await resolveSymbol(ctx, input.symbol);
     const own = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const { answer: all, partial } = await whenCovered(
       ctx,

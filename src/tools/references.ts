@@ -4,21 +4,15 @@ import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostSymbol, HostTarget } from '../core/documents/editorPort';
 import { limitParameter } from '../core/chain/schemas';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, unsupportedFeature } from '../core/symbols/symbols';
-import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import type { SymbolOutput } from '../core/symbols/symbols';
 import { utf8Bytes } from '../core/chain/bounding';
 import { mapConcurrently } from '../core/util/concurrency';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { Collection, CommonInput } from './shared/common';
+import type { Collection } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
 
 // ---------------------------------------------------------------- find-references
-
-interface ReferencesInput extends CommonInput {
-  symbol: SymbolSelector;
-  includeDeclaration?: boolean;
-  referencesLimit?: number | null;
-}
 
 /**
  * The references on one line of a document, compact because an answer holds hundreds of them:
@@ -152,7 +146,7 @@ async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symb
   return { found: coverage.justNow ? await ask() : found, complete: true };
 }
 
-export const findReferences = defineTool<ReferencesInput, ReferencesData>({
+export const findReferences = defineTool({
   name: 'find-references',
   title: 'Find References',
   category: CATEGORY,
@@ -249,8 +243,8 @@ export const findReferences = defineTool<ReferencesInput, ReferencesData>({
       },
     },
   ],
-  async run(input, ctx) {
-    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<ReferencesData> {
+    const r = await resolveSymbol(ctx, input.symbol);
     const { found, complete } = await referencesWhenReady(ctx, r.document, r.symbol);
     const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const all = dedupeTargets(found.filter((t) => input.includeDeclaration !== false || !decl(t)));

@@ -9,10 +9,8 @@ import type { HostWorkspaceEdit } from '../core/documents/editorPort';
 import { wordAt } from '../core/documents/text';
 import { documentSelectorInput, rangeInput } from '../core/chain/schemas';
 import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols/symbols';
-import type { SymbolSelector } from '../core/symbols/symbols';
-import type { DocumentSelector, LocationSelector, ResolvedDocument } from '../core/documents/context';
+import type { ResolvedDocument } from '../core/documents/context';
 import { inputSchema } from './shared/common';
-import type { CommonInput } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { toChanges } from '../core/transactions/editorEdits';
 
@@ -28,12 +26,7 @@ function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): 
 
 // ---------------------------------------------------------------- rename-symbol
 
-interface RenameInput extends CommonInput {
-  symbol: SymbolSelector;
-  newName: string;
-}
-
-export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
+export const renameSymbol = defineTool({
   name: 'rename-symbol',
   title: 'Rename Symbol',
   category: 'Mutations',
@@ -57,15 +50,15 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
       request: { symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } }, newName: 'formatPersonName' },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<SemanticMutationData> {
     let resolvedDoc: ResolvedDocument;
     let offset: number;
     if (input.symbol.location) {
-      const target = await symbolLocation(ctx, input.symbol.location as LocationSelector, input.workspace);
+      const target = await symbolLocation(ctx, input.symbol.location);
       resolvedDoc = target.document;
       offset = target.start;
     } else {
-      const resolved = await resolveSymbol(ctx, input.symbol, input.workspace);
+      const resolved = await resolveSymbol(ctx, input.symbol);
       resolvedDoc = resolved.document;
       offset = resolved.symbol.selectionRange.start;
     }
@@ -96,12 +89,7 @@ export const renameSymbol = defineTool<RenameInput, SemanticMutationData>({
 
 // ---------------------------------------------------------------- format-document
 
-interface FormatInput extends CommonInput {
-  document: DocumentSelector;
-  range?: { start: number; length: number } | null;
-}
-
-export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
+export const formatDocument = defineTool({
   name: 'format-document',
   title: 'Format Document',
   category: 'Mutations',
@@ -130,8 +118,8 @@ export const formatDocument = defineTool<FormatInput, SemanticMutationData>({
       request: { document: { path: 'src/util.ts' } },
     },
   ],
-  async run(input, ctx) {
-    const doc = await ctx.document(input.document, input.workspace);
+  async run(input, ctx): Promise<SemanticMutationData> {
+    const doc = await ctx.document(input.document);
     const range = input.range ?? undefined;
     if (range && range.start + range.length > doc.host.text.length) {
       throw new ToolError(

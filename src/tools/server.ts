@@ -1,12 +1,29 @@
 import { defineTool } from '../core/chain/definition';
 import { revise, ToolError } from '../core/chain/envelope';
 import { modeAllows } from '../core/chain/modes';
+import type { OperationalMode } from '../core/chain/modes';
+import type { ErrorRecord } from '../core/chain/errorStore';
+import type { RecoveryReport } from '../core/transactions/journal';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { CommonInput } from './shared/common';
 
 const CATEGORY = 'Workspaces' as const;
 
-export const serverStatus = defineTool<CommonInput, unknown>({
+/** What server-status answers. */
+export interface ServerStatusData {
+  product: { name: string; version: string };
+  editor: { version: string };
+  operationalMode: OperationalMode;
+  effectiveMode: OperationalMode;
+  trusted: boolean;
+  defaults: { timeoutSeconds: number; maxOutputBytes: number; maxRevisions: number; grantedPermissions: string[] };
+  tools: { total: number; allowedInMode: number; refusedInMode: string[] };
+  workspaceCount: number;
+  uptimeSeconds: number;
+  recovery: RecoveryReport;
+  recordedFailures: number;
+}
+
+export const serverStatus = defineTool({
   name: 'server-status',
   title: 'Server Status',
   category: CATEGORY,
@@ -74,7 +91,7 @@ export const serverStatus = defineTool<CommonInput, unknown>({
       request: {},
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<ServerStatusData> {
     if (input.workspace) ctx.workspace(input.workspace);
     const s = ctx.services.settings();
     const tools = ctx.services.tools();
@@ -100,11 +117,10 @@ export const serverStatus = defineTool<CommonInput, unknown>({
   },
 });
 
-interface ErrorDetailsInput extends CommonInput {
-  correlationId: string;
-}
+/** What get-error-details answers: the stored failure, its stack null when it had none. */
+export type ErrorDetailsData = Omit<ErrorRecord, 'stack'> & { stack: string | null };
 
-export const getErrorDetails = defineTool<ErrorDetailsInput, unknown>({
+export const getErrorDetails = defineTool({
   name: 'get-error-details',
   title: 'Get Error Details',
   category: CATEGORY,
@@ -141,7 +157,7 @@ export const getErrorDetails = defineTool<ErrorDetailsInput, unknown>({
       request: { correlationId: '8f14e45f-ceea-467f-a0e6-6c3b6f5e4c1d' },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<ErrorDetailsData> {
     if (input.workspace) ctx.workspace(input.workspace);
     const record = ctx.services.errors.get(input.correlationId);
     if (!record) {

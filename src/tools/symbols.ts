@@ -1,19 +1,20 @@
 import { defineTool } from '../core/chain/definition';
 import type { DocumentRef } from '../core/documents/workspaces';
-import type { DocumentSelector, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
 import type { HostSymbol } from '../core/documents/editorPort';
 import { inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';
 import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
+import type { ToolInput } from '../core/chain/schemaTypes';
 import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols/symbols';
-import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import type { SymbolOutput } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { signatureOf } from '../core/symbols/signature';
 import { collectionOf, inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
-import type { Collection, CommonInput } from './shared/common';
+import type { Collection } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
 
@@ -30,11 +31,11 @@ const example = (workflowId: string, step: number, id: string, title: string, re
 
 // ---------------------------------------------------------------- search-symbols
 
-interface SearchInput extends CommonInput {
-  query: string;
-  symbolsLimit?: number | null;
-  includeLocals?: boolean;
-}
+const searchInput = inputSchema(
+  { query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols'), includeLocals: { type: 'boolean', default: false } },
+  ['query'],
+  { view: true },
+);
 
 /** Containers whose variables and functions are locals: a body's. */
 const BODY_KINDS = new Set(['Function', 'Method', 'Constructor', 'Variable', 'Constant']);
@@ -52,18 +53,14 @@ const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
 
 type SearchData = { symbols: Collection<SymbolOutput>; localsLeftOut?: number } & Partial<PartialAnswer>;
 
-export const searchSymbols = defineTool<SearchInput, SearchData>({
+export const searchSymbols = defineTool({
   name: 'search-symbols',
   title: 'Search Symbols',
   category: CATEGORY,
   ...QUERY,
   description:
     "Finds declarations whose name matches query across the workspace with the language services' symbol search (fuzzy, case-insensitive; exact names first), by symbolId and line. Locals (declared in a function body) are left out and counted unless includeLocals. Better than text search for a class, function or member; languages without symbol search are not covered.",
-  inputSchema: inputSchema(
-    { query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols'), includeLocals: { type: 'boolean', default: false } },
-    ['query'],
-    { view: true },
-  ),
+  inputSchema: searchInput,
   dataSchema: {
     type: 'object',
     properties: {
@@ -75,7 +72,7 @@ export const searchSymbols = defineTool<SearchInput, SearchData>({
   },
   annotations: queryAnnotations('Search Symbols'),
   examples: [example('find-symbols', 1, 'search-symbols-name', 'Find a class by name', { query: 'Greeter' })],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<SearchData> {
     const scope = input.workspace ? ctx.workspace(input.workspace) : undefined;
     const coverage: Coverage[] = [];
     for (const w of scope ? [scope] : ctx.registry.all()) coverage.push(...(await ctx.services.readiness.folderCoverage(ctx, w)));
@@ -86,7 +83,7 @@ export const searchSymbols = defineTool<SearchInput, SearchData>({
 });
 
 async function searchAnswer(
-  input: SearchInput,
+  input: ToolInput<typeof searchInput>,
   ctx: ToolContext,
   scope: Workspace | undefined,
   loading: Extract<Coverage, { state: 'loading' }> | undefined,
@@ -139,18 +136,17 @@ async function searchAnswer(
 
 // ---------------------------------------------------------------- get-document-outline
 
-interface OutlineInput extends CommonInput {
-  document: DocumentSelector;
-  maxDepth?: number | null;
-  symbolsLimit?: number | null;
-}
-
 interface OutlineItem extends SymbolOutput {
   depth: number;
   detail?: string;
 }
 
-export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentRef; symbols: Collection<OutlineItem> }>({
+export interface OutlineData {
+  document: DocumentRef;
+  symbols: Collection<OutlineItem>;
+}
+
+export const getDocumentOutline = defineTool({
   name: 'get-document-outline',
   title: 'Get Document Outline',
   category: CATEGORY,
@@ -175,8 +171,8 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
   },
   annotations: queryAnnotations('Get Document Outline'),
   examples: [example('find-symbols', 2, 'outline-file', 'Outline a file', { document: { path: 'src/greeter.ts' } })],
-  async run(input, ctx) {
-    const doc = await ctx.document(input.document, input.workspace);
+  async run(input, ctx): Promise<OutlineData> {
+    const doc = await ctx.document(input.document);
     const roots = await documentSymbolTree(ctx, doc);
     const all = [...walkSymbols(roots)].filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
     const page = limited(all, input.symbolsLimit);
@@ -196,10 +192,6 @@ export const getDocumentOutline = defineTool<OutlineInput, { document: DocumentR
 
 // ---------------------------------------------------------------- resolve-symbol / get-symbol-info
 
-interface SymbolInput extends CommonInput {
-  symbol: SymbolSelector;
-}
-
 interface ResolvedSymbolData extends SymbolOutput {
   containers: string[];
   detail?: string;
@@ -216,7 +208,7 @@ const resolvedSymbolSchema: JsonSchema = {
   properties: { ...(symbolOutputSchema.properties as object), containers: { type: 'array', items: { type: 'string' } }, detail: { type: 'string' } },
 };
 
-export const resolveSymbolTool = defineTool<SymbolInput, ResolvedSymbolData>({
+export const resolveSymbolTool = defineTool({
   name: 'resolve-symbol',
   title: 'Resolve Symbol',
   category: CATEGORY,
@@ -231,8 +223,8 @@ export const resolveSymbolTool = defineTool<SymbolInput, ResolvedSymbolData>({
       symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
     }),
   ],
-  async run(input, ctx) {
-    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<ResolvedSymbolData> {
+    const r = await resolveSymbol(ctx, input.symbol);
     return describeSymbol(ctx, r.document, r.symbol, r.containers);
   },
 });
@@ -245,7 +237,7 @@ interface SymbolInfoData extends ResolvedSymbolData {
 
 const HOVER_MAX = 4000;
 
-export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
+export const getSymbolInfo = defineTool({
   name: 'get-symbol-info',
   title: 'Get Symbol Info',
   category: CATEGORY,
@@ -268,8 +260,8 @@ export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
       symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'greet(name: string)' } } },
     }),
   ],
-  async run(input, ctx) {
-    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<SymbolInfoData> {
+    const r = await resolveSymbol(ctx, input.symbol);
     const hover = ((await ctx.editor.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) =>
       h.length > HOVER_MAX ? `${h.slice(0, HOVER_MAX)}…` : h,
     );
@@ -284,15 +276,16 @@ export const getSymbolInfo = defineTool<SymbolInput, SymbolInfoData>({
 
 // ---------------------------------------------------------------- get-symbol-members
 
-interface MembersInput extends SymbolInput {
-  membersLimit?: number | null;
-}
-
 interface MemberItem extends SymbolOutput {
   signature: string;
 }
 
-export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput; members: Collection<MemberItem> }>({
+export interface MembersData {
+  symbol: SymbolOutput;
+  members: Collection<MemberItem>;
+}
+
+export const getSymbolMembers = defineTool({
   name: 'get-symbol-members',
   title: 'Get Symbol Members',
   category: CATEGORY,
@@ -314,8 +307,8 @@ export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput;
       symbol: { location: { selection: { document: { path: 'src/greeter.ts' }, selectedText: 'Greeter', contextBefore: 'class ' } } },
     }),
   ],
-  async run(input, ctx) {
-    const r = await resolveSymbol(ctx, input.symbol, input.workspace);
+  async run(input, ctx): Promise<MembersData> {
+    const r = await resolveSymbol(ctx, input.symbol);
     const page = limited(r.symbol.children, input.membersLimit);
     const path = [...r.containers, r.symbol];
     return {
@@ -326,11 +319,6 @@ export const getSymbolMembers = defineTool<MembersInput, { symbol: SymbolOutput;
 });
 
 // ---------------------------------------------------------------- get-api-surface
-
-interface ApiInput extends CommonInput {
-  document: DocumentSelector;
-  symbolsLimit?: number | null;
-}
 
 interface ApiItem extends SymbolOutput {
   signature: string;
@@ -348,7 +336,12 @@ function isPublic(doc: ResolvedDocument, symbol: HostSymbol, topLevel: boolean):
   return true;
 }
 
-export const getApiSurface = defineTool<ApiInput, { document: DocumentRef; symbols: Collection<ApiItem> }>({
+export interface ApiSurfaceData {
+  document: DocumentRef;
+  symbols: Collection<ApiItem>;
+}
+
+export const getApiSurface = defineTool({
   name: 'get-api-surface',
   title: 'Get API Surface',
   category: CATEGORY,
@@ -369,8 +362,8 @@ export const getApiSurface = defineTool<ApiInput, { document: DocumentRef; symbo
   },
   annotations: queryAnnotations('Get API Surface'),
   examples: [example('read-symbols', 3, 'api-surface', 'What a module exports', { document: { path: 'src/greeter.ts' } })],
-  async run(input, ctx) {
-    const doc = await ctx.document(input.document, input.workspace);
+  async run(input, ctx): Promise<ApiSurfaceData> {
+    const doc = await ctx.document(input.document);
     const roots = await documentSymbolTree(ctx, doc);
     const all: { symbol: HostSymbol; containers: HostSymbol[] }[] = [];
     for (const top of roots) {

@@ -15,23 +15,26 @@ import {
   workspaceSelectorInput,
 } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
+import type { TypedSchema } from '../core/chain/schemaTypes';
 import type { ChangedDocument, RevisionInfo, StagedDocument, TransactionState } from '../core/transactions/types';
 import type { Transaction } from '../core/transactions/transaction';
-import type { Workspace } from '../core/documents/workspaces';
+import type { Workspace, WorkspaceSelector } from '../core/documents/workspaces';
+import type { CommittedFile } from '../core/documents/editorPort';
 import { countOf } from '../core/util/wording';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
 import { MUTATION, mutationAnnotations, int, bool, transactionStateSchema, changedDocumentSchema, revisionInfoSchema } from './shared/mutations';
-import type { CommonInput } from './shared/common';
+import type { Collection } from './shared/common';
 import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
 
 const CATEGORY = 'Transactions' as const;
 
 /** Inputs of the transaction tools that act on the whole transaction: only the workspace (an expectedSnapshot adds nothing there). */
-const transactionInput = (properties: Record<string, JsonSchema> = {}): JsonSchema => ({
-  type: 'object',
-  properties: { ...properties, workspace: workspaceSelectorInput },
-  additionalProperties: false,
-});
+const transactionInput = <const P extends Record<string, TypedSchema>>(properties: P) =>
+  ({
+    type: 'object',
+    properties: { ...properties, workspace: workspaceSelectorInput },
+    additionalProperties: false,
+  }) as const;
 
 /** Documents transaction-preview lists at most (documentCount says how many there are). */
 const PREVIEW_DOCUMENTS_MAX = 200;
@@ -54,7 +57,13 @@ function closedState(ctx: ToolContext, tx: Transaction): TransactionState {
 
 // ------------------------------------------------------------------ transaction-start
 
-export const transactionStart = defineTool<CommonInput, unknown>({
+export interface TransactionStartData {
+  transaction: TransactionState | null;
+  transactionId: string;
+  started: boolean;
+}
+
+export const transactionStart = defineTool({
   name: 'transaction-start',
   title: 'Transaction Start',
   category: CATEGORY,
@@ -62,7 +71,7 @@ export const transactionStart = defineTool<CommonInput, unknown>({
   safeToRepeat: true,
   description:
     'Starts a staged transaction in the workspace, or returns the active one. Optional: mutation tools start one themselves. Nothing is written until transaction-commit.',
-  inputSchema: transactionInput(),
+  inputSchema: transactionInput({}),
   dataSchema: {
     type: 'object',
     properties: {
@@ -85,7 +94,7 @@ export const transactionStart = defineTool<CommonInput, unknown>({
       request: {},
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<TransactionStartData> {
     const ws = ctx.workspace(input.workspace);
     const { transaction, started } = await ctx.services.transactions.exclusive(ws.id, async () => {
       ctx.commitPoint();
@@ -97,13 +106,7 @@ export const transactionStart = defineTool<CommonInput, unknown>({
 
 // ------------------------------------------------------------------ transaction-preview
 
-interface PreviewInput extends CommonInput {
-  document?: DocumentSelector | null;
-  includeDiff?: boolean;
-  contextLines?: number;
-}
-
-const previewDocumentInput: JsonSchema = {
+const previewDocumentInput = {
   description: 'The one document to diff; omit for all.',
   type: ['object', 'null'],
   properties: {
@@ -112,7 +115,7 @@ const previewDocumentInput: JsonSchema = {
     documentId: boundedString('Workspace-local document ID.', MAX_PATH_LENGTH, { minLength: 1 }),
   },
   additionalProperties: false,
-};
+} as const;
 
 const hunkSchema: JsonSchema = {
   type: 'object',
@@ -186,7 +189,15 @@ function hunksWithin(all: DiffHunk[], budget: number, asText = false): { hunks: 
   return { hunks, used };
 }
 
-export const transactionPreview = defineTool<PreviewInput, unknown>({
+/** What transaction-preview answers: the changed documents (and the asked document's diff), or with includeDiff alone every document's diff. */
+export type PreviewData = {
+  transaction: TransactionState | null;
+  documentCount: number;
+  documentsTruncated: boolean;
+  note?: string;
+} & ({ documents: ChangedDocument[]; diff: DocumentDiff | null } | { diffs: Collection<PathDiff> });
+
+export const transactionPreview = defineTool({
   name: 'transaction-preview',
   title: 'Transaction Preview',
   category: CATEGORY,
@@ -250,7 +261,7 @@ export const transactionPreview = defineTool<PreviewInput, unknown>({
       request: { document: { path: 'src/greeter.ts' }, includeDiff: true, contextLines: 3 },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<PreviewData> {
     const ws = ctx.workspace(input.workspace);
     const tm = ctx.services.transactions;
     const tx = tm.active(ws.id);
@@ -341,12 +352,12 @@ function findChanged(ws: Workspace, selector: DocumentSelector, changed: StagedD
 
 // ------------------------------------------------------------------ transaction-history
 
-interface HistoryInput extends CommonInput {
-  action?: 'list' | 'undo' | 'redo';
-  steps?: number;
+export interface HistoryData {
+  transaction: TransactionState | null;
+  revisions: Collection<Omit<RevisionInfo, 'paths'> & { paths: Collection<string>; active: boolean }>;
 }
 
-export const transactionHistory = defineTool<HistoryInput, unknown>({
+export const transactionHistory = defineTool({
   name: 'transaction-history',
   title: 'Transaction History',
   category: CATEGORY,
@@ -396,7 +407,7 @@ export const transactionHistory = defineTool<HistoryInput, unknown>({
       request: { action: 'undo' },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<HistoryData> {
     const ws = ctx.workspace(input.workspace);
     const tm = ctx.services.transactions;
     const action = input.action ?? 'list';
@@ -426,7 +437,7 @@ const filesOutput: JsonSchema = collectionOutput(
   },
 );
 
-export async function commitSummary(ctx: ToolContext, workspace?: CommonInput['workspace']): Promise<ApprovalSummary> {
+export async function commitSummary(ctx: ToolContext, workspace?: WorkspaceSelector | null): Promise<ApprovalSummary> {
   const ws = ctx.workspace(workspace);
   const docs = await ctx.services.transactions.preview(ws);
   const lines = docs
@@ -441,7 +452,13 @@ export async function commitSummary(ctx: ToolContext, workspace?: CommonInput['w
   };
 }
 
-export const transactionCommit = defineTool<CommonInput, unknown>({
+export interface CommitData {
+  transaction: TransactionState;
+  transactionId: string;
+  files: Collection<CommittedFile>;
+}
+
+export const transactionCommit = defineTool({
   name: 'transaction-commit',
   title: 'Transaction Commit',
   category: CATEGORY,
@@ -471,7 +488,7 @@ export const transactionCommit = defineTool<CommonInput, unknown>({
     },
   ],
   prepareApproval: (input, ctx) => commitSummary(ctx, input.workspace),
-  async run(input, ctx) {
+  async run(input, ctx): Promise<CommitData> {
     const ws = ctx.workspace(input.workspace);
     const { transaction, files } = await ctx.services.transactions.commit(ctx, ws, 'agent');
     return { transaction: closedState(ctx, transaction), transactionId: transaction.id, files: limitItems(files, null, ANSWER_LIST_DEFAULT) };
@@ -480,13 +497,19 @@ export const transactionCommit = defineTool<CommonInput, unknown>({
 
 // ------------------------------------------------------------------ transaction-rollback
 
-export const transactionRollback = defineTool<CommonInput, unknown>({
+export interface RollbackData {
+  transaction: TransactionState;
+  transactionId: string;
+  discardedRevisions: number;
+}
+
+export const transactionRollback = defineTool({
   name: 'transaction-rollback',
   title: 'Transaction Rollback',
   category: CATEGORY,
   ...MUTATION,
   description: 'Discards the whole staged transaction (every revision). Files on disk are not touched.',
-  inputSchema: transactionInput(),
+  inputSchema: transactionInput({}),
   dataSchema: {
     type: 'object',
     properties: {
@@ -509,7 +532,7 @@ export const transactionRollback = defineTool<CommonInput, unknown>({
       request: {},
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<RollbackData> {
     const ws = ctx.workspace(input.workspace);
     const tm = ctx.services.transactions;
     const tx = await tm.rollback(ctx, ws);

@@ -1,15 +1,18 @@
 import { defineTool } from '../core/chain/definition';
 import { revise, ToolError } from '../core/chain/envelope';
 import { countLanguages, LanguageIndex } from '../core/documents/languages';
-import type { FeatureProbe } from '../core/documents/editorPort';
+import type { FeatureProbe, LanguageContribution } from '../core/documents/editorPort';
 import { joinFolder, isInside, toPosix, toRelativePath } from '../core/documents/paths';
 import { collectionOutput, limitParameter, projectSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { limitItems } from '../core/chain/bounding';
-import type { ToolContext } from '../core/documents/context';
+import type { ProjectSelector, ToolContext } from '../core/documents/context';
 import type { ProjectInfo, Workspace } from '../core/documents/workspaces';
+import type { Snapshot } from '../core/chain/envelope';
+import type { OperationalMode } from '../core/chain/modes';
+import type { TransactionState } from '../core/transactions/types';
 import { inputSchema, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './shared/common';
-import type { CommonInput } from './shared/common';
+import type { Collection } from './shared/common';
 import { transactionStateSchema } from './shared/mutations';
 import { documentSymbolTree, SYMBOLS_READINESS } from '../core/symbols/symbols';
 import * as path from 'node:path';
@@ -18,7 +21,18 @@ import type { ParseError } from 'jsonc-parser';
 
 const CATEGORY = 'Workspaces' as const;
 
-function describeWorkspace(w: Workspace) {
+/** A folder as the workspace tools describe it (workspaceInfoSchema). */
+export interface WorkspaceInfo {
+  workspaceId: string;
+  alias: string;
+  name: string;
+  path: string;
+  uri: string;
+  index: number;
+  snapshot: Snapshot;
+}
+
+function describeWorkspace(w: Workspace): WorkspaceInfo {
   return { workspaceId: w.id, alias: w.alias, name: w.folder.name, path: w.fsPath, uri: w.folder.uri, index: w.folder.index, snapshot: w.snapshot() };
 }
 
@@ -28,7 +42,14 @@ const languageServicesSchema: JsonSchema = {
   items: { type: 'object', properties: { extensionId: { type: 'string' }, active: { type: 'boolean' } }, required: ['extensionId', 'active'] },
 };
 
-function languageSummaries(ctx: ToolContext, paths: readonly string[]) {
+export interface LanguageSummary {
+  languageId: string;
+  fileCount: number;
+  sampleDocument: string;
+  languageServices: LanguageContribution['providedBy'];
+}
+
+function languageSummaries(ctx: ToolContext, paths: readonly string[]): LanguageSummary[] {
   const index = new LanguageIndex(ctx.editor.languages());
   return countLanguages(paths, index).map((c) => ({
     languageId: c.languageId,
@@ -40,11 +61,12 @@ function languageSummaries(ctx: ToolContext, paths: readonly string[]) {
 
 // ---------------------------------------------------------------- workspace-list
 
-interface WorkspaceListInput extends CommonInput {
-  workspacesLimit?: number | null;
+export interface WorkspaceListData {
+  workspaces: Collection<WorkspaceInfo>;
+  trusted: boolean;
 }
 
-export const workspaceList = defineTool<WorkspaceListInput, unknown>({
+export const workspaceList = defineTool({
   name: 'workspace-list',
   title: 'Workspace List',
   category: CATEGORY,
@@ -73,7 +95,7 @@ export const workspaceList = defineTool<WorkspaceListInput, unknown>({
       request: {},
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<WorkspaceListData> {
     const all = ctx.registry.all().map(describeWorkspace);
     if (input.workspace) ctx.workspace(input.workspace);
     return { workspaces: limitItems(all, input.workspacesLimit), trusted: ctx.editor.isTrusted() };
@@ -82,13 +104,23 @@ export const workspaceList = defineTool<WorkspaceListInput, unknown>({
 
 // ---------------------------------------------------------------- workspace-status
 
-interface WorkspaceStatusInput extends CommonInput {
-  projectsLimit?: number | null;
-  languagesLimit?: number | null;
-  openDocumentsLimit?: number | null;
+/** The folder's open transaction, with its id and how many files it changes. */
+export type ActiveTransaction = TransactionState & { transactionId: string; stagedFiles: number };
+
+export interface WorkspaceStatusData {
+  workspace: WorkspaceInfo;
+  trusted: boolean;
+  operationalMode: OperationalMode;
+  effectiveMode: OperationalMode;
+  fileCount: number;
+  fileCountIsPartial: boolean;
+  projects: Collection<ProjectInfo>;
+  languages: Collection<LanguageSummary>;
+  openDocuments: Collection<{ documentId: string; path: string; languageId: string; isDirty: boolean }>;
+  transaction: ActiveTransaction | null;
 }
 
-export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
+export const workspaceStatus = defineTool({
   name: 'workspace-status',
   title: 'Workspace Status',
   category: CATEGORY,
@@ -157,7 +189,7 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
       request: { workspace: { alias: 'sample' } },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<WorkspaceStatusData> {
     const w = ctx.workspace(input.workspace);
     const files = await w.files();
     const settings = ctx.services.settings();
@@ -185,11 +217,6 @@ export const workspaceStatus = defineTool<WorkspaceStatusInput, unknown>({
 });
 
 // ---------------------------------------------------------------- get-solution-structure
-
-interface SolutionStructureInput extends CommonInput {
-  probeFeatures?: boolean;
-  projectsLimit?: number | null;
-}
 
 const STARTING_RETRY_SECONDS = 5;
 /** How long get-solution-structure waits for a running extension's first document symbols. */
@@ -229,7 +256,18 @@ async function languageStarting(
 
 const FEATURE_NAMES = ['documentSymbols', 'foldingRanges', 'hover', 'definition', 'references', 'rename', 'semanticTokens', 'formatting'];
 
-export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>({
+/** A language of a folder with, when probed, which of its features answer now. */
+export interface LanguageFeatures extends LanguageSummary {
+  features: Record<string, FeatureProbe> | null;
+  retryAfterSeconds?: number;
+}
+
+export interface SolutionStructureData {
+  workspaces: Collection<{ workspace: WorkspaceInfo; projects: Collection<ProjectInfo>; languages: LanguageFeatures[] }>;
+  featureNames: string[];
+}
+
+export const getSolutionStructure = defineTool({
   name: 'get-solution-structure',
   title: 'Get Solution Structure',
   category: CATEGORY,
@@ -288,12 +326,12 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
       request: { probeFeatures: true },
     },
   ],
-  async run(input, ctx, token) {
+  async run(input, ctx, token): Promise<SolutionStructureData> {
     const folders = input.workspace ? [ctx.workspace(input.workspace)] : [...ctx.registry.all()];
-    const items = [];
+    const items: SolutionStructureData['workspaces']['items'] = [];
     for (const w of folders) {
       const files = await w.files();
-      const languages = [];
+      const languages: LanguageFeatures[] = [];
       for (const summary of languageSummaries(ctx, files.paths)) {
         let features: Record<string, FeatureProbe> | null = null;
         let languageServices = summary.languageServices;
@@ -325,15 +363,10 @@ export const getSolutionStructure = defineTool<SolutionStructureInput, unknown>(
 
 // ---------------------------------------------------------------- get-project-details
 
-interface ProjectDetailsInput extends CommonInput {
-  project?: { projectId?: string; name?: string; path?: string } | null;
-  documentsLimit?: number | null;
-}
-
 const MANIFEST_MAX_BYTES = 16_384;
 
 /** A project by id, name or path; a folder path picks its language project (tsconfig) before its package.json. */
-function findProject(projects: ProjectInfo[], selector: NonNullable<ProjectDetailsInput['project']>): ProjectInfo | undefined {
+function findProject(projects: ProjectInfo[], selector: ProjectSelector): ProjectInfo | undefined {
   const matches = projects.filter(
     (p) =>
       (selector.projectId === undefined || selector.projectId === p.projectId) &&
@@ -343,7 +376,15 @@ function findProject(projects: ProjectInfo[], selector: NonNullable<ProjectDetai
   return matches.find((p) => selector.path === undefined || p.path === selector.path) ?? matches.find((p) => p.kind !== 'node') ?? matches[0];
 }
 
-export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
+export interface ProjectDetailsData {
+  project: ProjectInfo;
+  manifest: { path: string; format: 'json' | 'text'; content: unknown; truncated: boolean } | null;
+  languages: { languageId: string; fileCount: number }[];
+  documents: Collection<{ documentId: string; path: string; languageId: string | null }>;
+  nestedProjects: ProjectInfo[];
+}
+
+export const getProjectDetails = defineTool({
   name: 'get-project-details',
   title: 'Get Project Details',
   category: CATEGORY,
@@ -398,7 +439,7 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
       request: { project: { path: 'tsconfig.json' } },
     },
   ],
-  async run(input, ctx) {
+  async run(input, ctx): Promise<ProjectDetailsData> {
     const w = ctx.workspace(input.workspace);
     const projects = await w.projects();
     const project = input.project
@@ -421,7 +462,7 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
     const docs = paths
       .filter((p) => inDir(p, project.directory) && !nested.some((n) => inDir(p, n.directory)))
       .map((p) => ({ documentId: w.documentId(p), path: p, languageId: index.languageOf(p) ?? null }));
-    let manifest = null;
+    let manifest: ProjectDetailsData['manifest'] = null;
     if (project.path !== '') {
       const text = (await ctx.editor.readFileText(joinFolder(w.fsPath, project.path), MANIFEST_MAX_BYTES + 1)) ?? '';
       const truncated = Buffer.byteLength(text, 'utf8') > MANIFEST_MAX_BYTES;
@@ -450,7 +491,7 @@ export const getProjectDetails = defineTool<ProjectDetailsInput, unknown>({
 });
 
 /** The folder's open transaction, as transaction tools describe it, with its id and changed-file count. */
-function activeTransaction(ctx: ToolContext, w: Workspace): Record<string, unknown> | null {
+function activeTransaction(ctx: ToolContext, w: Workspace): ActiveTransaction | null {
   const tm = ctx.services.transactions;
   const tx = tm.active(w.id);
   const state = tm.state(tx);

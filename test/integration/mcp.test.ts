@@ -312,7 +312,7 @@ describe('the MCP door', function () {
     const dir = discoveryDir();
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-other-window-'));
     // Two other "windows": one on an unrelated folder, one on the folder that holds this workspace (the deeper folder must win).
-    const decoyTool = defineTool<Record<string, never>, unknown>({
+    const decoyTool = defineTool<object, Record<string, never>>({
       ...ALL_TOOLS.find((t) => t.name === 'workspace-list')!,
       name: 'decoy-window',
       run: async () => ({}),

@@ -1,6 +1,7 @@
 import type { CancellationSignal } from './cancellation';
 import type { ApprovalSummary, ToolInfo } from './toolInfo';
 import type { ToolContext } from '../documents/context';
+import type { ToolInput } from './schemaTypes';
 
 export type { ApprovalSummary, OperationKind, ToolAnnotations, ToolCategory, ToolEffect, ToolExample, ToolInfo } from './toolInfo';
 
@@ -15,8 +16,12 @@ export interface ToolDefinition<I = unknown, O = unknown> extends ToolInfo {
 
 export type AnyToolDefinition = ToolDefinition<never, unknown>;
 
-/** The explicit mark: a tool exists only if its definition passes through here and is listed. */
-export function defineTool<I, O>(definition: ToolDefinition<I, O>): ToolDefinition<I, O> {
+/**
+ * The explicit mark: a tool exists only if its definition passes through here and is listed.
+ * Its input type is the one its inputSchema accepts (SchemaType), never written by hand; its
+ * output type is what run returns.
+ */
+export function defineTool<const S, O>(definition: ToolDefinition<ToolInput<S>, O> & { inputSchema: S }): ToolDefinition<ToolInput<S>, O> {
   return Object.freeze(definition);
 }
 

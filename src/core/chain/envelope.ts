@@ -1,4 +1,6 @@
 import type { ErrorCode } from './errors';
+import type { snapshotSchema } from './schemas';
+import type { Check, MutuallyAssignable, SchemaType } from './schemaTypes';
 
 /** The workspace state an answer was computed on. */
 export interface Snapshot {
@@ -7,6 +9,9 @@ export interface Snapshot {
   snapshotId: string;
   transactionRevision: number | null;
 }
+
+/** Snapshot is what snapshotSchema (answers' snapshot, and expectedSnapshot's fields) describes. */
+export type SnapshotMatchesSchema = Check<MutuallyAssignable<Snapshot, SchemaType<typeof snapshotSchema>>>;
 
 /** What the agent should do next after a failure: roslyn-workbench-mcp's five continuation kinds. */
 export type Continuation =

@@ -3,6 +3,9 @@
  * (additionalProperties: false) and bound every string, so a malformed request is
  * refused by validation, naming the field, before any tool code runs.
  * Output fragments follow the shapes of roslyn-workbench-mcp's tool reference pages.
+ *
+ * Input fragments keep their literal types (`as const`, no JsonSchema annotation): tools' input
+ * types are computed from them (SchemaType, src/core/chain/schemaTypes.ts).
  */
 export type JsonSchema = { [key: string]: unknown };
 
@@ -11,22 +14,24 @@ export const MAX_NAME_LENGTH = 512;
 export const MAX_TEXT_LENGTH = 200_000;
 export const INT32_MAX = 2147483647;
 
-export const boundedString = (description: string, maxLength = MAX_NAME_LENGTH, extra: JsonSchema = {}): JsonSchema => ({
-  type: 'string',
-  description,
-  maxLength,
-  ...extra,
-});
+export const boundedString = <const E extends object = Record<never, never>>(description: string, maxLength = MAX_NAME_LENGTH, extra?: E) =>
+  ({
+    type: 'string',
+    description,
+    maxLength,
+    ...extra,
+  }) as const;
 
 /** A named limit: the field name says what it limits, so no description is spent on it. */
-export const limitParameter = (_what: string, defaultValue = 50, maximum = 1000): JsonSchema => ({
-  type: ['integer', 'null'],
-  minimum: 0,
-  maximum,
-  default: defaultValue,
-});
+export const limitParameter = (_what: string, defaultValue = 50, maximum = 1000) =>
+  ({
+    type: ['integer', 'null'],
+    minimum: 0,
+    maximum,
+    default: defaultValue,
+  }) as const;
 
-export const snapshotSchema: JsonSchema = {
+export const snapshotSchema = {
   type: 'object',
   properties: {
     workspaceId: { type: 'string', format: 'uuid' },
@@ -36,7 +41,7 @@ export const snapshotSchema: JsonSchema = {
   },
   required: ['workspaceId', 'workspaceEpoch', 'snapshotId', 'transactionRevision'],
   additionalProperties: false,
-};
+} as const;
 
 /*
  * Input fragments below are written compactly: every request an agent makes carries every
@@ -48,14 +53,14 @@ export const snapshotSchema: JsonSchema = {
  * The snapshot an answer carried, echoed back. Its fields are typed but not required: a partial
  * snapshot is simply stale (SnapshotMismatch names the difference), and the list costs bytes.
  */
-export const expectedSnapshotInput: JsonSchema = {
+export const expectedSnapshotInput = {
   description: "An answer's snapshot: refused if a touched document or the transaction changed since.",
   type: ['object', 'null'],
   properties: snapshotSchema.properties,
   additionalProperties: false,
-};
+} as const;
 
-export const workspaceSelectorInput: JsonSchema = {
+export const workspaceSelectorInput = {
   description: 'Folder; optional when one is open.',
   type: ['object', 'null'],
   properties: {
@@ -64,9 +69,9 @@ export const workspaceSelectorInput: JsonSchema = {
     path: { type: 'string', maxLength: MAX_PATH_LENGTH },
   },
   additionalProperties: false,
-};
+} as const;
 
-export const projectSelectorInput: JsonSchema = {
+export const projectSelectorInput = {
   type: ['object', 'null'],
   description: 'projectId (from get-solution-structure), name or workspace-relative path.',
   properties: {
@@ -76,37 +81,37 @@ export const projectSelectorInput: JsonSchema = {
     targetFramework: { type: 'string', maxLength: MAX_NAME_LENGTH },
   },
   additionalProperties: false,
-};
+} as const;
 
-const pathString: JsonSchema = { type: 'string', maxLength: MAX_PATH_LENGTH };
+const pathString = { type: 'string', maxLength: MAX_PATH_LENGTH } as const;
 
 /**
  * "Exactly one of" the fields of a closed object, in few bytes: maxProperties refuses two, and
  * ToolContext refuses none (the validator words the first as "provide exactly one of a or b").
  */
-const atMostOne = { maxProperties: 1 };
+const atMostOne = { maxProperties: 1 } as const;
 
 /**
  * Exactly one of path (workspace-relative) or documentId, checked by ToolContext (saves bytes
  * in every location). No project disambiguator: a path is unique within a folder, and a
  * documentId names its folder.
  */
-export const documentSelectorInput: JsonSchema = {
+export const documentSelectorInput = {
   type: 'object',
   properties: { path: pathString, documentId: pathString },
   additionalProperties: false,
-};
+} as const;
 
-const offset: JsonSchema = { type: 'integer', minimum: 0 };
+const offset = { type: 'integer', minimum: 0 } as const;
 
-export const rangeInput: JsonSchema = {
+export const rangeInput = {
   type: 'object',
   properties: { start: offset, length: offset },
   required: ['start', 'length'],
   additionalProperties: false,
-};
+} as const;
 
-const contextText: JsonSchema = { type: ['string', 'null'], maxLength: 20_000 };
+const contextText = { type: ['string', 'null'], maxLength: 20_000 } as const;
 
 /**
  * Describes the location selector once, where a tool's schema uses it. The contexts are what
@@ -116,39 +121,43 @@ const contextText: JsonSchema = { type: ['string', 'null'], maxLength: 20_000 };
 export const LOCATION_HELP =
   'span: range {start, length}, UTF-16 offsets. selection: selectedText must occur once directly between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
 
-const locationSchema = (description?: string): JsonSchema => ({
-  ...(description === undefined ? {} : { description }),
-  type: 'object',
-  properties: {
-    span: {
-      type: 'object',
-      properties: { document: documentSelectorInput, range: rangeInput },
-      required: ['document', 'range'],
-      additionalProperties: false,
-    },
-    selection: {
-      type: 'object',
-      properties: {
-        document: documentSelectorInput,
-        selectedText: { type: 'string', minLength: 1, maxLength: 20_000 },
-        contextBefore: contextText,
-        contextAfter: contextText,
-      },
-      required: ['document', 'selectedText'],
-      additionalProperties: false,
-    },
-  },
-  ...atMostOne,
-  additionalProperties: false,
-});
+/** No description key at all when none is given (the emitted JSON has none). */
+const describedAs = (description?: string): { description?: string } => (description === undefined ? {} : { description });
 
-export const locationSelectorInput: JsonSchema = locationSchema(LOCATION_HELP);
+const locationSchema = (description?: string) =>
+  ({
+    ...describedAs(description),
+    type: 'object',
+    properties: {
+      span: {
+        type: 'object',
+        properties: { document: documentSelectorInput, range: rangeInput },
+        required: ['document', 'range'],
+        additionalProperties: false,
+      },
+      selection: {
+        type: 'object',
+        properties: {
+          document: documentSelectorInput,
+          selectedText: { type: 'string', minLength: 1, maxLength: 20_000 },
+          contextBefore: contextText,
+          contextAfter: contextText,
+        },
+        required: ['document', 'selectedText'],
+        additionalProperties: false,
+      },
+    },
+    ...atMostOne,
+    additionalProperties: false,
+  }) as const;
+
+export const locationSelectorInput = locationSchema(LOCATION_HELP);
 
 /** Longest symbolId accepted: a documentId plus a container path. */
 export const MAX_SYMBOL_ID_LENGTH = 8192;
 
 /** A symbol: a location inside its name or declaration (resolveSymbol), or a symbolId from an earlier answer. */
-export const symbolSelectorInput: JsonSchema = {
+export const symbolSelectorInput = {
   description: `{symbolId} from an answer, or {location} on its name. ${LOCATION_HELP}`,
   type: 'object',
   properties: {
@@ -157,7 +166,7 @@ export const symbolSelectorInput: JsonSchema = {
   },
   ...atMostOne,
   additionalProperties: false,
-};
+} as const;
 
 // ---- outputs ----
 

@@ -1,4 +1,6 @@
 import type { ToolInfo } from '../chain/toolInfo';
+import type { documentSelectorInput, locationSelectorInput, projectSelectorInput } from '../chain/schemas';
+import type { SchemaType } from '../chain/schemaTypes';
 import { callTool, retry, revise, ToolError } from '../chain/envelope';
 import type { Snapshot } from '../chain/envelope';
 import type { CancellationSignal } from '../chain/cancellation';
@@ -15,22 +17,13 @@ import type { TransactionManager } from '../transactions/manager';
 import type { ProjectInfo, Workspace, WorkspaceRegistry, WorkspaceSelector } from './workspaces';
 import { DocumentRef } from './workspaces';
 
-export interface ProjectSelector {
-  projectId?: string;
-  name?: string;
-  path?: string;
-}
+/** The selectors are what their input fragments (src/core/chain/schemas.ts) accept, so the two cannot drift. */
+export type ProjectSelector = NonNullable<SchemaType<typeof projectSelectorInput>>;
 
-export interface DocumentSelector {
-  path?: string;
-  documentId?: string;
-  project?: ProjectSelector | null;
-}
+/** A document by path or documentId; transaction-preview's document may also name its project. */
+export type DocumentSelector = SchemaType<typeof documentSelectorInput> & { project?: ProjectSelector | null };
 
-export interface LocationSelector {
-  span?: { document: DocumentSelector; range: { start: number; length: number } };
-  selection?: { document: DocumentSelector; selectedText: string; contextBefore?: string | null; contextAfter?: string | null };
-}
+export type LocationSelector = SchemaType<typeof locationSelectorInput>;
 
 /** Where a symbol's name is, without its document: the symbolId beside it names the document. */
 export interface Place {

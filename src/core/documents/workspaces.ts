@@ -1,6 +1,8 @@
 import * as path from 'node:path';
 import { callTool, revise, ToolError } from '../chain/envelope';
 import type { Snapshot } from '../chain/envelope';
+import type { workspaceSelectorInput } from '../chain/schemas';
+import type { SchemaType } from '../chain/schemaTypes';
 import type { HostFolder, EditorPort } from './editorPort';
 import { isInside, keepInsideRealFolder, toPosix } from './paths';
 import { SnapshotTracker, stableUuid } from './snapshots';
@@ -17,11 +19,8 @@ export interface KeyValueStore {
   update(key: string, value: unknown): PromiseLike<void>;
 }
 
-export interface WorkspaceSelector {
-  workspaceId?: string;
-  alias?: string;
-  path?: string;
-}
+/** What workspaceSelectorInput accepts (when not null). */
+export type WorkspaceSelector = NonNullable<SchemaType<typeof workspaceSelectorInput>>;
 
 export type ProjectKind = 'typescript' | 'javascript' | 'node' | 'python' | 'rust' | 'go' | 'dotnet' | 'java' | 'folder';
 

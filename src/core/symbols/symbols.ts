@@ -16,17 +16,16 @@ import type { LocationOutput, LocationSelector, Place, ResolvedDocument, Resolve
 import { callTool, resolveExternally, retry, revise, ToolError } from '../chain/envelope';
 import type { HostSymbol } from '../documents/editorPort';
 import { truncate } from '../documents/paths';
-import { symbolSelectorInput as symbolSelectorSchema } from '../chain/schemas';
+import type { symbolSelectorInput } from '../chain/schemas';
 import type { JsonSchema } from '../chain/schemas';
+import type { SchemaType } from '../chain/schemaTypes';
 import type { WorkspaceSelector } from '../documents/workspaces';
 
-export interface SymbolSelector {
-  location?: LocationSelector;
-  symbolId?: string;
-}
+/** What symbolSelectorInput accepts: a location or a symbolId (exactly one, checked by validation and resolveSymbol). */
+export type SymbolSelector = SchemaType<typeof symbolSelectorInput>;
 
 /** Input fragment: exactly one of location or symbolId, closed. */
-export const symbolSelectorInput: JsonSchema = symbolSelectorSchema;
+export { symbolSelectorInput } from '../chain/schemas';
 
 export interface ResolvedSymbol {
   document: ResolvedDocument;

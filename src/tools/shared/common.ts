@@ -2,17 +2,38 @@ import type { ToolAnnotations } from '../../core/chain/toolInfo';
 import type { ToolDefinition } from '../../core/chain/definition';
 import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
-import type { Snapshot } from '../../core/chain/envelope';
-import type { WorkspaceSelector } from '../../core/documents/workspaces';
+import type { TypedSchema } from '../../core/chain/schemaTypes';
 import type { HostTarget } from '../../core/documents/editorPort';
 
-/** Fields every request may carry. */
-export interface CommonInput {
-  workspace?: WorkspaceSelector | null;
-  expectedSnapshot?: Snapshot | null;
-  /** Tools whose schema has it (inputSchema's view option): the staged view. The chain applies it. */
-  view?: 'buffer' | 'staged';
+/**
+ * Input fragment of the tools that can answer in the staged view: selectors resolve against the
+ * transaction's staged text and locations, lines and text are given in it (ToolContext.setView).
+ */
+export const viewInput = { enum: ['buffer', 'staged'] } as const;
+
+export interface InputOptions {
+  workspace?: boolean;
+  view?: boolean;
 }
+
+/** The fields inputSchema adds to a tool's own properties, as the options ask. */
+type CommonProperties<O extends InputOptions> = (O extends { view: true } ? { view: typeof viewInput } : unknown) & {
+  expectedSnapshot: typeof expectedSnapshotInput;
+} & (O extends { workspace: false } ? unknown : { workspace: typeof workspaceSelectorInput });
+
+/**
+ * Refuses a property typed as plain JsonSchema (a fragment that lost its literal type): the
+ * input type would be unknown there, and nothing would check the code reading it.
+ */
+type LiteralFragments<P> = { [K in keyof P]: string extends keyof P[K] ? never : unknown };
+
+/** What inputSchema returns: its type is computed from the arguments, so SchemaType reads the real properties and required list. */
+export type ToolInputSchema<P, R extends readonly string[], O extends InputOptions> = {
+  type: 'object';
+  properties: { [K in keyof (P & CommonProperties<O>)]: (P & CommonProperties<O>)[K] };
+  required: R;
+  additionalProperties: false;
+};
 
 /**
  * A closed input schema with the common expectedSnapshot and workspace fields. Tools whose
@@ -21,28 +42,24 @@ export interface CommonInput {
  * answered with DocumentAmbiguous listing the documentIds to use. It keeps them within the
  * definition budget (test/unit/tools/definitionBudget.unit.test.ts).
  */
-/**
- * Input fragment of the tools that can answer in the staged view: selectors resolve against the
- * transaction's staged text and locations, lines and text are given in it (ToolContext.setView).
- */
-export const viewInput: JsonSchema = { enum: ['buffer', 'staged'] };
-
-export function inputSchema(
-  properties: Record<string, JsonSchema>,
-  required: string[] = [],
-  options: { workspace?: boolean; view?: boolean } = {},
-): JsonSchema {
-  return {
+export function inputSchema<
+  const P extends Record<string, TypedSchema>,
+  const R extends readonly (keyof P & string)[] = [],
+  const O extends InputOptions = Record<never, never>,
+>(properties: P & LiteralFragments<P>, required?: R, options?: O): ToolInputSchema<P, R, O> {
+  const schema = {
     type: 'object',
     properties: {
       ...properties,
-      ...(options.view ? { view: viewInput } : {}),
+      ...(options?.view ? { view: viewInput } : {}),
       expectedSnapshot: expectedSnapshotInput,
-      ...(options.workspace === false ? {} : { workspace: workspaceSelectorInput }),
+      ...(options?.workspace === false ? {} : { workspace: workspaceSelectorInput }),
     },
-    required,
+    required: required ?? [],
     additionalProperties: false,
-  };
+  } as const;
+  // The options' conditional fields are beyond what TypeScript follows through a spread; the declared type says the same.
+  return schema as ToolInputSchema<P, R, O>;
 }
 
 export const queryAnnotations = (title: string): ToolAnnotations => ({

@@ -26,8 +26,8 @@ export const mutationAnnotations = (title: string, destructive = false): ToolAnn
   openWorldHint: false,
 });
 
-export const int = (description: string): JsonSchema => ({ type: 'integer', description });
-export const bool = (description: string): JsonSchema => ({ type: 'boolean', description });
+export const int = (description: string) => ({ type: 'integer', description }) as const;
+export const bool = (description: string) => ({ type: 'boolean', description }) as const;
 
 /** The seed's transaction state. */
 export const transactionStateSchema: JsonSchema = {

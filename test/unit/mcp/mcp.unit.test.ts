@@ -392,7 +392,7 @@ describe('MCP door: the server over the real runner', function () {
 
   it("cancels the call's token on notifications/cancelled, and sends progress when asked", async () => {
     let cancelled = false;
-    const slow = defineTool<Record<string, never>, unknown>({
+    const slow = defineTool({
       name: 'slow-query',
       title: 'Slow',
       category: 'Workspaces',
@@ -409,7 +409,7 @@ describe('MCP door: the server over the real runner', function () {
       annotations: { title: 'Slow', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       examples: [],
       run: (_input, _ctx, token) =>
-        new Promise((resolve) => {
+        new Promise<Record<string, never>>((resolve) => {
           token.onCancellationRequested(() => {
             cancelled = true;
             resolve({});

@@ -8,6 +8,7 @@ import type { AnyToolDefinition, ToolDefinition } from '../../../../src/core/cha
 import { callTool, ToolError } from '../../../../src/core/chain/envelope';
 import type { FailureEnvelope } from '../../../../src/core/chain/envelope';
 import { envelopeOutputSchema } from '../../../../src/core/chain/schemas';
+import type { ToolInput } from '../../../../src/core/chain/schemaTypes';
 import { compileSchema } from '../../../../src/core/chain/validation';
 import { ALL_TOOLS } from '../../../../src/tools';
 import { QUERY } from '../../../../src/tools/shared/common';
@@ -17,19 +18,21 @@ import type { Harness } from '../../support/harness';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+const testInput = {
+  type: 'object',
+  properties: { text: { type: 'string', maxLength: 100 }, count: { type: 'integer', minimum: 0, maximum: 100000 } },
+  additionalProperties: false,
+} as const;
+
 /** A test-only tool: a closed input schema with an optional bounded "text", and the given body. */
-function testTool(name: string, overrides: Partial<ToolDefinition<{ text?: string; count?: number }, unknown>>): AnyToolDefinition {
-  return defineTool<{ text?: string; count?: number }, unknown>({
+function testTool(name: string, overrides: Partial<Omit<ToolDefinition<ToolInput<typeof testInput>, unknown>, 'inputSchema'>>): AnyToolDefinition {
+  return defineTool<typeof testInput, unknown>({
     name,
     title: name,
     category: 'Workspaces',
     ...QUERY,
     description: `Test tool ${name}.`,
-    inputSchema: {
-      type: 'object',
-      properties: { text: { type: 'string', maxLength: 100 }, count: { type: 'integer', minimum: 0, maximum: 100000 } },
-      additionalProperties: false,
-    },
+    inputSchema: testInput,
     dataSchema: { type: 'object' },
     annotations: { title: name, readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     examples: [],

@@ -197,7 +197,7 @@ describe('large revisions: the chain after a commit point', () => {
     files: { items: ['a', 'b'], hasMore: false, totalCount: 2 },
   };
   const tool = (name: string, commits: boolean) =>
-    defineTool<Record<string, never>, typeof big>({
+    defineTool({
       name,
       title: name,
       category: 'Mutations',
@@ -207,7 +207,7 @@ describe('large revisions: the chain after a commit point', () => {
       dataSchema: { type: 'object' },
       annotations: mutationAnnotations(name),
       examples: [],
-      async run(_input, ctx) {
+      async run(_input, ctx): Promise<typeof big> {
         if (commits) ctx.commitPoint();
         return big;
       },

@@ -541,7 +541,7 @@ describe('transactions: commit', () => {
 
 describe('transactions: cancellation and timeouts tell the truth', () => {
   /** A mutation whose body waits before and/or after its point of no return. */
-  const slowStage = defineTool<{ before: number; after: number }, MutationData>({
+  const slowStage = defineTool({
     name: 'slow-stage',
     title: 'Slow Stage',
     category: 'Mutations',
@@ -552,7 +552,7 @@ describe('transactions: cancellation and timeouts tell the truth', () => {
     dataSchema: mutationDataSchema,
     annotations: mutationAnnotations('Slow'),
     examples: [],
-    async run(input, ctx) {
+    async run(input, ctx): Promise<MutationData> {
       const ws = ctx.workspace();
       await new Promise((r) => setTimeout(r, input.before));
       return ctx.services.transactions
