@@ -478,7 +478,7 @@ describe('MCP door: sessions whose client went away', () => {
   });
 
   it('keeps a session while a call runs longer than the idle time', async () => {
-    const slow = defineTool<Record<string, never>, unknown>({
+    const slow = defineTool({
       name: 'slow-query',
       title: 'Slow',
       category: 'Workspaces',
