@@ -3,6 +3,7 @@
 // overhead at three depths, the language-service call get-code-context relies on, VS Code's own
 // agent tools, and the host's memory, then writes everything as JSON to $AW_BENCH_OUT.
 // It is not a test: npm test never loads it.
+import { StagedChecks } from '../src/core/transactions/check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -282,6 +283,7 @@ export async function benchRuntime(version: string): Promise<{ services: Service
     transactions,
     readiness: new ProjectReadiness(),
     caches: new LanguageServiceCaches(),
+    checks: new StagedChecks(undefined, 'The bench does not check staged text.'),
   };
   const channel = vscode.window.createOutputChannel('Agent Workbench bench', { log: true });
   const runner = new ToolRunner(ALL_TOOLS, {

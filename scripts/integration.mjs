@@ -15,6 +15,8 @@ const SUITES = [
   { name: 'untrusted', fixture: 'sample', trusted: false },
   { name: 'navigation', fixture: 'navigation', trusted: true },
   { name: 'transactions', fixture: 'transactions', trusted: true },
+  // The staged text checked as a program before a commit (VS Code's bundled TypeScript in a worker).
+  { name: 'check', fixture: 'check', trusted: true },
   // A generated workspace (scripts/synthetic-workspace.mjs) instead of a fixture copy: big enough that the TypeScript server loads for seconds.
   { name: 'coldstart', generate: { files: 4000, uses: 3 }, trusted: true },
   { name: 'transactions-untrusted', fixture: 'transactions', trusted: false },

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { StagedChecks } from './core/transactions/check';
+import { stagedChecker } from './host/checker';
 import { ToolRunner } from './core/chain/chain';
 import type { Services } from './core/documents/context';
 import { ErrorStore } from './core/chain/errorStore';
@@ -75,6 +77,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       return Date.now() - started;
     },
   );
+  const checker = stagedChecker(context.extensionUri);
   const services: Services = {
     editor: host,
     registry,
@@ -85,6 +88,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     transactions,
     readiness: new ProjectReadiness(),
     caches: new LanguageServiceCaches(),
+    checks: new StagedChecks(checker.checker, checker.unavailable),
     startup: startup.then(() => undefined),
   };
   const runner = new ToolRunner(ALL_TOOLS, {
@@ -105,6 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     watchSettings(),
     kept,
     log,
+    { dispose: () => (services.checks.dispose(), checker.dispose()) },
     ...registerTools(ALL_TOOLS, runner),
     ...trackChanges(registry),
     ...registerCommands(log),

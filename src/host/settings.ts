@@ -51,6 +51,7 @@ function readNow(): EffectiveSettings {
       defaultMaxOutputBytes: int('defaultMaxOutputBytes', DEFAULT_SETTINGS.defaultMaxOutputBytes),
       maxRevisions: int('maxRevisions', DEFAULT_SETTINGS.maxRevisions),
       grantedPermissions: Array.isArray(permissions) ? permissions.filter((p): p is string => typeof p === 'string') : DEFAULT_SETTINGS.grantedPermissions,
+      newErrorsOnCommit: c.get<string>('newErrorsOnCommit') === 'allow' ? 'allow' : DEFAULT_SETTINGS.newErrorsOnCommit,
     },
     vscode.workspace.isTrusted,
   );

@@ -9,6 +9,7 @@ import { findImplementations, goToDefinition } from './navigation';
 import { findReferences } from './references';
 import { getErrorDetails, serverStatus } from './server';
 import { getApiSurface, getDocumentOutline, getSymbolInfo, getSymbolMembers, resolveSymbolTool, searchSymbols } from './symbols';
+import { transactionCheck } from './checks';
 import { transactionCommit, transactionHistory, transactionPreview, transactionRollback, transactionStart } from './transactions';
 import { findCallees, findCallers, findDerivedTypes, findOverloads, findOverrides, getPartialDeclarations, getTypeHierarchy } from './hierarchy';
 import { getProjectDetails, getSolutionStructure, workspaceList, workspaceStatus } from './workspace';
@@ -57,6 +58,7 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   prepareFixAll,
   transactionStart,
   transactionPreview,
+  transactionCheck,
   transactionHistory,
   transactionCommit,
   transactionRollback,

@@ -5,36 +5,32 @@ import { diffTexts } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { revise, ToolError } from '../core/chain/envelope';
 import { utf8Bytes } from '../core/chain/bounding';
-import {
-  boundedString,
-  collectionOutput,
-  documentRefOutput,
-  INT32_MAX,
-  MAX_PATH_LENGTH,
-  projectSelectorInput,
-  workspaceSelectorInput,
-} from '../core/chain/schemas';
+import { boundedString, collectionOutput, documentRefOutput, INT32_MAX, MAX_PATH_LENGTH, projectSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import type { TypedSchema } from '../core/chain/schemaTypes';
 import type { ChangedDocument, RevisionInfo, StagedDocument, TransactionState } from '../core/transactions/types';
 import type { Transaction } from '../core/transactions/transaction';
+import { diagnosticLine, introducedErrors } from '../core/transactions/check';
+import type { RevisionCheck, StagedDiagnostic } from '../core/transactions/check';
+import { checkData, checkDataSchema, checkRevision, checkSummaryOf, checkSummarySchema } from './shared/stagedCheck';
+import type { CheckData, CheckSummary } from './shared/stagedCheck';
 import type { Workspace, WorkspaceSelector } from '../core/documents/workspaces';
 import type { CommittedFile } from '../core/documents/editorPort';
 import { countOf } from '../core/util/wording';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
-import { MUTATION, mutationAnnotations, int, bool, transactionStateSchema, changedDocumentSchema, revisionInfoSchema } from './shared/mutations';
+import {
+  MUTATION,
+  mutationAnnotations,
+  int,
+  bool,
+  transactionInput,
+  transactionStateSchema,
+  changedDocumentSchema,
+  revisionInfoSchema,
+} from './shared/mutations';
 import type { Collection } from './shared/common';
 import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
 
 const CATEGORY = 'Transactions' as const;
-
-/** Inputs of the transaction tools that act on the whole transaction: only the workspace (an expectedSnapshot adds nothing there). */
-const transactionInput = <const P extends Record<string, TypedSchema>>(properties: P) =>
-  ({
-    type: 'object',
-    properties: { ...properties, workspace: workspaceSelectorInput },
-    additionalProperties: false,
-  }) as const;
 
 /** Documents transaction-preview lists at most (documentCount says how many there are). */
 const PREVIEW_DOCUMENTS_MAX = 200;
@@ -195,6 +191,7 @@ export type PreviewData = {
   documentCount: number;
   documentsTruncated: boolean;
   note?: string;
+  check?: CheckSummary;
 } & ({ documents: ChangedDocument[]; diff: DocumentDiff | null } | { diffs: Collection<PathDiff> });
 
 export const transactionPreview = defineTool({
@@ -239,6 +236,7 @@ export const transactionPreview = defineTool({
         },
       ),
       note: { type: 'string', description: 'What was left out of diffs and how to get it.' },
+      check: checkSummarySchema,
     },
   },
   annotations: queryAnnotations('Transaction Preview'),
@@ -323,7 +321,10 @@ export const transactionPreview = defineTool({
       }
     }
     const truncated = diff ? false : changed.length > shownDocuments.length;
-    if (diffs) return { transaction: tm.state(tx), documentCount: changed.length, documentsTruncated: diffs.hasMore, diffs, ...(note ? { note } : {}) };
+    const check = tx && changed.length > 0 ? { check: await checkSummaryOf(ctx, ws, tx) } : {};
+    if (diffs) {
+      return { transaction: tm.state(tx), documentCount: changed.length, documentsTruncated: diffs.hasMore, diffs, ...(note ? { note } : {}), ...check };
+    }
     return {
       transaction: tm.state(tx),
       documents: shownDocuments,
@@ -331,6 +332,7 @@ export const transactionPreview = defineTool({
       documentsTruncated: truncated,
       diff,
       ...(note ? { note } : {}),
+      ...check,
     };
   },
 });
@@ -446,16 +448,36 @@ export async function commitSummary(ctx: ToolContext, workspace?: WorkspaceSelec
       (d) => `- ${d.changeKind} \`${d.previousPath ? `${d.previousPath} → ` : ''}${d.document.path}\` (+${d.preview.addedLines} −${d.preview.removedLines})`,
     );
   if (docs.length > 50) lines.push(`- … and ${docs.length - 50} more`);
+  const tx = ctx.services.transactions.active(ws.id);
+  const check = tx ? await checkRevision(ctx, ws, tx, CONFIRMATION_CHECK_WAIT_MS) : undefined;
   return {
     title: `Commit ${countOf(docs.length, 'file')} to disk?`,
-    message: `The agent asks to write the staged transaction in ${ws.alias}:\n\n${lines.join('\n') || '(nothing staged)'}\n\n[Open the review panel](command:agentWorkbench.review.open) to see the diff first.`,
+    message: `The agent asks to write the staged transaction in ${ws.alias}:\n\n${lines.join('\n') || '(nothing staged)'}\n\n${checkSummary(check)}\n\n[Open the review panel](command:agentWorkbench.review.open) to see the diff first.`,
   };
+}
+
+/** How long the confirmation waits for the staged-program check before it says the check is still running. */
+const CONFIRMATION_CHECK_WAIT_MS = 15_000;
+
+/** What the person reads about the check before approving a commit. */
+function checkSummary(check: RevisionCheck | undefined): string {
+  if (!check) return 'The TypeScript check of the staged text is still running: whether it introduces errors is not known yet.';
+  if (check.state === 'unavailable') return `Not checked before commit: ${check.reason}`;
+  const errors = introducedErrors(check);
+  const partial = check.complete ? '' : ` (partial: ${check.reasons.join(', ')})`;
+  if (errors.length === 0) {
+    return `TypeScript check${partial}: no new errors in ${countOf(check.checked.length, 'file')}; ${countOf(check.resolved.length, 'error')} resolved.`;
+  }
+  const shown = errors.slice(0, 10).map((d) => `- ${diagnosticLine(d)}`);
+  if (errors.length > 10) shown.push(`- … and ${errors.length - 10} more`);
+  return `**This commit introduces ${countOf(errors.length, 'error')}**${partial}:\n\n${shown.join('\n')}`;
 }
 
 export interface CommitData {
   transaction: TransactionState;
   transactionId: string;
   files: Collection<CommittedFile>;
+  check?: CheckData;
 }
 
 export const transactionCommit = defineTool({
@@ -467,11 +489,12 @@ export const transactionCommit = defineTool({
   requiredPermission: 'workspace.commit',
   notApprovedCode: 'TransactionCommitNotApproved',
   description:
-    'Writes the staged transaction to disk once the person approves: checks each touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction kept.',
-  inputSchema: inputSchema({}),
+    'Writes the staged transaction to disk once the person approves: checks each touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction kept. autonomous-trusted: refused (NewErrorsIntroduced) if transaction-check finds new errors, unless allowNewErrors.',
+  timeoutSeconds: 120,
+  inputSchema: inputSchema({ allowNewErrors: bool('Commit even if the staged TypeScript/JavaScript introduces errors.') }),
   dataSchema: {
     type: 'object',
-    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, files: filesOutput },
+    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, files: filesOutput, check: checkDataSchema },
     required: ['transaction', 'transactionId', 'files'],
   },
   annotations: mutationAnnotations('Transaction Commit'),
@@ -490,10 +513,35 @@ export const transactionCommit = defineTool({
   prepareApproval: (input, ctx) => commitSummary(ctx, input.workspace),
   async run(input, ctx): Promise<CommitData> {
     const ws = ctx.workspace(input.workspace);
-    const { transaction, files } = await ctx.services.transactions.commit(ctx, ws, 'agent');
-    return { transaction: closedState(ctx, transaction), transactionId: transaction.id, files: limitItems(files, null, ANSWER_LIST_DEFAULT) };
+    const settings = ctx.services.settings();
+    let check: RevisionCheck | undefined;
+    // Without a person to read the confirmation, the check decides: on exactly the revision written (inside the commit's turn).
+    const gate =
+      settings.effectiveMode === 'autonomous-trusted' && settings.newErrorsOnCommit === 'refuse' && input.allowNewErrors !== true
+        ? async (tx: Transaction) => {
+            check = await checkRevision(ctx, ws, tx);
+            const errors = introducedErrors(check);
+            if (errors.length > 0) throw newErrors(errors, check);
+          }
+        : undefined;
+    const { transaction, files } = await ctx.services.transactions.commit(ctx, ws, 'agent', gate);
+    return {
+      transaction: closedState(ctx, transaction),
+      transactionId: transaction.id,
+      files: limitItems(files, null, ANSWER_LIST_DEFAULT),
+      ...(check ? { check: checkData(check, 10) } : {}),
+    };
   },
 });
+
+function newErrors(errors: StagedDiagnostic[], check: RevisionCheck | undefined): ToolError {
+  const list = errors.slice(0, 5).map(diagnosticLine).join('; ');
+  return new ToolError(
+    'NewErrorsIntroduced',
+    `Nothing was written: revision ${check?.revision} introduces ${countOf(errors.length, 'error')} (${list}${errors.length > 5 ? '; …' : ''}).`,
+    revise('Fix them and stage again (transaction-check lists them all), or commit with allowNewErrors: true.'),
+  );
+}
 
 // ------------------------------------------------------------------ transaction-rollback
 

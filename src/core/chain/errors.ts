@@ -16,6 +16,7 @@ export const ERROR_CODES = [
   'RevisionCapacityReached',
   'TransactionConflicted',
   'CommitFailed',
+  'NewErrorsIntroduced',
   'TransactionCommitNotApproved',
   'ApprovalDenied',
   'SourceMutationDisabled',

@@ -10,6 +10,8 @@ export interface Settings {
   defaultMaxOutputBytes: number;
   maxRevisions: number;
   grantedPermissions: string[];
+  /** What an agent's commit does when the staged TypeScript or JavaScript introduces errors: refused in autonomous-trusted mode, or allowed. */
+  newErrorsOnCommit: 'refuse' | 'allow';
 }
 
 export interface EffectiveSettings extends Settings {
@@ -24,6 +26,7 @@ export const DEFAULT_SETTINGS: Settings = {
   defaultMaxOutputBytes: 65536,
   maxRevisions: 20,
   grantedPermissions: ['workspace.read', 'workspace.stage', 'workspace.commit'],
+  newErrorsOnCommit: 'refuse',
 };
 
 export function effectiveSettings(settings: Settings, trusted: boolean): EffectiveSettings {

@@ -11,6 +11,7 @@ import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
 import { findNearMisses, findSelection, LineIndex, splitsSurrogatePair } from './text';
 import type { Coverage } from '../symbols/coverage';
 import type { LanguageServiceCaches } from './caches';
+import type { StagedChecks } from '../transactions/check';
 import { StagedOverlay } from './stagedOverlay';
 import type { StagedDocument } from '../transactions/types';
 import type { TransactionManager } from '../transactions/manager';
@@ -91,6 +92,8 @@ export interface Services {
   readiness: Readiness;
   /** Language-service answers kept across calls (caches.ts): one object, one clear(). */
   caches: LanguageServiceCaches;
+  /** The staged text checked as a program before a commit, one check per revision (transactions/check.ts). */
+  checks: StagedChecks;
   /**
    * Activation's storage work (the commit journal checked, folders numbered, kept transactions
    * restored), which activate() does not wait for: every entry point (tool calls, the panel, the

@@ -432,11 +432,18 @@ export class TransactionManager {
    * (point of no return) has the host apply one edit, save and verify, restoring on failure.
    * The transaction ends only when everything was written.
    */
-  commit(ctx: CommitPoint | undefined, workspace: Workspace, by: Author): Promise<{ transaction: Transaction; files: CommittedFile[] }> {
+  /** `gate` runs in the workspace's queue before anything is written, on exactly the revision committed; it refuses by throwing. */
+  commit(
+    ctx: CommitPoint | undefined,
+    workspace: Workspace,
+    by: Author,
+    gate?: (tx: Transaction) => Promise<void>,
+  ): Promise<{ transaction: Transaction; files: CommittedFile[] }> {
     return this.exclusive(workspace.id, async () => {
       const { tx, plan } = this.commitPlan(workspace);
       const partial = tx.revisions.slice(0, tx.current).find((r) => r.coverage?.state === 'loading');
       if (partial) throw stagedWhileLoading(partial, by);
+      await gate?.(tx);
       for (const f of plan.files) {
         const problem = await this.drift(f);
         if (problem) throw conflictError(problem, f.path, by);

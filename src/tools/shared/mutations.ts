@@ -2,7 +2,9 @@
 import type { ToolAnnotations } from '../../core/chain/toolInfo';
 import type { ToolDefinition } from '../../core/chain/definition';
 import { collectionOutput, documentRefOutput } from '../../core/chain/schemas';
+import { workspaceSelectorInput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
+import type { TypedSchema } from '../../core/chain/schemaTypes';
 
 /** The marks every mutation (staging) tool shares. */
 export const MUTATION: Pick<
@@ -25,6 +27,14 @@ export const mutationAnnotations = (title: string, destructive = false): ToolAnn
   idempotentHint: false,
   openWorldHint: false,
 });
+
+/** Inputs of the transaction tools that act on the whole transaction: only the workspace (an expectedSnapshot adds nothing there). */
+export const transactionInput = <const P extends Record<string, TypedSchema>>(properties: P) =>
+  ({
+    type: 'object',
+    properties: { ...properties, workspace: workspaceSelectorInput },
+    additionalProperties: false,
+  }) as const;
 
 export const int = (description: string) => ({ type: 'integer', description }) as const;
 export const bool = (description: string) => ({ type: 'boolean', description }) as const;

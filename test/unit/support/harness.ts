@@ -3,6 +3,8 @@
  * the real tools) over a FakeHost, with settable settings and a scripted confirmation dialog.
  * Every envelope a call returns is validated against its tool's output schema.
  */
+import { StagedChecks } from '../../../src/core/transactions/check';
+import type { StagedChecker } from '../../../src/core/transactions/check';
 import * as assert from 'node:assert/strict';
 import { ToolRunner } from '../../../src/core/chain/chain';
 import type { CallLog, CallOptions, CallResult } from '../../../src/core/chain/chain';
@@ -61,6 +63,8 @@ export interface HarnessOptions {
   /** The person's answer to confirmation dialogs (default: approve). */
   confirm?: ConfirmHandler;
   transactionRevision?: (workspaceId: string) => number | null;
+  /** The staged-program checker (default: none, so checks answer unavailable). */
+  checker?: StagedChecker;
   /** Validate every envelope against its tool's output schema (default true). */
   validateEnvelopes?: boolean;
 }
@@ -103,6 +107,7 @@ export class Harness {
       transactions: this.transactions,
       readiness: new ProjectReadiness(),
       caches: new LanguageServiceCaches(),
+      checks: new StagedChecks(options.checker, 'No staged-program checker in this harness.'),
     };
     this.runner = new ToolRunner(tools, {
       services: this.services,

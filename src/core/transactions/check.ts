@@ -1,0 +1,169 @@
+import * as path from 'node:path';
+import type { EditorPort } from '../documents/editorPort';
+import { isInside, toPosix } from '../documents/paths';
+import type { Workspace } from '../documents/workspaces';
+import { sha256 } from './segments';
+import type { Transaction } from './transaction';
+
+/**
+ * Checking the staged text as a program before it is written. The port: the host runs the check
+ * in a worker thread with VS Code's own TypeScript (host/checker.ts over src/checker/); the core
+ * decides what is checked, keeps one check per revision, and says what could not be checked.
+ */
+
+export type DiagnosticSeverity = 'error' | 'warning' | 'suggestion' | 'message';
+
+export interface StagedDiagnostic {
+  path: string;
+  /** 1-based: in the staged text for what a transaction introduces, in the current text for what it resolves. */
+  line: number;
+  column: number;
+  code: number;
+  message: string;
+  severity: DiagnosticSeverity;
+}
+
+export interface StagedCheckRequest {
+  folder: string;
+  /** Workspace-relative path → staged text, or null for a document the transaction deletes. */
+  staged: Record<string, string | null>;
+  /** Unsaved buffers (the current, unstaged view): path → text. */
+  buffers: Record<string, string>;
+  deadline?: number;
+}
+
+export type StagedCheckAnswer =
+  | {
+      outcome: 'checked';
+      introduced: StagedDiagnostic[];
+      resolved: StagedDiagnostic[];
+      checked: string[];
+      complete: boolean;
+      reasons: string[];
+      typescriptVersion: string;
+    }
+  | { outcome: 'cancelled' };
+
+export interface StagedChecker {
+  check(request: StagedCheckRequest, signal: AbortSignal): Promise<StagedCheckAnswer>;
+}
+
+/** What a revision's check said, as tools, the panel and the commit show it. */
+export type RevisionCheck = { transactionId: string; revision: number; unchecked: string[] } & (
+  | {
+      state: 'checked';
+      introduced: StagedDiagnostic[];
+      resolved: StagedDiagnostic[];
+      checked: string[];
+      complete: boolean;
+      reasons: string[];
+      typescriptVersion: string;
+    }
+  | { state: 'unavailable'; reason: string }
+);
+
+/** The documents TypeScript's checker reads as a program: TypeScript and JavaScript. */
+export const CHECKED_FILES = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
+
+/** The staged documents as the checker takes them, and the staged documents it cannot check. */
+export function checkInput(tx: Transaction): { staged: Record<string, string | null>; unchecked: string[] } {
+  const staged: Record<string, string | null> = {};
+  const unchecked: string[] = [];
+  for (const d of tx.effectiveDocuments()) {
+    const from = d.origin?.path;
+    const binary = d.origin?.binary ?? false;
+    for (const p of [from, d.path]) {
+      if (p !== undefined && p !== null && !CHECKED_FILES.test(p) && !unchecked.includes(p)) unchecked.push(p);
+    }
+    if (binary) continue;
+    if (from !== undefined && from !== d.path && CHECKED_FILES.test(from)) staged[from] = null;
+    if (d.path !== null && CHECKED_FILES.test(d.path)) staged[d.path] = d.text;
+  }
+  return { staged, unchecked };
+}
+
+/** Unsaved buffers of the folder, by workspace-relative path: the current view the staged one is compared with. */
+export async function dirtyBuffers(editor: EditorPort, ws: Workspace): Promise<Record<string, string>> {
+  const buffers: Record<string, string> = {};
+  for (const d of editor.openDocuments()) {
+    if (!d.isDirty || !CHECKED_FILES.test(d.absPath)) continue;
+    if (!isInside(ws.fsPath, d.absPath)) continue;
+    const relative = toPosix(path.relative(ws.fsPath, d.absPath));
+    const doc = await editor.readDocument(d.absPath);
+    if (doc) buffers[relative] = doc.text;
+  }
+  return buffers;
+}
+
+/**
+ * One check per revision (and per state of the unsaved buffers), shared by every caller that asks
+ * for it: a preview, a transaction-check and the commit of the same revision wait for the same
+ * work. A newer revision's check cancels the older one's.
+ */
+export class StagedChecks {
+  private readonly running = new Map<string, { key: string; answer: Promise<RevisionCheck>; abort: AbortController; settled?: RevisionCheck }>();
+
+  constructor(
+    private readonly checker: StagedChecker | undefined,
+    private readonly unavailable: string,
+  ) {}
+
+  /** The settled check of the transaction's current revision, if one was made (for answers that do not wait). */
+  peek(ws: Workspace, tx: Transaction): RevisionCheck | undefined {
+    const entry = this.running.get(ws.id);
+    return entry?.settled && entry.settled.transactionId === tx.id && entry.settled.revision === tx.current ? entry.settled : undefined;
+  }
+
+  of(ws: Workspace, tx: Transaction, buffers: Record<string, string>, timeLimitMs: number): Promise<RevisionCheck> {
+    const { staged, unchecked } = checkInput(tx);
+    const base = { transactionId: tx.id, revision: tx.current, unchecked };
+    if (!this.checker) return Promise.resolve({ ...base, state: 'unavailable', reason: this.unavailable });
+    if (Object.keys(staged).length === 0) {
+      return Promise.resolve({
+        ...base,
+        state: 'unavailable',
+        reason: 'No TypeScript or JavaScript document is staged: only those are checked before a commit.',
+      });
+    }
+    const key = `${tx.id}:${tx.current}:${sha256(JSON.stringify(buffers))}`;
+    const current = this.running.get(ws.id);
+    if (current?.key === key) return current.answer;
+    current?.abort.abort();
+    const abort = new AbortController();
+    const request: StagedCheckRequest = { folder: ws.fsPath, staged, buffers, deadline: Date.now() + timeLimitMs };
+    const entry: { key: string; answer: Promise<RevisionCheck>; abort: AbortController; settled?: RevisionCheck } = {
+      key,
+      abort,
+      answer: this.checker.check(request, abort.signal).then(
+        (a): RevisionCheck =>
+          a.outcome === 'cancelled'
+            ? { ...base, state: 'unavailable', reason: 'The check was cancelled: a newer revision or buffer state replaced it.' }
+            : { ...base, state: 'checked', ...a },
+        (error: unknown): RevisionCheck => ({
+          ...base,
+          state: 'unavailable',
+          reason: `The checker failed: ${error instanceof Error ? error.message : String(error)}.`,
+        }),
+      ),
+    };
+    void entry.answer.then((settled) => {
+      entry.settled = settled;
+      // A cancelled check is not kept: asking again checks again.
+      if (settled.state === 'unavailable' && this.running.get(ws.id) === entry) this.running.delete(ws.id);
+    });
+    this.running.set(ws.id, entry);
+    return entry.answer;
+  }
+
+  dispose(): void {
+    for (const e of this.running.values()) e.abort.abort();
+    this.running.clear();
+  }
+}
+
+/** Introduced errors (not warnings or suggestions): what the commit policy refuses. */
+export const introducedErrors = (check: RevisionCheck | undefined): StagedDiagnostic[] =>
+  check?.state === 'checked' ? check.introduced.filter((d) => d.severity === 'error') : [];
+
+/** One line per diagnostic, as a confirmation or a refusal lists them. */
+export const diagnosticLine = (d: StagedDiagnostic): string => `${d.path}:${d.line}:${d.column} TS${d.code} ${d.message.split('\n')[0]}`;
