@@ -1,0 +1,124 @@
+import * as assert from 'node:assert/strict';
+import { checkInput } from '../../../src/core/transactions/check';
+import type { StagedCheckAnswer, StagedChecker, StagedCheckRequest } from '../../../src/core/transactions/check';
+import type { CheckData } from '../../../src/tools/shared/stagedCheck';
+import { FakeHost } from '../support/fakeHost';
+import { createHarness } from '../support/harness';
+import type { Harness } from '../support/harness';
+
+/** A checker that answers what the test says, and records what it was asked (the real one runs in the real VS Code: suite check). */
+class ScriptedChecker implements StagedChecker {
+  readonly requests: StagedCheckRequest[] = [];
+  answer: (r: StagedCheckRequest) => StagedCheckAnswer = () => ({
+    outcome: 'checked',
+    introduced: [],
+    resolved: [],
+    checked: [],
+    complete: true,
+    reasons: [],
+    typescriptVersion: '5.9.3',
+  });
+  async check(request: StagedCheckRequest): Promise<StagedCheckAnswer> {
+    this.requests.push(request);
+    return this.answer(request);
+  }
+}
+
+const error = (path: string, line: number) => ({
+  path,
+  line,
+  column: 3,
+  code: 2322,
+  message: "Type 'string' is not assignable to type 'number'.",
+  severity: 'error' as const,
+});
+
+describe('tools: the staged text checked before commit (policy over a scripted checker)', () => {
+  let h: Harness;
+  let checker: ScriptedChecker;
+  const stage = (selectedText: string, newText: string, path = 'src/a.ts') =>
+    h.ok('edit-text', { edits: [{ location: { selection: { document: { path }, selectedText } }, newText }] });
+
+  beforeEach(async () => {
+    const host = new FakeHost();
+    host.addFolder('app', {
+      'src/a.ts': 'export const a: number = 1;\n',
+      'src/b.ts': 'import { a } from "./a";\n',
+      'data.json': '{ "x": 1 }\n',
+      'logo.png': 'PNG',
+    });
+    checker = new ScriptedChecker();
+    h = await createHarness({ host, checker });
+  });
+
+  it('checks the staged TypeScript only, names what it cannot check, and answers one check per revision', async () => {
+    await stage('1;', "'one';");
+    await stage('"x": 1', '"x": 2', 'data.json');
+    checker.answer = (r) => ({
+      outcome: 'checked',
+      introduced: [error('src/a.ts', 1)],
+      resolved: [],
+      checked: Object.keys(r.staged),
+      complete: true,
+      reasons: [],
+      typescriptVersion: '5.9.3',
+    });
+    const d = (await h.ok<CheckData>('transaction-check', {})).data;
+    assert.deepEqual(checker.requests[0].staged, { 'src/a.ts': "export const a: number = 'one';\n" });
+    assert.equal(checker.requests[0].folder, h.registry.all()[0].fsPath);
+    assert.deepEqual(d.unchecked, ['data.json']);
+    assert.equal(d.revision, 2);
+    assert.deepEqual(d.introduced?.items, [error('src/a.ts', 1)]);
+    await h.ok('transaction-check', {});
+    assert.equal(checker.requests.length, 1, 'the same revision is checked once');
+    const preview = (await h.ok<{ check: { state: string; introducedErrors: number } }>('transaction-preview', {})).data;
+    assert.deepEqual(preview.check, { state: 'checked', introducedErrors: 1, introduced: 1, resolved: 0, complete: true });
+    await h.ok('transaction-history', { action: 'undo' });
+    await h.ok('transaction-check', {});
+    assert.equal(checker.requests.length, 2, 'another revision is checked again');
+  });
+
+  it('a transaction of JSON only is unavailable, and says why', async () => {
+    await stage('"x": 1', '"x": 2', 'data.json');
+    const d = (await h.ok<CheckData>('transaction-check', {})).data;
+    assert.equal(d.state, 'unavailable');
+    assert.match(d.reason ?? '', /TypeScript or JavaScript/);
+    assert.equal(checker.requests.length, 0);
+  });
+
+  it('autonomous-trusted refuses a commit that introduces errors and writes nothing; allowNewErrors writes; the setting newErrorsOnCommit: allow never refuses', async () => {
+    h.setSettings({ operationalMode: 'autonomous-trusted' });
+    await stage('1;', "'one';");
+    checker.answer = () => ({
+      outcome: 'checked',
+      introduced: [error('src/b.ts', 4)],
+      resolved: [],
+      checked: ['src/a.ts', 'src/b.ts'],
+      complete: true,
+      reasons: [],
+      typescriptVersion: '5.9.3',
+    });
+    const refused = await h.fail('transaction-commit', {}, 'NewErrorsIntroduced');
+    assert.match(refused.error.message, /src\/b\.ts:4:3 TS2322/);
+    assert.equal(h.host.diskText(h.host.abs(h.registry.all()[0].folder, 'src/a.ts')), 'export const a: number = 1;\n');
+    const written = await h.ok<{ files: { items: { path: string }[] } }>('transaction-commit', { allowNewErrors: true });
+    assert.deepEqual(
+      written.data.files.items.map((f) => f.path),
+      ['src/a.ts'],
+    );
+    h.setSettings({ operationalMode: 'autonomous-trusted', newErrorsOnCommit: 'allow' });
+    await stage("'one';", "'two';");
+    await h.ok('transaction-commit', {});
+  });
+
+  it('checkInput: a move is the old path deleted and the new one staged; binary files are named, not checked', () => {
+    const tx = {
+      effectiveDocuments: () => [
+        { key: '1', origin: { path: 'src/old.ts', text: 'x', binary: false }, path: 'src/new.ts', text: 'y', segments: [] },
+        { key: '2', origin: { path: 'logo.png', text: '', binary: true }, path: 'logo.png', text: '', segments: [] },
+        { key: '3', origin: { path: 'src/gone.js', text: 'z', binary: false }, path: null, text: '', segments: [] },
+      ],
+    } as unknown as Parameters<typeof checkInput>[0];
+    assert.deepEqual(checkInput(tx), { staged: { 'src/old.ts': null, 'src/new.ts': 'y', 'src/gone.js': null }, unchecked: ['logo.png'] });
+  });
+});
