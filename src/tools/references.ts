@@ -1,4 +1,5 @@
 /** find-references: every reference to a symbol, grouped by document and line, with its access (declaration, write, import). */
+import { beforeTimeout } from '../core/symbols/readiness';
 import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostSymbol, HostTarget } from '../core/documents/editorPort';
@@ -136,14 +137,14 @@ async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symb
     if (found === undefined) throw unsupportedFeature(doc, 'references');
     return found;
   };
-  const found = await ask();
+  const found = await beforeTimeout(ctx, doc.host.languageId, 'references', ask());
   const open = new Set(ctx.editor.openDocuments().map((d) => d.absPath));
   if (found.some((t) => !open.has(t.absPath))) return { found, complete: true };
   const coverage = await ctx.services.readiness.coverage(ctx, doc);
   if (coverage.state === 'loading') return { found, complete: false };
   if (coverage.state === 'unverifiable') return { found, complete: coverage.why === 'all-open' };
   // The first answer may predate the moment the project finished loading.
-  return { found: coverage.justNow ? await ask() : found, complete: true };
+  return { found: coverage.justNow ? await beforeTimeout(ctx, doc.host.languageId, 'references', ask()) : found, complete: true };
 }
 
 export const findReferences = defineTool({

@@ -309,9 +309,14 @@ describe('staged transactions in a real VS Code', function () {
       const pending = invokeWithToken('transaction-commit', { allowNewErrors: true }, s.token);
       setTimeout(() => s.cancel(), delay);
       const answer = await pending;
-      await new Promise((r) => setTimeout(r, 300));
-      const preview = expectOk<{ transaction: TransactionState | null }>(await invoke('transaction-preview', {}));
-      const written = new RegExp(`shout${delay}\\(text`).test(bytes('src/util.ts')?.toString('utf8') ?? '');
+      // When VS Code dropped the answer, our commit may still be finishing (a loaded machine takes seconds): wait for staged and disk to agree.
+      let preview: { data: { transaction: TransactionState | null } };
+      let written: boolean;
+      for (const end = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 100))) {
+        preview = expectOk<{ transaction: TransactionState | null }>(await invoke('transaction-preview', {}));
+        written = new RegExp(`shout${delay}\\(text`).test(bytes('src/util.ts')?.toString('utf8') ?? '');
+        if ((preview.data.transaction === null) === written || Date.now() > end) break;
+      }
       if (written) current = `shout${delay}`;
       if (answer === 'refused') {
         // VS Code threw CancellationError itself and dropped our answer: staged and on disk must still agree.

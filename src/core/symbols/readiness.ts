@@ -226,6 +226,21 @@ export async function inTime<T>(ctx: ToolContext, c: Extract<Coverage, { state: 
   return answer as T;
 }
 
+/**
+ * A language-service request that must come back before the call's timeout: a service still
+ * loading a big project (or a busy machine) can take longer than the whole call; the answer is
+ * then LanguageServiceStarting, which says to ask again, not a Timeout that says to narrow it.
+ */
+export async function beforeTimeout<T>(ctx: ToolContext, languageId: string, what: string, ask: Promise<T>): Promise<T> {
+  const late = Symbol('late');
+  const started = Date.now();
+  const answer = await within(ask, Math.max(0, ctx.remainingMs() - READINESS.marginMs / 3), late);
+  if (answer === late) {
+    throw starting({ state: 'loading', languageId, waitedMs: Date.now() - started }, `the ${what} did not come back before the call's timeout`);
+  }
+  return answer as T;
+}
+
 /** The promise's value, or `fallback` (default undefined) when it takes longer than ms. */
 async function within<T, F = undefined>(p: Promise<T>, ms: number, fallback?: F): Promise<T | F> {
   let timer: ReturnType<typeof setTimeout> | undefined;
