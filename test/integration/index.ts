@@ -18,6 +18,7 @@ const SUITES: Record<string, string[]> = {
   'realcode-cold': ['realcodeCold.test.js'],
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],
+  python: ['python.test.js'],
 };
 
 export async function run(): Promise<void> {
