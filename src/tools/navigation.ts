@@ -13,8 +13,9 @@ import {
   symbolSelectorInput,
   symbolsAt,
   unsupportedFeature,
+  walkSymbols,
 } from '../core/symbols/symbols';
-import type { SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection, CommonInput } from './shared/common';
 
@@ -123,6 +124,27 @@ export const goToDefinition = defineTool<DefinitionInput, { targets: TargetOutpu
 
 // ---------------------------------------------------------------- find-implementations
 
+const IMPLEMENTABLE = new Set(['Class', 'Interface', 'Struct', 'Method', 'Function', 'Constructor']);
+const PROBED_SYMBOLS = 5;
+
+/**
+ * VS Code answers an empty list both when no implementation provider is registered (pyright has
+ * none) and when nothing implements the symbol. A provider answers for some declaration of the
+ * document (TypeScript's names a class or function itself): asked at up to five others, any
+ * answer shows it exists. With no other declaration to ask, the empty answer stands.
+ */
+async function implementationsAnswerElsewhere(ctx: ToolContext, r: ResolvedSymbol): Promise<boolean> {
+  const others: HostSymbol[] = [];
+  for (const { symbol } of walkSymbols(await documentSymbolTree(ctx, r.document))) {
+    if (IMPLEMENTABLE.has(symbol.kind) && symbol.selectionRange.start !== r.symbol.selectionRange.start && others.length < PROBED_SYMBOLS) others.push(symbol);
+  }
+  if (others.length === 0) return true;
+  for (const s of others) {
+    if (((await ctx.editor.locationsAt('implementation', r.document.absolutePath, s.selectionRange.start)) ?? []).length > 0) return true;
+  }
+  return false;
+}
+
 interface ImplementationsInput extends CommonInput {
   symbol: SymbolSelector;
   implementationsLimit?: number | null;
@@ -163,6 +185,7 @@ export const findImplementations = defineTool<
   async run(input, ctx) {
     const r = await resolveSymbol(ctx, input.symbol, input.workspace);
     const own = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
+    let answered = false;
     const { answer: all, partial } = await whenCovered(
       ctx,
       r.document,
@@ -170,10 +193,12 @@ export const findImplementations = defineTool<
       async () => {
         const found = await ctx.editor.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
         if (found === undefined) throw unsupportedFeature(r.document, 'implementation');
+        answered = found.length > 0;
         return dedupeTargets(found.filter((t) => !own(t)));
       },
       (list) => list.length === 0,
     );
+    if (!answered && !(await implementationsAnswerElsewhere(ctx, r))) throw unsupportedFeature(r.document, 'implementation');
     const n = input.implementationsLimit ?? 50;
     const { items } = await targetOutputs(ctx, all.slice(0, n));
     return {

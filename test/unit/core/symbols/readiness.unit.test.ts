@@ -109,7 +109,10 @@ describe('readiness: project-wide answers from a service still loading its proje
   });
 
   it('find-implementations, find-derived-types, get-type-hierarchy, find-callers: refused while empty, never an empty list from a loading service', async () => {
-    host.navigation.locations = () => [];
+    // An implementation provider that exists (it names Circle itself, as TypeScript's does) but finds nothing implementing Shape.
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = (feature, absPath, offset) =>
+      feature === 'implementation' && offset === circleAt ? [{ absPath, range: { start: circleAt, end: circleAt + 6 } }] : [];
     host.navigation.typeHierarchy = () => ({ roots: [], edges: [] });
     host.openDocument(otherPath);
     host.navigation.callHierarchy = (absPath, offset) => ({
@@ -141,6 +144,13 @@ describe('readiness: project-wide answers from a service still loading its proje
       })
     ).data;
     assert.deepEqual([callers.calls.items.length, callers.complete], [0, undefined]);
+  });
+
+  it('find-implementations: no provider answering anywhere in the document (pyright has none) is UnsupportedLanguageFeature, not "none"', async () => {
+    loaded = true;
+    host.navigation.locations = () => [];
+    const refused = await h.fail('find-implementations', shape, 'UnsupportedLanguageFeature');
+    assert.match(refused.error.message, /implementation/);
   });
 
   it('find-implementations: a non-empty answer from a loading service says complete:false', async () => {
@@ -239,7 +249,10 @@ describe('readiness: project-wide answers from a service still loading its proje
   });
 
   it('the proof is kept until a document of the language opens, then asked once more', async () => {
-    host.navigation.locations = () => [];
+    // A provider that finds nothing implementing Shape, but names Circle itself.
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = (feature, absPath, offset) =>
+      feature === 'implementation' && offset === circleAt ? [{ absPath, range: { start: circleAt, end: circleAt + 6 } }] : [];
     loaded = true;
     await h.ok('find-implementations', shape);
     const before = host.callCount('workspaceSymbols');
