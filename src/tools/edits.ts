@@ -12,6 +12,7 @@ import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';
 import { hasIndentedBodies, indentedBody } from '../core/symbols/bodies';
+import { attributesOf } from '../core/symbols/attributes';
 import type { SymbolSelector } from '../core/symbols/symbols';
 import { inputSchema } from './shared/common';
 import type { CommonInput } from './shared/common';
@@ -389,8 +390,14 @@ export function symbolEdit(
   }
   const block = reindentLines(text, indent).join(eol);
   if (kind === 'insert-before-symbol') {
-    const lineStart = lines.starts[startLine];
-    return { start: lineStart, end: lineStart, newText: block + eol };
+    // Above the symbol's decorators or attributes too, where a provider's range leaves them out: text between them and the declaration would take them over.
+    const attributeStart = Math.min(range.start, ...attributesOf(source, range.start, selection.start, languageId).map((a) => a.start));
+    const lineStart = lines.starts[lines.positionAt(attributeStart).line];
+    return {
+      start: lineStart,
+      end: lineStart,
+      newText: reindentLines(text, indentationOf(lines.lineText(lines.positionAt(attributeStart).line))).join(eol) + eol,
+    };
   }
   const lineEnd = lines.lineEnd(lines.positionAt(range.end).line);
   return { start: lineEnd, end: lineEnd, newText: eol + block };

@@ -141,6 +141,26 @@ describe('tools on Python: indentation bodies, overloads, moves', () => {
     );
   });
 
+  it("insert-before-symbol goes above the decorators when the provider's range starts at def", async () => {
+    const { h, host, abs } = await setup();
+    const text = 'class Box:\n    @property\n    @cached(size=2)\n    def width(self) -> int:\n        return 1\n';
+    host.writeFile(abs('box.py'), text);
+    host.openDocument(abs('box.py'), undefined, 'python');
+    // A range from `def`, as some Python servers give it (pyright's starts at the first decorator).
+    host.setSymbols(
+      abs('box.py'),
+      symbolsIn(text, [
+        { name: 'Box', kind: 'Class', children: [{ name: 'width', kind: 'Method', from: 'def width', to: 'return 1' }], from: 'class Box', to: 'return 1' },
+      ]),
+    );
+    const ws = h.registry.all()[0];
+    await h.ok('insert-before-symbol', { symbol: { symbolId: `${ws.documentId('box.py')}#Class:Box/Method:width` }, text: '# The width.' });
+    assert.equal(
+      h.transactions.stagedText(ws, 'box.py'),
+      'class Box:\n    # The width.\n    @property\n    @cached(size=2)\n    def width(self) -> int:\n        return 1\n',
+    );
+  });
+
   it('find-overloads lists the three @overload declarations and the implementation though the provider names scale once', async () => {
     const { h, id } = await setup();
     const r = await h.ok<{ overloads: { items: { line: number; signature: string }[]; totalCount: number } }>('find-overloads', {
