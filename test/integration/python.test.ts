@@ -443,6 +443,49 @@ describe('python: the tools on a real Python language server (pyright)', functio
       );
     });
 
+    it('get-code-context, workspace-status, get-project-details and list-code-actions on the Python package', async function () {
+      const context = expectOk<{ languageId: string; enclosingSymbols: Sym[]; window: { text: string } }>(
+        await invoke('get-code-context', { ...sel('shapes/catalog.py', 'summary(Catalog())'), contextLines: 1 }),
+      );
+      assert.equal(context.data.languageId, 'python');
+      assert.deepEqual(
+        context.data.enclosingSymbols.map((s) => s.name),
+        ['report'],
+      );
+      assert.match(context.data.window.text, /def report\(\) -> str:/);
+      const status = expectOkEnvelope<{
+        projects: Coll<{ kind: string; path: string }>;
+        languages: Coll<{ languageId: string; languageServices: { extensionId: string }[] }>;
+      }>(await invoke('workspace-status', {}));
+      assert.deepEqual(
+        status.data.projects.items.map((p) => [p.kind, p.path]),
+        [['python', 'pyproject.toml']],
+      );
+      const python = status.data.languages.items.find((l) => l.languageId === 'python');
+      assert.deepEqual(
+        python?.languageServices.map((s) => s.extensionId),
+        ['agent-workbench-tests.python-lsp'],
+      );
+      const details = expectOkEnvelope(await invoke('get-project-details', {}));
+      assert.match(JSON.stringify(details.data), /typeCheckingMode/);
+      const { doc, position } = await at('shapes/type_error.py', '"four"');
+      await diagnosticsWhen('shapes/type_error.py', (d) => d.length > 0);
+      const range = new vscode.Range(position, position.translate(0, 6));
+      const raw = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, range)) ?? [];
+      const actions = await invoke('list-code-actions', sel('shapes/type_error.py', '"four"'));
+      if (actions.ok) {
+        const listed = (actions as { data: { actions: Coll<{ title: string }> } }).data.actions.items.map((a) => a.title);
+        assert.deepEqual(
+          listed,
+          raw.map((a) => a.title),
+          "the raw provider's actions",
+        );
+      } else {
+        assert.equal(raw.length, 0, `refused though the raw provider offers ${raw.map((a) => a.title).join(', ')}`);
+        assert.equal(actions.error.code, 'UnsupportedLanguageFeature', JSON.stringify(actions.error));
+      }
+    });
+
     it('format-document refuses: pyright has no formatter', async function () {
       const refused = expectError(await invoke('format-document', { document: { path: 'shapes/geometry.py' } }), 'UnsupportedLanguageFeature');
       assert.match(refused.error.message, /python/i);
