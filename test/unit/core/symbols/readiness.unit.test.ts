@@ -305,6 +305,23 @@ describe('readiness: languages it cannot test', () => {
     await h.ok('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } });
     assert.ok(host.callCount('readFileText') > again, 'and tested again once one opens');
   });
+
+  it("Python: tests the service with a closed file's own names, never special methods such as __init__ (one in every class)", async () => {
+    const host = new FakeHost();
+    const MODELS = 'class Order:\n    def __init__(self) -> None:\n        self.lines = []\n\n    def total(self) -> int:\n        return 0\n';
+    const folder = host.addFolder('shop', { 'pyproject.toml': '[project]\nname = "shop"\n', 'app.py': 'import models\n', 'models.py': MODELS });
+    const app = host.abs(folder, 'app.py');
+    const models = host.abs(folder, 'models.py');
+    host.openDocument(app, undefined, 'python');
+    host.setSymbols(app, []);
+    // The service finds total only: the probes are asked in order until one is found.
+    host.symbolProviders.workspaceSymbols = (query) => (query === 'total' ? [declared('total', 'Method', models, MODELS)] : []);
+    const h = await createHarness({ host });
+    await h.ok('search-symbols', { query: 'total' });
+    const asked = host.calls.filter((c) => c.method === 'workspaceSymbols').map((c) => c.arg);
+    assert.deepEqual(asked.slice(0, 2), ['Order', 'total'], 'the names declared in models.py, __init__ left out');
+    assert.ok(!asked.includes('__init__'), asked.join(', '));
+  });
 });
 
 describe('overloads: questions are asked at the name, from any overload or the implementation', () => {
