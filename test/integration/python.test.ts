@@ -586,6 +586,25 @@ describe('python: the tools on a real Python language server (pyright)', functio
       assert.equal(vscode.languages.getDiagnostics(uri(file)).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, errorsBefore);
     });
 
+    it('edit-text, create-file and delete-file stage and commit Python files byte for byte; pyright then serves the new module', async function () {
+      const created = 'from shapes.figures import Circle\n\n\ndef unit_circle() -> Circle:\n    return Circle(1.0)\n';
+      const catalog = onDisk('shapes/catalog.py');
+      expectOkEnvelope(await invoke('create-file', { path: 'shapes/extra.py', text: created }));
+      expectOkEnvelope(await invoke('edit-text', { edits: [{ ...sel('shapes/catalog.py', 'Square(2.0)'), newText: 'Square(3.0)' }] }));
+      expectOkEnvelope(await invoke('delete-file', { document: { path: 'shapes/syntax_error.py' } }));
+      await commit();
+      assert.equal(onDisk('shapes/extra.py'), created);
+      assert.equal(onDisk('shapes/catalog.py'), catalog.replace('Square(2.0)', 'Square(3.0)'));
+      assert.equal(fs.existsSync(path.join(root(), 'shapes/syntax_error.py')), false);
+      const start = Date.now();
+      for (;;) {
+        const found = expectOk<{ symbols: Coll<Sym> }>(await invoke('search-symbols', { query: 'unit_circle' }));
+        if (found.data.symbols.items.some((x) => pathOfSymbol(x.symbolId) === 'shapes/extra.py')) break;
+        assert.ok(Date.now() - start < 60_000, 'pyright indexes the created module');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+      }
+    });
+
     it('move-file of a Python module says its imports were neither updated nor searched', async function () {
       const moved = expectOkEnvelope<{ notes: string[]; referencesToFix?: unknown }>(
         await invoke('move-file', { document: { path: 'shapes/masse.py' }, newPath: 'shapes/units/masse.py' }),
