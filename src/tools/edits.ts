@@ -359,7 +359,7 @@ type SymbolEditKind = 'replace-symbol-body' | 'insert-before-symbol' | 'insert-a
  * text's line breaks become the document's and its common indentation the symbol's (one level
  * deeper inside a body), so a model need not know the file's indentation or line endings.
  */
-export function symbolEdit(
+function symbolEdit(
   kind: SymbolEditKind,
   text: string,
   source: string,

@@ -115,6 +115,25 @@ describe('tools on Python: indentation bodies, overloads, moves', () => {
     );
   });
 
+  it('replace-symbol-body keeps CRLF line ends and tab indentation', async () => {
+    const { h, host, abs } = await setup();
+    const text = 'class Tabs:\r\n\tdef run(self) -> int:\r\n\t\tx = 1\r\n\t\treturn x\r\n';
+    host.writeFile(abs('tabs.py'), text);
+    host.openDocument(abs('tabs.py'), undefined, 'python');
+    host.setSymbols(
+      abs('tabs.py'),
+      symbolsIn(text, [
+        { name: 'Tabs', kind: 'Class', from: 'class Tabs', to: 'return x', children: [{ name: 'run', kind: 'Method', from: 'def run', to: 'return x' }] },
+      ]),
+    );
+    const ws = h.registry.all()[0];
+    await h.ok('replace-symbol-body', {
+      symbol: { symbolId: `${ws.documentId('tabs.py')}#Class:Tabs/Method:run` },
+      text: 'if True:\n\treturn 2\nreturn 3\n',
+    });
+    assert.equal(h.transactions.stagedText(ws, 'tabs.py'), 'class Tabs:\r\n\tdef run(self) -> int:\r\n\t\tif True:\r\n\t\t\treturn 2\r\n\t\treturn 3\r\n');
+  });
+
   it('replace-symbol-body refuses an empty Python body and a symbol that is no def or class', async () => {
     const { h, id } = await setup();
     const empty = await h.fail('replace-symbol-body', { symbol: id('geometry.py', 'Function:perimeter'), text: '\n  \n' }, 'InvalidRequest');
