@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT, rxjsWorkspace } from './fixtures.mjs';
 import { generateWorkspace } from './synthetic-workspace.mjs';
+import { buildTestExtension } from './test-extensions.mjs';
 import { runExtensionTests } from './vscode-host.mjs';
 
 const testsPath = path.join(REPO_ROOT, 'out', 'test', 'integration', 'index.js');
@@ -26,6 +27,8 @@ const SUITES = [
   { name: 'realcode-cold', workspace: rxjsWorkspace, trusted: true, runs: 3 },
   // The MCP door: its server on (user settings), discovery files in a temp directory of the run (AGENT_WORKBENCH_MCP_DIR).
   { name: 'mcp', fixture: 'sample', trusted: true, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
+  // A real Python language server: pyright (a devDependency) started by the test extension test/extensions/python-lsp.
+  { name: 'python', fixture: 'python', trusted: true, extensions: ['python-lsp'] },
   { name: 'mcp-untrusted', fixture: 'sample', trusted: false, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
 ];
 
@@ -51,7 +54,10 @@ for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.na
       // Beside the workspace folder, never inside it (fixture.scratch is removed with the fixture).
       if (suite.discoveryDir) env.AGENT_WORKBENCH_MCP_DIR = path.join(fixture.scratch, 'mcp-windows');
       const userSettings = { ...HEADLESS_USER_SETTINGS, ...suite.settings };
-      const code = await runExtensionTests({ extensionPath: REPO_ROOT, testsPath, workspace, trusted: suite.trusted, env, userSettings });
+      // Built beside the workspace folder, never inside it.
+      const extensions = [];
+      for (const name of suite.extensions ?? []) extensions.push(await buildTestExtension(name, path.join(fixture.scratch, 'test-extensions')));
+      const code = await runExtensionTests({ extensionPath: REPO_ROOT, testsPath, workspace, trusted: suite.trusted, env, userSettings, extensions });
       console.log(`--- suite "${label} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       if (code !== 0) failed++;
     } finally {

@@ -155,8 +155,10 @@ function onInterrupt(fn) {
  * `userSettings` (an object) is written as the user's settings.json before the server starts: in
  * this build the web client keeps user settings on the server, in <server-data>/data/User.
  * `log`, if given, receives each line the server prints.
+ * `extensions` (each { id, version, folder }, e.g. from scripts/test-extensions.mjs) are listed in
+ * the run's extensions folder (its extensions.json), so the server loads them as installed ones.
  */
-export async function startServer({ port, trusted = true, env = {}, userSettings, log } = {}) {
+export async function startServer({ port, trusted = true, env = {}, userSettings, log, extensions = [] } = {}) {
   const host = await ensureHost();
   const { node, serverMain } = hostPaths(host);
   port ??= await freePort();
@@ -166,6 +168,17 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
     const userDir = path.join(serverDataDir, 'data', 'User');
     await mkdir(userDir, { recursive: true });
     await writeFile(path.join(userDir, 'settings.json'), JSON.stringify(userSettings, null, 2));
+  }
+  const extensionsDir = path.join(dataDir, 'extensions');
+  if (extensions.length > 0) {
+    await mkdir(extensionsDir, { recursive: true });
+    // The default profile's list of installed extensions, in the form the server writes it.
+    const listed = extensions.map(({ id, version, folder }) => ({
+      identifier: { id },
+      version,
+      location: { $mid: 1, scheme: 'file', path: absoluteExisting('extension folder', folder) },
+    }));
+    await writeFile(path.join(extensionsDir, 'extensions.json'), JSON.stringify(listed));
   }
   const args = [
     serverMain,
@@ -180,7 +193,7 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
     '--server-data-dir',
     serverDataDir,
     '--extensions-dir',
-    path.join(dataDir, 'extensions'),
+    extensionsDir,
   ];
   if (trusted) args.push('--disable-workspace-trust');
 
@@ -307,10 +320,20 @@ function printAutomationLog(type, message) {
 
 /**
  * Runs the extension tests module `testsPath` (exports `async run()`) inside a real VS Code with
- * `extensionPath` loaded as the development extension and `workspace` open.
+ * `extensionPath` loaded as the development extension and `workspace` open (`extensions`: see startServer).
  * Resolves with the tests' exit code; rejects on timeout or if VS Code dies.
  */
-export async function runExtensionTests({ extensionPath, testsPath, workspace, trusted = true, env = {}, userSettings, timeoutMs = 600_000, screenshotPath }) {
+export async function runExtensionTests({
+  extensionPath,
+  testsPath,
+  workspace,
+  trusted = true,
+  env = {},
+  userSettings,
+  extensions,
+  timeoutMs = 600_000,
+  screenshotPath,
+}) {
   extensionPath = absoluteExisting('extensionPath (--extension)', extensionPath);
   testsPath = absoluteExisting('testsPath (--tests)', testsPath);
   workspace = absoluteExisting('workspace (--workspace)', workspace);
@@ -320,6 +343,7 @@ export async function runExtensionTests({ extensionPath, testsPath, workspace, t
     trusted,
     env,
     userSettings,
+    extensions,
     log: VERBOSE ? (line) => process.stderr.write(`[server] ${line}\n`) : undefined,
   });
   let browser;

@@ -14,7 +14,7 @@ export const transactionCheck = defineTool({
   ...QUERY,
   timeoutSeconds: 120,
   description:
-    "Type-checks the staged TypeScript/JavaScript as a program before commit (VS Code's TypeScript, the project's tsconfig): errors the current revision introduces and resolves, in staged files and files importing them. Other languages: unavailable.",
+    "Type-checks the staged TypeScript/JavaScript before commit (VS Code's TypeScript, the project's tsconfig): errors the revision introduces and resolves, in staged files and their importers. Other languages: unavailable.",
   inputSchema: transactionInput({ diagnosticsLimit: limitParameter('diagnostics') }),
   dataSchema: checkDataSchema,
   annotations: queryAnnotations('Transaction Check'),

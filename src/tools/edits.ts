@@ -11,6 +11,8 @@ import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';
+import { hasIndentedBodies, indentedBody } from '../core/symbols/bodies';
+import { attributesOf } from '../core/symbols/attributes';
 import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from './shared/mutations';
 
@@ -237,7 +239,8 @@ async function importsOf(
 
 /** What move-file answers: the staged move, and the imports that still name the old path. */
 export interface MoveFileData extends MutationData {
-  referencesToFix: { items: ImportReference[]; hasMore: boolean; totalCount: number };
+  /** Left out for files whose imports are not scanned (not TypeScript or JavaScript): the notes say so. */
+  referencesToFix?: { items: ImportReference[]; hasMore: boolean; totalCount: number };
 }
 
 export const moveFile = defineTool({
@@ -246,7 +249,7 @@ export const moveFile = defineTool({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages moving the document to newPath. Imports are not updated (VS Code computes that only in a real rename): the answer lists relative imports of it (text scan) with the specifier to use; fix them with edit-text.',
+    'Stages moving the document to newPath. Imports are not updated (VS Code computes that only in a real rename): for TS/JS the answer lists relative imports of it (text scan) with the specifier to use (other languages: not searched, notes say so); fix them with edit-text.',
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,
@@ -306,10 +309,15 @@ export const moveFile = defineTool({
     const data = await ctx.services.transactions.stage(
       ctx,
       ws,
-      { tool: 'move-file', summary: `Move ${doc.relativePath} to ${target}` },
+      { tool: 'move-file', summary: `Move ${doc.relativePath} to ${target} (imports of it not updated)` },
       [{ kind: 'rename', from: doc.relativePath, to: target, overwrite: input.overwrite ?? false }],
       { basis: 'staged' },
     );
+    if (!SCRIPT_FILE.test(doc.relativePath)) {
+      // Only TypeScript/JavaScript relative imports are scanned: for other languages an empty list would read as "nothing imports it".
+      const note = `Imports of ${doc.relativePath} (${doc.host.languageId}) were neither updated nor searched: only TypeScript and JavaScript relative imports are scanned. Find its importers with find-references or a text search for its module name, and fix them with edit-text.`;
+      return { ...data, notes: [...(data.notes ?? []), note] };
+    }
     const refs = await importsOf(ctx, ws, doc.relativePath, target);
     const notes = [
       ...(data.notes ?? []),
@@ -330,12 +338,21 @@ type SymbolEditKind = 'replace-symbol-body' | 'insert-before-symbol' | 'insert-a
  * text's line breaks become the document's and its common indentation the symbol's (one level
  * deeper inside a body), so a model need not know the file's indentation or line endings.
  */
-function symbolEdit(kind: SymbolEditKind, text: string, source: string, range: { start: number; end: number }, selectionEnd: number, eol: string): OffsetEdit {
+function symbolEdit(
+  kind: SymbolEditKind,
+  text: string,
+  source: string,
+  range: { start: number; end: number },
+  selection: { start: number; end: number },
+  eol: string,
+  languageId: string,
+): OffsetEdit {
   const lines = new LineIndex(source);
   const startLine = lines.positionAt(range.start).line;
   const indent = indentationOf(lines.lineText(startLine));
+  if (kind === 'replace-symbol-body' && hasIndentedBodies(languageId)) return indentedBodyEdit(text, source, range, selection, eol, languageId);
   if (kind === 'replace-symbol-body') {
-    const open = source.indexOf('{', selectionEnd);
+    const open = source.indexOf('{', selection.end);
     let close = range.end;
     while (close > range.start && /\s/.test(source[close - 1])) close--;
     if (open < 0 || open >= close || source[close - 1] !== '}') {
@@ -352,11 +369,50 @@ function symbolEdit(kind: SymbolEditKind, text: string, source: string, range: {
   }
   const block = reindentLines(text, indent).join(eol);
   if (kind === 'insert-before-symbol') {
-    const lineStart = lines.starts[startLine];
-    return { start: lineStart, end: lineStart, newText: block + eol };
+    // Above the symbol's decorators or attributes too, where a provider's range leaves them out: text between them and the declaration would take them over.
+    const attributeStart = Math.min(range.start, ...attributesOf(source, range.start, selection.start, languageId).map((a) => a.start));
+    const lineStart = lines.starts[lines.positionAt(attributeStart).line];
+    return {
+      start: lineStart,
+      end: lineStart,
+      newText: reindentLines(text, indentationOf(lines.lineText(lines.positionAt(attributeStart).line))).join(eol) + eol,
+    };
   }
   const lineEnd = lines.lineEnd(lines.positionAt(range.end).line);
   return { start: lineEnd, end: lineEnd, newText: eol + block };
+}
+
+/**
+ * replace-symbol-body where blocks are indented (Python): the body is every line after the
+ * header's colon up to the declaration's end, docstring included; text becomes those lines at the
+ * body's own indentation (one level deeper than the header when the body was inline).
+ */
+function indentedBodyEdit(
+  text: string,
+  source: string,
+  range: { start: number; end: number },
+  selection: { start: number; end: number },
+  eol: string,
+  languageId: string,
+): OffsetEdit {
+  const body = indentedBody(source, selection.start, selection.end, range.end);
+  if (!body) {
+    throw new ToolError(
+      'InvalidRequest',
+      `The symbol is not a ${languageId} def or class with a body after its header's colon.`,
+      revise('Use edit-text on the exact text instead.'),
+    );
+  }
+  const lines = new LineIndex(source);
+  const headerIndent = indentationOf(lines.lineText(lines.positionAt(body.colon).line));
+  const bodyIndent = body.indent !== undefined && body.indent.length > headerIndent.length ? body.indent : headerIndent + (indentUnit(source) ?? '    ');
+  const newLines = reindentLines(text, bodyIndent);
+  while (newLines.length > 0 && newLines[0] === '') newLines.shift();
+  while (newLines.length > 0 && newLines[newLines.length - 1] === '') newLines.pop();
+  if (newLines.length === 0) {
+    throw new ToolError('InvalidRequest', `A ${languageId} body cannot be empty.`, revise('Give at least one statement, e.g. pass.'));
+  }
+  return { start: body.start, end: body.end, newText: (body.inline ? eol : '') + newLines.join(eol) };
 }
 
 const TEXT_HELP = "text's line breaks become the document's and its common indentation";
@@ -387,7 +443,8 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
       // Resolved in the editor buffer, where the language service found the symbol: staged on that basis, so staged edits elsewhere merge and overlapping ones conflict.
       const resolved = await resolveSymbol(ctx, input.symbol);
       const doc = resolved.document;
-      const e = symbolEdit(name, input.text, doc.host.text, resolved.symbol.range, resolved.symbol.selectionRange.end, doc.host.eol === 'CRLF' ? '\r\n' : '\n');
+      const eol = doc.host.eol === 'CRLF' ? '\r\n' : '\n';
+      const e = symbolEdit(name, input.text, doc.host.text, resolved.symbol.range, resolved.symbol.selectionRange, eol, doc.host.languageId);
       return ctx.services.transactions.stage(
         ctx,
         doc.workspace,
@@ -402,7 +459,7 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
 export const replaceSymbolBody = symbolEditTool(
   'replace-symbol-body',
   'Replace Symbol Body',
-  `Stages replacing the body between a symbol's braces (function, method, class) with text, the new body without braces, on lines of its own; ${TEXT_HELP} the body's. The symbol resolves in the editor buffer; overlapping staged edits give TransactionConflicted.`,
+  `Stages replacing a symbol's body (function, method, class) with text: between its braces (text without them, on lines of its own), or in Python the whole indented block after the header's colon, docstring included; ${TEXT_HELP} the body's. The symbol resolves in the editor buffer; overlapping staged edits give TransactionConflicted.`,
   { symbol: { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet' }, text: "return { text: `Hi, ${name}`, language: 'en' };" },
 );
 

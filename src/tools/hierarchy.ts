@@ -1,5 +1,5 @@
 import { defineTool } from '../core/chain/definition';
-import type { LocationOutput, ToolContext } from '../core/documents/context';
+import type { LocationOutput, ResolvedDocument, ToolContext } from '../core/documents/context';
 import { retry, revise, ToolError } from '../core/chain/envelope';
 import type { HostRange, HostSymbol } from '../core/documents/editorPort';
 import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
@@ -8,7 +8,8 @@ import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/c
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
-import { LineIndex } from '../core/documents/text';
+import { indentationOf, LineIndex } from '../core/documents/text';
+import { pythonOverloads } from '../core/symbols/overloads';
 import { signatureOf } from '../core/symbols/signature';
 import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
@@ -416,13 +417,34 @@ export interface OverloadsData {
   overloads: Collection<SymbolOutput & { signature: string }>;
 }
 
+/**
+ * Python: the @overload declarations and the implementation, read from the text (the symbol
+ * provider names an overloaded function once), each as a symbol of the target's kind; the target
+ * alone when none carries @overload.
+ */
+function pythonOverloadSymbols(doc: ResolvedDocument, target: ResolvedSymbol, container: HostSymbol | undefined): HostSymbol[] {
+  const text = doc.host.text;
+  const nameLine = doc.lines.positionAt(target.symbol.selectionRange.start).line;
+  const indent = indentationOf(doc.lines.lineText(nameLine));
+  const found = pythonOverloads(text, target.symbol.name, container ? container.range.start : 0, container ? container.range.end : text.length, indent);
+  if (found.length === 0) return [target.symbol];
+  return found.map((d) => ({
+    name: target.symbol.name,
+    kind: target.symbol.kind,
+    detail: '',
+    range: { start: d.start, end: d.nameEnd },
+    selectionRange: { start: d.nameStart, end: d.nameEnd },
+    children: [],
+  }));
+}
+
 export const findOverloads = defineTool({
   name: 'find-overloads',
   title: 'Find Overloads',
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    'Every overload of a function or method: the declarations of its name and kind in the same container (overload signatures and the implementation each count; itself included), with signatures.',
+    'Every overload of a function or method: the declarations of its name and kind in the same container (overload signatures and the implementation each count; itself included; Python: @overload defs and the implementation), with signatures.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -448,7 +470,8 @@ export const findOverloads = defineTool({
     const doc = target.document;
     const roots = await documentSymbolTree(ctx, doc);
     const container = target.containers[target.containers.length - 1];
-    const siblings = (container ? container.children : roots).filter((s) => baseName(s.name) === baseName(target.symbol.name) && s.kind === target.symbol.kind);
+    let siblings = (container ? container.children : roots).filter((s) => baseName(s.name) === baseName(target.symbol.name) && s.kind === target.symbol.kind);
+    if (doc.host.languageId === 'python') siblings = pythonOverloadSymbols(doc, target, container);
     const items = siblings.map((s) => {
       const name = nameSpan(doc.host.text, s);
       const out = symbolOutput(ctx, doc, s, target.containers, roots);

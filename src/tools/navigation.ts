@@ -13,8 +13,9 @@ import {
   symbolSelectorInput,
   symbolsAt,
   unsupportedFeature,
+  walkSymbols,
 } from '../core/symbols/symbols';
-import type { SymbolOutput } from '../core/symbols/symbols';
+import type { ResolvedSymbol, SymbolOutput } from '../core/symbols/symbols';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 
@@ -122,6 +123,27 @@ export const goToDefinition = defineTool({
 
 export type ImplementationsData = { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>;
 
+const IMPLEMENTABLE = new Set(['Class', 'Interface', 'Struct', 'Method', 'Function', 'Constructor']);
+const PROBED_SYMBOLS = 5;
+
+/**
+ * VS Code answers an empty list both when no implementation provider is registered (pyright has
+ * none) and when nothing implements the symbol. A provider answers for some declaration of the
+ * document (TypeScript's names a class or function itself): asked at up to five others, any
+ * answer shows it exists. With no other declaration to ask, the empty answer stands.
+ */
+async function implementationsAnswerElsewhere(ctx: ToolContext, r: ResolvedSymbol): Promise<boolean> {
+  const others: HostSymbol[] = [];
+  for (const { symbol } of walkSymbols(await documentSymbolTree(ctx, r.document))) {
+    if (IMPLEMENTABLE.has(symbol.kind) && symbol.selectionRange.start !== r.symbol.selectionRange.start && others.length < PROBED_SYMBOLS) others.push(symbol);
+  }
+  if (others.length === 0) return true;
+  for (const s of others) {
+    if (((await ctx.editor.locationsAt('implementation', r.document.absolutePath, s.selectionRange.start)) ?? []).length > 0) return true;
+  }
+  return false;
+}
+
 export const findImplementations = defineTool({
   name: 'find-implementations',
   title: 'Find Implementations',
@@ -154,6 +176,7 @@ export const findImplementations = defineTool({
   async run(input, ctx): Promise<ImplementationsData> {
     const r = await resolveSymbol(ctx, input.symbol);
     const own = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
+    let answered = false;
     const { answer: all, partial } = await whenCovered(
       ctx,
       r.document,
@@ -161,10 +184,12 @@ export const findImplementations = defineTool({
       async () => {
         const found = await ctx.editor.locationsAt('implementation', r.document.absolutePath, r.symbol.selectionRange.start);
         if (found === undefined) throw unsupportedFeature(r.document, 'implementation');
+        answered = found.length > 0;
         return dedupeTargets(found.filter((t) => !own(t)));
       },
       (list) => list.length === 0,
     );
+    if (!answered && !(await implementationsAnswerElsewhere(ctx, r))) throw unsupportedFeature(r.document, 'implementation');
     const n = input.implementationsLimit ?? 50;
     const { items } = await targetOutputs(ctx, all.slice(0, n));
     return {

@@ -19,6 +19,7 @@ const SUITES: Record<string, string[]> = {
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],
   check: ['check.test.js'],
+  python: ['python.test.js'],
 };
 
 export async function run(): Promise<void> {

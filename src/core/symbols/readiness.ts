@@ -289,7 +289,9 @@ async function closedFileProbes(ctx: ToolContext, doc: ResolvedDocument): Promis
   for (const c of candidates.slice(0, MAX_FILES_READ)) {
     if (probes.length >= MAX_PROBES) break;
     const text = await ctx.editor.readFileText(c.absPath, 64 * 1024);
-    for (const m of [...(text ?? '').matchAll(DECLARATION)].slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name: m[1] });
+    // Not Python's special methods (__init__, __repr__...): declared in most classes, a search for one lists the whole project.
+    const names = [...(text ?? '').matchAll(DECLARATION)].map((m) => m[1]).filter((n) => !/^__\w+__$/.test(n));
+    for (const name of names.slice(0, NAMES_PER_FILE)) probes.push({ absPath: c.absPath, name });
   }
   return { closed: candidates.length, probes };
 }

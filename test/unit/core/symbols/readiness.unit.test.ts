@@ -109,7 +109,10 @@ describe('readiness: project-wide answers from a service still loading its proje
   });
 
   it('find-implementations, find-derived-types, get-type-hierarchy, find-callers: refused while empty, never an empty list from a loading service', async () => {
-    host.navigation.locations = () => [];
+    // An implementation provider that exists (it names Circle itself, as TypeScript's does) but finds nothing implementing Shape.
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = (feature, absPath, offset) =>
+      feature === 'implementation' && offset === circleAt ? [{ absPath, range: { start: circleAt, end: circleAt + 6 } }] : [];
     host.navigation.typeHierarchy = () => ({ roots: [], edges: [] });
     host.openDocument(otherPath);
     host.navigation.callHierarchy = (absPath, offset) => ({
@@ -141,6 +144,13 @@ describe('readiness: project-wide answers from a service still loading its proje
       })
     ).data;
     assert.deepEqual([callers.calls.items.length, callers.complete], [0, undefined]);
+  });
+
+  it('find-implementations: no provider answering anywhere in the document (pyright has none) is UnsupportedLanguageFeature, not "none"', async () => {
+    loaded = true;
+    host.navigation.locations = () => [];
+    const refused = await h.fail('find-implementations', shape, 'UnsupportedLanguageFeature');
+    assert.match(refused.error.message, /implementation/);
   });
 
   it('find-implementations: a non-empty answer from a loading service says complete:false', async () => {
@@ -239,7 +249,10 @@ describe('readiness: project-wide answers from a service still loading its proje
   });
 
   it('the proof is kept until a document of the language opens, then asked once more', async () => {
-    host.navigation.locations = () => [];
+    // A provider that finds nothing implementing Shape, but names Circle itself.
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = (feature, absPath, offset) =>
+      feature === 'implementation' && offset === circleAt ? [{ absPath, range: { start: circleAt, end: circleAt + 6 } }] : [];
     loaded = true;
     await h.ok('find-implementations', shape);
     const before = host.callCount('workspaceSymbols');
@@ -291,6 +304,23 @@ describe('readiness: languages it cannot test', () => {
     host.openDocument(host.abs(folder, 'docs/page1.md'));
     await h.ok('find-references', { symbol: { location: { selection: { document: { path: 'docs/page0.md' }, selectedText: 'Page 0' } } } });
     assert.ok(host.callCount('readFileText') > again, 'and tested again once one opens');
+  });
+
+  it("Python: tests the service with a closed file's own names, never special methods such as __init__ (one in every class)", async () => {
+    const host = new FakeHost();
+    const MODELS = 'class Order:\n    def __init__(self) -> None:\n        self.lines = []\n\n    def total(self) -> int:\n        return 0\n';
+    const folder = host.addFolder('shop', { 'pyproject.toml': '[project]\nname = "shop"\n', 'app.py': 'import models\n', 'models.py': MODELS });
+    const app = host.abs(folder, 'app.py');
+    const models = host.abs(folder, 'models.py');
+    host.openDocument(app, undefined, 'python');
+    host.setSymbols(app, []);
+    // The service finds total only: the probes are asked in order until one is found.
+    host.symbolProviders.workspaceSymbols = (query) => (query === 'total' ? [declared('total', 'Method', models, MODELS)] : []);
+    const h = await createHarness({ host });
+    await h.ok('search-symbols', { query: 'total' });
+    const asked = host.calls.filter((c) => c.method === 'workspaceSymbols').map((c) => c.arg);
+    assert.deepEqual(asked.slice(0, 2), ['Order', 'total'], 'the names declared in models.py, __init__ left out');
+    assert.ok(!asked.includes('__init__'), asked.join(', '));
   });
 });
 
