@@ -10,7 +10,8 @@ import { findReferences } from './references';
 import { getErrorDetails, serverStatus } from './server';
 import { getApiSurface, getDocumentOutline, getSymbolInfo, getSymbolMembers, resolveSymbolTool, searchSymbols } from './symbols';
 import { transactionCheck } from './checks';
-import { transactionCommit, transactionHistory, transactionPreview, transactionRollback, transactionStart } from './transactions';
+import { transactionCommit, transactionRollback } from './transactionEnd';
+import { transactionHistory, transactionPreview, transactionStart } from './transactions';
 import { findCallees, findCallers, findDerivedTypes, findOverloads, findOverrides, getPartialDeclarations, getTypeHierarchy } from './hierarchy';
 import { getProjectDetails, getSolutionStructure, workspaceList, workspaceStatus } from './workspace';
 
