@@ -241,8 +241,12 @@ export async function beforeTimeout<T>(ctx: ToolContext, languageId: string, wha
   return answer as T;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** The promise's value, or `fallback` (default undefined) when it takes longer than ms. */
 async function within<T, F = undefined>(p: Promise<T>, ms: number, fallback?: F): Promise<T | F> {
+  // A call without a deadline (Infinity) waits: setTimeout would take Infinity for 1 ms.
+  if (!(ms <= MAX_TIMER_MS)) return p;
   let timer: ReturnType<typeof setTimeout> | undefined;
   const late = new Promise<F>((resolve) => (timer = setTimeout(() => resolve(fallback as F), ms)));
   try {

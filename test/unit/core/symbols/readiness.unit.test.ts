@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { READINESS } from '../../../../src/core/symbols/readiness';
+import { beforeTimeout, READINESS } from '../../../../src/core/symbols/readiness';
+import { ToolContext } from '../../../../src/core/documents/context';
 import type { Transaction } from '../../../../src/core/transactions/transaction';
 import { deserializeTransaction, serializeTransaction } from '../../../../src/core/transactions/store';
 import { readSymbol } from '../../../../src/core/symbols/symbols';
@@ -450,5 +451,23 @@ describe('overloads: questions are asked at the name, from any overload or the i
     const places = outline.symbols.items.filter((s) => readSymbol(s).name === 'innerFrom').map((s) => `${s.line}:${s.column}`);
     const at = (offset: number) => `${TEXT.slice(0, offset).split('\n').length}:${offset - TEXT.lastIndexOf('\n', offset - 1)}`;
     assert.deepEqual(places, names().map(at));
+  });
+});
+
+describe('readiness: a language-service request bounded by the call', () => {
+  it('waits as long as it takes when the call has no deadline (run directly, as the bench does), and refuses before a deadline it would miss', async () => {
+    const h = await createHarness();
+    const slow = <T>(value: T, ms: number) => new Promise<T>((r) => setTimeout(() => r(value), ms));
+    const open = new ToolContext(h.services, 'c1', 65536, undefined);
+    assert.equal(await beforeTimeout(open, 'typescript', 'references', slow('answer', 30)), 'answer');
+    const bounded = new ToolContext(h.services, 'c2', 65536, undefined);
+    bounded.bindCancellation(
+      { isCancellationRequested: false, onCancellationRequested: () => ({ dispose: () => undefined }) },
+      Date.now() + READINESS.marginMs / 3 + 50,
+    );
+    await assert.rejects(
+      beforeTimeout(bounded, 'typescript', 'references', slow('late', 2000)),
+      (e: Error & { code?: string }) => e.code === 'LanguageServiceStarting',
+    );
   });
 });
