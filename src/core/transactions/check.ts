@@ -32,17 +32,17 @@ export interface StagedCheckRequest {
   deadline?: number;
 }
 
-export type StagedCheckAnswer =
-  | {
-      outcome: 'checked';
-      introduced: StagedDiagnostic[];
-      resolved: StagedDiagnostic[];
-      checked: string[];
-      complete: boolean;
-      reasons: string[];
-      typescriptVersion: string;
-    }
-  | { outcome: 'cancelled' };
+/** What a finished check found: the delta, what was compared, and whether all of it was. */
+export interface CheckFindings {
+  introduced: StagedDiagnostic[];
+  resolved: StagedDiagnostic[];
+  checked: string[];
+  complete: boolean;
+  reasons: string[];
+  typescriptVersion: string;
+}
+
+export type StagedCheckAnswer = ({ outcome: 'checked' } & CheckFindings) | { outcome: 'cancelled' };
 
 export interface StagedChecker {
   check(request: StagedCheckRequest, signal: AbortSignal): Promise<StagedCheckAnswer>;
@@ -50,16 +50,7 @@ export interface StagedChecker {
 
 /** What a revision's check said, as tools, the panel and the commit show it. */
 export type RevisionCheck = { transactionId: string; revision: number; unchecked: string[] } & (
-  | {
-      state: 'checked';
-      introduced: StagedDiagnostic[];
-      resolved: StagedDiagnostic[];
-      checked: string[];
-      complete: boolean;
-      reasons: string[];
-      typescriptVersion: string;
-    }
-  | { state: 'unavailable'; reason: string }
+  ({ state: 'checked' } & CheckFindings) | { state: 'unavailable'; reason: string }
 );
 
 /** The documents TypeScript's checker reads as a program: TypeScript and JavaScript. */
@@ -100,8 +91,16 @@ export async function dirtyBuffers(editor: EditorPort, ws: Workspace): Promise<R
  * for it: a preview, a transaction-check and the commit of the same revision wait for the same
  * work. A newer revision's check cancels the older one's.
  */
+/** One workspace's check in flight or done: the revision and buffers it is for, and how to cancel it. */
+interface Running {
+  key: string;
+  answer: Promise<RevisionCheck>;
+  abort: AbortController;
+  settled?: RevisionCheck;
+}
+
 export class StagedChecks {
-  private readonly running = new Map<string, { key: string; answer: Promise<RevisionCheck>; abort: AbortController; settled?: RevisionCheck }>();
+  private readonly running = new Map<string, Running>();
 
   constructor(
     private readonly checker: StagedChecker | undefined,
@@ -131,7 +130,7 @@ export class StagedChecks {
     current?.abort.abort();
     const abort = new AbortController();
     const request: StagedCheckRequest = { folder: ws.fsPath, staged, buffers, deadline: Date.now() + timeLimitMs };
-    const entry: { key: string; answer: Promise<RevisionCheck>; abort: AbortController; settled?: RevisionCheck } = {
+    const entry: Running = {
       key,
       abort,
       answer: this.checker.check(request, abort.signal).then(

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import type { ToolContext } from '../../../src/core/documents/context';
+import type { CancellationSignal } from '../../../src/core/chain/cancellation';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -226,6 +228,28 @@ describe('MCP door: discovery files', () => {
   });
 });
 
+/** A test-only query tool whose body the test gives: slow, cancellable, or both. */
+function slowQuery<O>(description: string, run: (input: Record<string, never>, ctx: ToolContext, token: CancellationSignal) => Promise<O>) {
+  return defineTool({
+    name: 'slow-query',
+    title: 'Slow',
+    category: 'Workspaces',
+    operationKind: 'Query',
+    description,
+    effect: 'Read',
+    requiresApproval: false,
+    requiredPermission: null,
+    safeToRepeat: true,
+    timeoutSeconds: 20,
+    maxOutputBytes: 0,
+    inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+    dataSchema: { type: 'object' },
+    annotations: { title: 'Slow', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    examples: [],
+    run,
+  });
+}
+
 /** An MCP server over the real tools and a FakeHost workspace, as the extension builds it. */
 async function serve(
   h: Harness,
@@ -392,30 +416,16 @@ describe('MCP door: the server over the real runner', function () {
 
   it("cancels the call's token on notifications/cancelled, and sends progress when asked", async () => {
     let cancelled = false;
-    const slow = defineTool({
-      name: 'slow-query',
-      title: 'Slow',
-      category: 'Workspaces',
-      operationKind: 'Query',
-      description: 'Waits until cancelled.',
-      effect: 'Read',
-      requiresApproval: false,
-      requiredPermission: null,
-      safeToRepeat: true,
-      timeoutSeconds: 20,
-      maxOutputBytes: 0,
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      dataSchema: { type: 'object' },
-      annotations: { title: 'Slow', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      examples: [],
-      run: (_input, _ctx, token) =>
+    const slow = slowQuery(
+      'Waits until cancelled.',
+      (_input, _ctx, token) =>
         new Promise<Record<string, never>>((resolve) => {
           token.onCancellationRequested(() => {
             cancelled = true;
             resolve({});
           });
         }),
-    });
+    );
     h = await createHarness({ host: sampleHost(), tools: [slow] as never });
     s = await serve(h, { tools: [slow] as never });
     const client = await connect(s.server);
@@ -478,24 +488,7 @@ describe('MCP door: sessions whose client went away', () => {
   });
 
   it('keeps a session while a call runs longer than the idle time', async () => {
-    const slow = defineTool({
-      name: 'slow-query',
-      title: 'Slow',
-      category: 'Workspaces',
-      operationKind: 'Query',
-      description: 'Answers after 600 ms.',
-      effect: 'Read',
-      requiresApproval: false,
-      requiredPermission: null,
-      safeToRepeat: true,
-      timeoutSeconds: 20,
-      maxOutputBytes: 0,
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
-      dataSchema: { type: 'object' },
-      annotations: { title: 'Slow', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-      examples: [],
-      run: () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600)),
-    });
+    const slow = slowQuery('Answers after 600 ms.', () => new Promise((resolve) => setTimeout(() => resolve({ done: true }), 600)));
     const h = await createHarness({ host: sampleHost(), tools: [slow] as never });
     const s = await serve(h, { tools: [slow] as never, idleSessionMs: 150 });
     try {
