@@ -16,7 +16,7 @@ import { registerReviewPanel } from './host/reviewPanel';
 import { registerTools } from './host/registration';
 import { registerMcp } from './host/mcp';
 import type { McpControl } from './host/mcp';
-import { keptTransactionFiles } from './host/transactionFiles';
+import { keptTransactionFiles, lastCommitFiles } from './host/transactionFiles';
 import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
 import { ALL_TOOLS } from './tools';
@@ -42,19 +42,22 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   const host = new VsCodeHost(version);
   // The commit journal lives in the extension's global storage, never in the workspace.
   const journalFile = vscode.Uri.joinPath(context.globalStorageUri, 'commit-journal.json');
-  const journal = new CommitJournal({
-    read: async () => {
-      try {
-        return new TextDecoder().decode(await vscode.workspace.fs.readFile(journalFile));
-      } catch {
-        return undefined;
-      }
+  const journal = new CommitJournal(
+    {
+      read: async () => {
+        try {
+          return new TextDecoder().decode(await vscode.workspace.fs.readFile(journalFile));
+        } catch {
+          return undefined;
+        }
+      },
+      write: async (text) => {
+        await vscode.workspace.fs.createDirectory(context.globalStorageUri);
+        await vscode.workspace.fs.writeFile(journalFile, new TextEncoder().encode(text));
+      },
     },
-    write: async (text) => {
-      await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-      await vscode.workspace.fs.writeFile(journalFile, new TextEncoder().encode(text));
-    },
-  });
+    lastCommitFiles(context.globalStorageUri),
+  );
   const transactions = new TransactionManager({
     editor: host,
     maxRevisions: () => readSettings().maxRevisions,

@@ -1,22 +1,31 @@
 import type { CheckedDiagnostic } from './protocol';
 
+/** What the delta reads of a diagnostic: where it is (1-based) and what it says. */
+export interface Positioned {
+  path: string;
+  line: number;
+  column: number;
+  code?: number | string;
+  message: string;
+}
+
 /** One document's diagnostics in both views, each positioned in its own text. */
-export interface DocumentDiagnostics {
+export interface DocumentDiagnostics<D extends Positioned = CheckedDiagnostic> {
   path: string;
   /** In the current (unstaged) text; empty for a document the transaction creates. */
-  base: readonly CheckedDiagnostic[];
+  base: readonly D[];
   /** In the staged text; empty for a document the transaction deletes. */
-  staged: readonly CheckedDiagnostic[];
+  staged: readonly D[];
   /** Both texts, when known, tell which duplicate moved where; without them lines are compared as they are. */
   baseText?: string;
   stagedText?: string;
 }
 
-export interface Delta {
+export interface Delta<D extends Positioned = CheckedDiagnostic> {
   /** Positions in the staged text. */
-  introduced: CheckedDiagnostic[];
+  introduced: D[];
   /** Positions in the current text. */
-  resolved: CheckedDiagnostic[];
+  resolved: D[];
 }
 
 const identity = (line: number): number | undefined => line;
@@ -36,21 +45,22 @@ export function lineMapping(baseText: string, stagedText: string): (baseLine: nu
   return (line) => (line <= prefix ? line : line > a.length - suffix ? line + shift : undefined);
 }
 
-const keyOf = (d: CheckedDiagnostic) => `${d.code}\u0000${d.message}`;
+const keyOf = (d: Positioned) => `${d.code ?? ''}\u0000${d.message}`;
 
 /**
  * What a transaction introduces and resolves. Diagnostics are matched per document by (code,
  * message) as multisets, never by position: an edit above a diagnostic moves it without changing
  * it. Where a key occurs more often in one view, the instances left unmatched are the ones that
- * differ: pairs are made closest first, a current line mapped into the staged text.
+ * differ: pairs are made closest first, a current line mapped into the staged text. The same
+ * matching serves any language service's diagnostics around a commit (host/diagnosticsWatch.ts).
  */
-export function diagnosticsDelta(documents: readonly DocumentDiagnostics[]): Delta {
-  const introduced: CheckedDiagnostic[] = [];
-  const resolved: CheckedDiagnostic[] = [];
+export function diagnosticsDelta<D extends Positioned>(documents: readonly DocumentDiagnostics<D>[]): Delta<D> {
+  const introduced: D[] = [];
+  const resolved: D[] = [];
   for (const doc of documents) {
     const map = doc.baseText !== undefined && doc.stagedText !== undefined ? lineMapping(doc.baseText, doc.stagedText) : identity;
-    const groups = new Map<string, { base: CheckedDiagnostic[]; staged: CheckedDiagnostic[] }>();
-    const group = (d: CheckedDiagnostic) => {
+    const groups = new Map<string, { base: D[]; staged: D[] }>();
+    const group = (d: D) => {
       const key = keyOf(d);
       let g = groups.get(key);
       if (!g) groups.set(key, (g = { base: [], staged: [] }));
@@ -85,6 +95,6 @@ export function diagnosticsDelta(documents: readonly DocumentDiagnostics[]): Del
       staged.forEach((d, i) => usedStaged.has(i) || introduced.push(d));
     }
   }
-  const order = (x: CheckedDiagnostic, y: CheckedDiagnostic) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line || x.column - y.column);
+  const order = (x: D, y: D) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line || x.column - y.column);
   return { introduced: introduced.sort(order), resolved: resolved.sort(order) };
 }

@@ -169,7 +169,7 @@ export async function diagnostics(absPaths: string[] | undefined, open: Opener):
 const QUIET_MS = 750;
 
 /** Documents shown in an editor tab: language services check those (TypeScript checks only them). */
-function inTabs(): Set<string> {
+export function inTabs(): Set<string> {
   const paths = new Set<string>();
   for (const tab of vscode.window.tabGroups.all.flatMap((g) => g.tabs)) {
     if (tab.input instanceof vscode.TabInputText && tab.input.uri.scheme === 'file') paths.add(tab.input.uri.fsPath);

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
+import type { LastCommitStore } from '../core/transactions/journal';
 import type { KeptTransactionFiles } from '../core/transactions/store';
 
 /**
@@ -29,6 +31,27 @@ export function keptTransactionFiles(storage: vscode.Uri): KeptTransactionFiles 
       } catch {
         // Already gone.
       }
+    },
+  };
+}
+
+/** The last commit of each workspace folder (for transaction-revert): a file per folder, named by a hash of its path. */
+export function lastCommitFiles(storage: vscode.Uri): LastCommitStore {
+  const dir = vscode.Uri.joinPath(storage, 'last-commits');
+  const file = (folder: string): vscode.Uri => vscode.Uri.joinPath(dir, `${createHash('sha256').update(folder).digest('hex').slice(0, 24)}.json`);
+  return {
+    read: async (folder) => {
+      try {
+        return new TextDecoder().decode(await vscode.workspace.fs.readFile(file(folder)));
+      } catch {
+        return undefined;
+      }
+    },
+    write: async (folder, text) => {
+      await vscode.workspace.fs.createDirectory(dir);
+      const temporary = vscode.Uri.joinPath(dir, `${process.pid}.tmp`);
+      await vscode.workspace.fs.writeFile(temporary, new TextEncoder().encode(text));
+      await vscode.workspace.fs.rename(temporary, file(folder), { overwrite: true });
     },
   };
 }

@@ -15,6 +15,9 @@ import type { HostCall, HostDocumentDiagnostics, HostHierarchy, HostHierarchyIte
 import { toPosix } from '../core/documents/paths';
 import * as path from 'node:path';
 import { DiskSources } from './textSource';
+import { watchDiagnostics } from './diagnosticsWatch';
+import type { LanguageReporting } from './diagnosticsWatch';
+import type { DiagnosticsWatch, WatchedFile } from '../core/documents/editorPort';
 import type { TextSource } from './textSource';
 
 /** Folders whose files are never project sources. */
@@ -275,6 +278,13 @@ export class VsCodeHost implements EditorPort {
 
   settleDiagnostics(absPaths: string[], timeoutMs: number): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }> {
     return navigation.settleDiagnostics(absPaths, timeoutMs, (p) => this.open(p));
+  }
+
+  /** Which languages' services have reported diagnostics in this window, or stayed silent through a wait (diagnosticsWatch.ts). */
+  private readonly languageReporting: LanguageReporting = new Map();
+
+  watchDiagnostics(files: readonly WatchedFile[], timeoutMs: number): Promise<DiagnosticsWatch> {
+    return watchDiagnostics(files, timeoutMs, (p) => this.open(p), this.languageReporting);
   }
 
   async probeLanguageFeatures(absPath: string): Promise<Record<string, FeatureProbe>> {

@@ -42,7 +42,7 @@ export const getDiagnostics = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    'Errors and warnings from the language services, by document: of the documents named (opened, waiting until their diagnostics settle) or, without documents, of every document the editor has diagnostics for; checked/notChecked say which were really checked. Use it after edits instead of a build.',
+    'Errors and warnings from the language services, by document: of the documents named (opened, waiting until they settle) or else of every document the editor has diagnostics for; checked/notChecked say which were really checked. Use it after edits instead of a build.',
   inputSchema: inputSchema({
     documents: { type: ['array', 'null'], items: documentSelectorInput, maxItems: 50, description: 'Documents to check; omit for the workspace.' },
     minimumSeverity: { enum: [...SEVERITIES, null], default: 'Information', description: 'Lowest severity listed; null: Information.' },

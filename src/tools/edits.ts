@@ -249,7 +249,7 @@ export const moveFile = defineTool({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages moving the document to newPath. Imports are not updated (VS Code computes that only in a real rename): for TS/JS the answer lists relative imports of it (text scan) with the specifier to use (other languages: not searched, notes say so); fix them with edit-text.',
+    'Stages moving the document to newPath. Imports are not updated: for TS/JS the answer lists relative imports of it (text scan) with the specifier to use (other languages: not searched, notes say so); fix them with edit-text.',
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,
@@ -459,7 +459,7 @@ function symbolEditTool(name: SymbolEditKind, title: string, description: string
 export const replaceSymbolBody = symbolEditTool(
   'replace-symbol-body',
   'Replace Symbol Body',
-  `Stages replacing a symbol's body (function, method, class) with text: between its braces (text without them, on lines of its own), or in Python the whole indented block after the header's colon, docstring included; ${TEXT_HELP} the body's. The symbol resolves in the editor buffer; overlapping staged edits give TransactionConflicted.`,
+  `Stages replacing a symbol's body (function, method, class) with text: between its braces (text without them), or in Python the indented block after the colon, docstring included; ${TEXT_HELP} the body's. The symbol resolves in the editor buffer; overlapping staged edits: TransactionConflicted.`,
   { symbol: { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet' }, text: "return { text: `Hi, ${name}`, language: 'en' };" },
 );
 

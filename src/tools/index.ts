@@ -11,6 +11,7 @@ import { getErrorDetails, serverStatus } from './server';
 import { getApiSurface, getDocumentOutline, getSymbolInfo, getSymbolMembers, resolveSymbolTool, searchSymbols } from './symbols';
 import { transactionCheck } from './checks';
 import { transactionCommit, transactionRollback } from './transactionEnd';
+import { transactionRevert } from './transactionRevert';
 import { transactionHistory, transactionPreview, transactionStart } from './transactions';
 import { findCallees, findCallers, findDerivedTypes, findOverloads, findOverrides, getPartialDeclarations, getTypeHierarchy } from './hierarchy';
 import { getProjectDetails, getSolutionStructure, workspaceList, workspaceStatus } from './workspace';
@@ -63,4 +64,5 @@ export const ALL_TOOLS: readonly AnyToolDefinition[] = [
   transactionHistory,
   transactionCommit,
   transactionRollback,
+  transactionRevert,
 ];

@@ -59,7 +59,7 @@ export const searchSymbols = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Finds declarations whose name matches query across the workspace with the language services' symbol search (fuzzy, case-insensitive; exact names first), by symbolId and line. Locals (declared in a function body) are left out and counted unless includeLocals. Better than text search for a class, function or member; languages without symbol search are not covered.",
+    "Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), by symbolId and line. Locals are left out and counted unless includeLocals. Better than text search for a class, function or member.",
   inputSchema: searchInput,
   dataSchema: {
     type: 'object',
@@ -152,7 +152,7 @@ export const getDocumentOutline = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, each by symbolId (it says kind and name), depth and line: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
+    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, by symbolId (it says kind and name), depth and line: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
   inputSchema: inputSchema(
     { document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') },
     ['document'],

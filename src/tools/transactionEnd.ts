@@ -7,13 +7,15 @@ import { collectionOutput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import type { TransactionState } from '../core/transactions/types';
 import type { Transaction } from '../core/transactions/transaction';
-import { diagnosticLine, introducedErrors } from '../core/transactions/check';
+import * as path from 'node:path';
+import { diagnosticLine, introducedErrors, uncheckedWrites } from '../core/transactions/check';
 import type { RevisionCheck, StagedDiagnostic } from '../core/transactions/check';
 import type { WorkspaceSelector } from '../core/documents/workspaces';
-import type { CommittedFile } from '../core/documents/editorPort';
+import type { CommittedFile, DiagnosticsAroundWrite, ReportedDiagnostic } from '../core/documents/editorPort';
+import { toPosix } from '../core/documents/paths';
 import { countOf } from '../core/util/wording';
 import { ANSWER_LIST_DEFAULT, limitItems } from '../core/chain/bounding';
-import { inputSchema } from './shared/common';
+import { collectionOf, inputSchema, limited } from './shared/common';
 import type { Collection } from './shared/common';
 import { MUTATION, mutationAnnotations, int, bool, transactionInput, transactionStateSchema } from './shared/mutations';
 import { checkData, checkDataSchema, checkRevision } from './shared/stagedCheck';
@@ -87,6 +89,57 @@ export interface CommitData {
   transactionId: string;
   files: Collection<CommittedFile>;
   check?: CheckData;
+  afterCommit?: AfterCommitData;
+}
+
+/** A written document's diagnostic as the commit answer gives it (workspace-relative path). */
+type AfterCommitDiagnostic = Omit<ReportedDiagnostic, 'path'> & { path: string };
+
+/** What the language services of the documents no pre-commit check covers reported after the write. */
+export interface AfterCommitData {
+  introduced: Collection<AfterCommitDiagnostic>;
+  resolved: Collection<AfterCommitDiagnostic>;
+  /** Written documents whose service said nothing within the wait: not known to be clean. */
+  silent?: string[];
+}
+
+/** How long a commit waits for the services of documents it writes (other than TypeScript/JavaScript) before and after the write. */
+const BEFORE_WRITE_WAIT_MS = 2_000;
+const AFTER_WRITE_WAIT_MS = 3_000;
+
+const reportedSchema: JsonSchema = {
+  type: 'object',
+  properties: {
+    path: { type: 'string' },
+    line: { type: 'integer' },
+    column: { type: 'integer' },
+    code: { type: 'string' },
+    message: { type: 'string' },
+    severity: { enum: ['Error', 'Warning', 'Information', 'Hint'] },
+    source: { type: 'string' },
+  },
+  required: ['path', 'line', 'column', 'message', 'severity'],
+};
+
+const afterCommitSchema: JsonSchema = {
+  type: 'object',
+  description: "Documents no pre-commit check covers (not TypeScript/JavaScript): their language service's diagnostics after the write compared with before.",
+  properties: {
+    introduced: collectionOf(reportedSchema),
+    resolved: { ...collectionOf(reportedSchema), description: 'Positions before the write.' },
+    silent: { type: 'array', items: { type: 'string' }, description: 'Written documents no service reported on in time: not known to be clean.' },
+  },
+  required: ['introduced', 'resolved'],
+};
+
+function afterCommitData(delta: DiagnosticsAroundWrite, folder: string): AfterCommitData {
+  const relative = (p: string) => toPosix(path.relative(folder, p));
+  const rel = (d: ReportedDiagnostic): AfterCommitDiagnostic => ({ ...d, path: relative(d.path) });
+  return {
+    introduced: limited(delta.introduced.map(rel), 10),
+    resolved: limited(delta.resolved.map(rel), 10),
+    ...(delta.silent.length > 0 ? { silent: delta.silent.map(relative) } : {}),
+  };
 }
 
 export const transactionCommit = defineTool({
@@ -98,12 +151,18 @@ export const transactionCommit = defineTool({
   requiredPermission: 'workspace.commit',
   notApprovedCode: 'TransactionCommitNotApproved',
   description:
-    'Writes the staged transaction to disk once the person approves: checks each touched file still has the text its edits were computed on (editor and disk), applies one workspace edit, saves and verifies the bytes. On any conflict or failure every file is left as it was and the transaction kept. autonomous-trusted: refused (NewErrorsIntroduced) if transaction-check finds new errors, unless allowNewErrors.',
+    'Writes the staged transaction once the person approves: checks every file still holds the text its edits were computed on, applies one workspace edit, saves, verifies the bytes; on failure all files stay as they were and the transaction is kept. autonomous-trusted: refused (NewErrorsIntroduced) if transaction-check finds new errors, unless allowNewErrors.',
   timeoutSeconds: 120,
   inputSchema: inputSchema({ allowNewErrors: bool('Commit even if the staged TypeScript/JavaScript introduces errors.') }),
   dataSchema: {
     type: 'object',
-    properties: { transaction: transactionStateSchema, transactionId: { type: 'string', format: 'uuid' }, files: filesOutput, check: checkDataSchema },
+    properties: {
+      transaction: transactionStateSchema,
+      transactionId: { type: 'string', format: 'uuid' },
+      files: filesOutput,
+      check: checkDataSchema,
+      afterCommit: afterCommitSchema,
+    },
     required: ['transaction', 'transactionId', 'files'],
   },
   annotations: mutationAnnotations('Transaction Commit'),
@@ -133,12 +192,24 @@ export const transactionCommit = defineTool({
             if (errors.length > 0) throw newErrors(errors, check);
           }
         : undefined;
-    const { transaction, files } = await ctx.services.transactions.commit(ctx, ws, 'agent', gate);
+    const active = ctx.services.transactions.active(ws.id);
+    const others = active ? uncheckedWrites(active, ws.fsPath) : [];
+    const watch = others.length > 0 ? await ctx.editor.watchDiagnostics(others, BEFORE_WRITE_WAIT_MS) : undefined;
+    let committed: Awaited<ReturnType<typeof ctx.services.transactions.commit>>;
+    try {
+      committed = await ctx.services.transactions.commit(ctx, ws, 'agent', gate);
+    } catch (error) {
+      watch?.dispose();
+      throw error;
+    }
+    const { transaction, files } = committed;
+    const afterCommit = watch ? afterCommitData(await watch.settle(AFTER_WRITE_WAIT_MS), ws.fsPath) : undefined;
     return {
       transaction: closedState(ctx, transaction),
       transactionId: transaction.id,
       files: limitItems(files, null, ANSWER_LIST_DEFAULT),
       ...(check ? { check: checkData(check, 10) } : {}),
+      ...(afterCommit ? { afterCommit } : {}),
     };
   },
 });

@@ -72,7 +72,7 @@ export const workspaceList = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Lists the open folders with workspaceId, alias, absolute path and snapshot, to choose the workspace other tools take. One folder's projects, languages, unsaved documents and transaction: workspace-status; which language features answer: get-solution-structure.",
+    "Lists the open folders (workspaceId, alias, path, snapshot) to choose the workspace other tools take. One folder's details: workspace-status; which language features answer: get-solution-structure.",
   inputSchema: inputSchema({ workspacesLimit: limitParameter('workspace folders') }),
   dataSchema: {
     type: 'object',
@@ -126,7 +126,7 @@ export const workspaceStatus = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Reports one folder: projects (from tsconfig/jsconfig/package.json, pyproject.toml, Cargo.toml, go.mod, *.csproj, pom.xml), languages and the extensions serving them, unsaved documents, operational mode, trust and active transaction. Whether language features answer yet: get-solution-structure.',
+    'Reports one folder: projects (from their manifests), languages and the extensions serving them, unsaved documents, operational mode, trust and active transaction. Whether language features answer yet: get-solution-structure.',
   inputSchema: inputSchema({
     projectsLimit: limitParameter('projects'),
     languagesLimit: limitParameter('languages'),
@@ -274,7 +274,7 @@ export const getSolutionStructure = defineTool({
   ...QUERY,
   timeoutSeconds: 60,
   description:
-    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (document symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document: available; starting (extension activating or project loading: ask again after retryAfterSeconds); noResult; unavailable. Tells which semantic tools work; a folder's details: workspace-status.",
+    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. Tells which semantic tools work; one folder's details: workspace-status.",
   inputSchema: inputSchema({
     probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
     projectsLimit: limitParameter('projects per folder'),
@@ -390,7 +390,7 @@ export const getProjectDetails = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Details one project (projectId, name or path from get-solution-structure or workspace-status; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others as their first lines), documents (files under its directory in no nested project, with language) and language counts.',
+    "Details one project (projectId, name or path from get-solution-structure; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others' first lines), documents (files under it in no nested project, with language) and language counts.",
   inputSchema: inputSchema({
     project: {
       ...projectSelectorInput,

@@ -109,4 +109,52 @@ describe('transaction-check: the staged text checked before it is written', func
     );
     assert.match(fs.readFileSync(abs('src/shapes.ts'), 'utf8'), /area\(\): string;/);
   });
+
+  it('a JSON commit reports what its language service found after the write: a broken file introduced, its fix resolved', async () => {
+    await setMode('autonomous-trusted');
+    await edit('src/settings.json', '"radius": 1', '"radius": 1,,');
+    const before = await check();
+    assert.equal(before.state, 'unavailable', 'nothing checks JSON before the commit');
+    const broken = expectOk<CommitAnswer>(await invoke('transaction-commit', {})).data;
+    assert.equal(fs.readFileSync(abs('src/settings.json'), 'utf8'), '{ "radius": 1,, }\n');
+    const introduced = broken.afterCommit?.introduced.items ?? [];
+    assert.ok(introduced.length > 0, `the JSON service's errors after the write: ${JSON.stringify(broken)}`);
+    for (const d of introduced) {
+      assert.equal(d.path, 'src/settings.json');
+      assert.equal(d.line, 1);
+      assert.ok(d.column > 13, `at the commas (column ${d.column})`);
+    }
+    assert.deepEqual(broken.afterCommit?.resolved.items, []);
+    assert.equal(broken.afterCommit?.silent, undefined, 'the JSON service reported');
+    await edit('src/settings.json', '"radius": 1,,', '"radius": 1');
+    const fixed = expectOk<CommitAnswer>(await invoke('transaction-commit', {})).data;
+    assert.deepEqual(fixed.afterCommit?.introduced.items, []);
+    assert.deepEqual(
+      fixed.afterCommit?.resolved.items.map((d) => d.message).sort(),
+      introduced.map((d) => d.message).sort(),
+      'each error of the broken file is resolved',
+    );
+    assert.equal(fs.readFileSync(abs('src/settings.json'), 'utf8'), '{ "radius": 1 }\n');
+    const tabs = vscode.window.tabGroups.all.flatMap((g) => g.tabs);
+    assert.ok(
+      !tabs.some((t) => t.input instanceof vscode.TabInputText && t.input.uri.fsPath === abs('src/settings.json')),
+      'the tab shown for its service is closed again',
+    );
+  });
+
+  it('a TypeScript-only commit carries no language-service delta (its check came before the write)', async () => {
+    await setMode('autonomous-trusted');
+    await edit('src/circle.ts', "name = 'circle';", "name = 'round';");
+    const c = expectOk<CommitAnswer>(await invoke('transaction-commit', {}));
+    assert.equal(c.data.afterCommit, undefined);
+  });
 });
+
+interface CommitAnswer {
+  files: { items: { path: string }[] };
+  afterCommit?: {
+    introduced: { items: { path: string; line: number; column: number; message: string; severity: string }[] };
+    resolved: { items: { path: string; line: number; column: number; message: string; severity: string }[] };
+    silent?: string[];
+  };
+}

@@ -333,6 +333,54 @@ describe('staged transactions in a real VS Code', function () {
     }
   });
 
+  it('transaction-revert stages the exact inverse of the last commit (edits, a create, a delete, a move); committed, every file is byte for byte as before', async () => {
+    await setMode('autonomous-trusted');
+    await edit('src/bom.ts', '"kept"', '"reverted later"');
+    await edit('src/util.ts', "'1.0.0'", "'5.0.0'");
+    expectOk(await invoke('create-file', { path: 'src/added.ts', text: 'export const added = 1;\n' }));
+    expectOk(await invoke('delete-file', { document: { path: 'src/obsolete.ts' } }));
+    expectOk(await invoke('move-file', { document: { path: 'src/emoji.ts' }, newPath: 'src/lib/strings.ts' }));
+    expectOk(await invoke('transaction-commit', {}));
+    assert.equal(bytes('src/obsolete.ts'), undefined);
+    assert.equal(bytes('src/emoji.ts'), undefined);
+    assert.ok(bytes('src/added.ts'));
+    const staged = expectOk<MutationData>(await invoke('transaction-revert', {})).data;
+    assert.deepEqual(
+      staged.documents.items.map((d) => [d.path, d.changeKind ?? 'Modified']).sort(),
+      [
+        ['src/added.ts', 'Deleted'],
+        ['src/bom.ts', 'Modified'],
+        ['src/emoji.ts', 'Renamed'],
+        ['src/obsolete.ts', 'Added'],
+        ['src/util.ts', 'Modified'],
+      ],
+      JSON.stringify(staged.documents),
+    );
+    assertFilesAre(
+      new Map(
+        [...originals]
+          .filter(([p]) => p === 'src/util.ts')
+          .map(([p]) => [p, Buffer.from((originals.get(p) as Buffer).toString('utf8').replace("'1.0.0'", "'5.0.0'"))]),
+      ),
+      'staging the revert wrote nothing',
+    );
+    expectOk(await invoke('transaction-commit', {}));
+    assertFilesAre(originals, 'after the revert is committed');
+    fs.rmSync(abs('src/lib'), { recursive: true, force: true });
+  });
+
+  it('transaction-revert refuses, naming the file, when a file of the last commit changed since; nothing is staged', async () => {
+    await setMode('autonomous-trusted');
+    await edit('src/util.ts', "'1.0.0'", "'6.0.0'");
+    expectOk(await invoke('transaction-commit', {}));
+    fs.writeFileSync(abs('src/util.ts'), (bytes('src/util.ts') as Buffer).toString('utf8') + '// a person typed this\n');
+    const refused = expectError(await invoke('transaction-revert', {}), 'TransactionConflicted');
+    assert.match(refused.error.message, /src\/util\.ts was changed on disk since it was committed/);
+    const preview = expectOk<{ documents?: unknown[] }>(await invoke('transaction-preview', {})).data;
+    assert.deepEqual(preview.documents ?? [], [], 'nothing staged');
+    assert.match(bytes('src/util.ts')?.toString('utf8') ?? '', /a person typed this/, 'what the person typed is kept');
+  });
+
   it('move-file stages the move and lists the imports to fix; fixing them with edit-text and committing moves exactly', async () => {
     await setMode('autonomous-trusted');
     const moved = expectOk<

@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'TransactionConflicted',
   'CommitFailed',
   'NewErrorsIntroduced',
+  'NothingToRevert',
   'TransactionCommitNotApproved',
   'ApprovalDenied',
   'SourceMutationDisabled',

@@ -120,6 +120,12 @@ export interface EditorPort {
    * each has reported diagnostics and they stayed quiet for a moment. Says which reported.
    */
   settleDiagnostics(absPaths: string[], timeoutMs: number): Promise<{ reported: string[]; alreadyOpen: string[]; silent: string[] }>;
+  /**
+   * Takes the diagnostics of documents about to be written (opening them, waiting at most
+   * timeoutMs for their services to report), then compares them with what the services report
+   * after the write: a language service's own check of a commit.
+   */
+  watchDiagnostics(files: readonly WatchedFile[], timeoutMs: number): Promise<DiagnosticsWatch>;
   /** The workspace symbol providers' answer to a query; undefined when the request fails (no provider). */
   workspaceSymbols(query: string): Promise<HostWorkspaceSymbol[] | undefined>;
   /** Document highlights at an offset (occurrences in the same file, with read/write where the provider says). */
@@ -243,6 +249,37 @@ export interface HostCall {
 export interface HostHierarchy<T> {
   roots: HostHierarchyItem[] | undefined;
   edges: T[];
+}
+
+/** A document a commit writes: its path before (null: created) and after (null: deleted). */
+export interface WatchedFile {
+  before: string | null;
+  after: string | null;
+}
+
+/** A diagnostic a language service reported, 1-based, in the text of its side of the write. */
+export interface ReportedDiagnostic {
+  /** Absolute. */
+  path: string;
+  line: number;
+  column: number;
+  code?: string;
+  message: string;
+  severity: HostDiagnostic['severity'];
+  source?: string;
+}
+
+export interface DiagnosticsAroundWrite {
+  introduced: ReportedDiagnostic[];
+  resolved: ReportedDiagnostic[];
+  /** Written documents no language service reported on within the wait (none checks them, or they are clean and the service says nothing). */
+  silent: string[];
+}
+
+export interface DiagnosticsWatch {
+  /** After the write: waits (at most timeoutMs) for each written document's service to report and go quiet, then compares. */
+  settle(timeoutMs: number): Promise<DiagnosticsAroundWrite>;
+  dispose(): void;
 }
 
 export interface HostDocumentDiagnostics {

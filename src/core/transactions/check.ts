@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import type { EditorPort } from '../documents/editorPort';
+import type { EditorPort, WatchedFile } from '../documents/editorPort';
 import { isInside, toPosix } from '../documents/paths';
 import type { Workspace } from '../documents/workspaces';
 import { sha256 } from './segments';
@@ -71,6 +71,18 @@ export function checkInput(tx: Transaction): { staged: Record<string, string | n
     if (d.path !== null && CHECKED_FILES.test(d.path)) staged[d.path] = d.text;
   }
   return { staged, unchecked };
+}
+
+/**
+ * The text documents a commit writes that no check exists for before it (not TypeScript or
+ * JavaScript): their language services are asked after the write instead (transaction-commit).
+ */
+export function uncheckedWrites(tx: Transaction, folder: string): WatchedFile[] {
+  const abs = (p: string) => path.join(folder, ...p.split('/'));
+  return tx
+    .effectiveDocuments()
+    .filter((d) => !d.origin?.binary && ![d.origin?.path, d.path].some((p) => typeof p === 'string' && CHECKED_FILES.test(p)))
+    .map((d) => ({ before: d.origin ? abs(d.origin.path) : null, after: d.path === null ? null : abs(d.path) }));
 }
 
 /** Unsaved buffers of the folder, by workspace-relative path: the current view the staged one is compared with. */

@@ -1,5 +1,5 @@
 import type { CommittedFile } from '../documents/editorPort';
-import type { CommitPlan } from './plan';
+import type { CommitFile, CommitPlan } from './plan';
 import { sha256 } from './segments';
 
 /** Where the journal lives: a file in the extension's global storage (never in the workspace). */
@@ -17,6 +17,38 @@ export interface JournalEntry {
   detail?: string;
 }
 
+/** A file of the last commit as a revert needs it: where it is now, what it held before, and the bytes it must still have. */
+export interface RevertibleFile {
+  kind: CommitFile['kind'];
+  /** Workspace-relative path before the commit (for create: the created file). */
+  path: string;
+  /** Where a rename put it. */
+  newPath?: string;
+  /** The buffer text before the commit; null for a file the commit created. */
+  before: string | null;
+  /** sha256 of the bytes the commit wrote; null for a file it deleted. */
+  afterHash: string | null;
+}
+
+/** The last commit of a workspace folder, kept so it can be reverted exactly (transaction-revert). */
+export interface LastCommit {
+  transactionId: string;
+  folder: string;
+  time: string;
+  files: RevertibleFile[];
+  /** Why it cannot be reverted, when it cannot (too large to keep, a binary file deleted). */
+  notRevertible?: string;
+}
+
+/** Where the last commit of each folder is kept (the extension's global storage, a file per folder). */
+export interface LastCommitStore {
+  read(folder: string): Promise<string | undefined>;
+  write(folder: string, text: string): Promise<void>;
+}
+
+/** The most text a kept last commit holds; a larger commit is recorded as not revertible. */
+const MAX_KEPT_TEXT = 16 * 1024 * 1024;
+
 export interface RecoveryReport {
   state: 'clean' | 'recovered' | 'failed';
   detail: string;
@@ -32,7 +64,28 @@ export class CommitJournal {
   private entries: JournalEntry[] = [];
   private report: RecoveryReport = { state: 'clean', detail: 'No interrupted commit was found at start.' };
 
-  constructor(private readonly store: JournalStore) {}
+  private readonly pending = new Map<string, LastCommit>();
+  private readonly last = new Map<string, LastCommit | null>();
+
+  constructor(
+    private readonly store: JournalStore,
+    private readonly lastStore?: LastCommitStore,
+  ) {}
+
+  /** The last commit of a folder written by this extension (in any window), if it is kept. */
+  async lastCommit(folder: string): Promise<LastCommit | undefined> {
+    if (!this.last.has(folder)) {
+      let kept: LastCommit | null = null;
+      try {
+        const text = await this.lastStore?.read(folder);
+        if (text) kept = JSON.parse(text) as LastCommit;
+      } catch {
+        kept = null;
+      }
+      this.last.set(folder, kept);
+    }
+    return this.last.get(folder) ?? undefined;
+  }
 
   /** Reads the journal at start; an entry still 'applying' is a commit the editor did not finish. */
   async inspect(readBytes: (absPath: string) => Promise<Uint8Array | undefined>): Promise<RecoveryReport> {
@@ -85,10 +138,14 @@ export class CommitJournal {
       })),
     });
     if (this.entries.length > KEEP) this.entries.splice(0, this.entries.length - KEEP);
+    this.pending.set(plan.transactionId, revertible(plan));
     await this.save();
   }
 
   async end(transactionId: string, state: 'committed' | 'restored' | 'failed', files?: CommittedFile[], detail?: string): Promise<void> {
+    const kept = this.pending.get(transactionId);
+    this.pending.delete(transactionId);
+    if (kept && state === 'committed') await this.keep(kept, files ?? []);
     const e = [...this.entries].reverse().find((x) => x.transactionId === transactionId && x.state === 'applying');
     if (!e) return;
     e.state = state;
@@ -105,6 +162,19 @@ export class CommitJournal {
     await this.save();
   }
 
+  private async keep(commit: LastCommit, files: CommittedFile[]): Promise<void> {
+    for (const f of commit.files) {
+      const written = files.find((w) => w.path === (f.newPath ?? f.path));
+      if (written) f.afterHash = written.afterHash;
+    }
+    this.last.set(commit.folder, commit);
+    try {
+      await this.lastStore?.write(commit.folder, JSON.stringify(commit));
+    } catch {
+      // Kept in memory for this window; only a reload loses it.
+    }
+  }
+
   private async save(): Promise<void> {
     try {
       await this.store.write(JSON.stringify(this.entries));
@@ -112,4 +182,27 @@ export class CommitJournal {
       // The journal is a safety net; a full disk must not fail the commit itself.
     }
   }
+}
+
+/** What a revert of the plan would need, taken before it is written. */
+function revertible(plan: CommitPlan): LastCommit {
+  const commit: LastCommit = { transactionId: plan.transactionId, folder: plan.folder, time: new Date().toISOString(), files: [] };
+  let size = 0;
+  for (const f of plan.files) {
+    if (f.base?.binary && f.kind === 'delete') commit.notRevertible = `it deleted ${f.path}, which is not a text file, and its bytes were not kept`;
+    const before = f.kind === 'create' ? null : (f.base?.text ?? '');
+    size += before?.length ?? 0;
+    commit.files.push({
+      kind: f.kind,
+      path: f.path,
+      ...(f.newPath ? { newPath: f.newPath } : {}),
+      before: f.base?.binary ? null : before,
+      afterHash: f.kind === 'delete' ? null : sha256(f.text ?? ''),
+    });
+  }
+  if (size > MAX_KEPT_TEXT) {
+    commit.notRevertible = `its files held ${Math.round(size / 1024 / 1024)} MB of text, more than is kept for a revert`;
+    for (const f of commit.files) f.before = null;
+  }
+  return commit;
 }

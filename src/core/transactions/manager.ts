@@ -2,7 +2,7 @@ import { lineCounts } from './diff';
 import type { LineCounts } from './diff';
 import { callTool, resolveExternally, revise, ToolError } from '../chain/envelope';
 import type { CommittedFile, EditorPort } from '../documents/editorPort';
-import type { CommitJournal, RecoveryReport } from './journal';
+import type { CommitJournal, LastCommit, RecoveryReport } from './journal';
 import type { OperationalMode } from '../chain/modes';
 import { joinFolder } from '../documents/paths';
 import type { Workspace } from '../documents/workspaces';
@@ -250,6 +250,8 @@ export class TransactionManager {
       ? await host.readDocumentAndBytes(abs)
       : { doc: await host.readDocument(abs), bytes: await host.readFileBytes(abs) };
     if (!doc && !bytes) return undefined;
+    // A saved buffer of a file no longer on disk is what the editor kept of a file moved or deleted: there is no such document.
+    if (!bytes && doc && !doc.isDirty) return undefined;
     const text = doc?.text ?? '';
     return {
       path: relativePath,
@@ -399,6 +401,11 @@ export class TransactionManager {
     if (notes.length === 0) return journal;
     const restored = [...this.keptNotes.keys()].some((id) => this.restoredIds.has(id));
     return { state: journal.state === 'clean' && restored ? 'recovered' : journal.state, detail: [journal.detail, ...notes].join(' ') };
+  }
+
+  /** The last commit of the workspace's folder, as the journal keeps it for a revert. */
+  lastCommit(workspace: Workspace): Promise<LastCommit | undefined> {
+    return this.deps.journal?.lastCommit(workspace.fsPath) ?? Promise.resolve(undefined);
   }
 
   /** What the transaction store says about a workspace's transaction across restarts (server-status shows it); undefined clears it. */

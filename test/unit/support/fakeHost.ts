@@ -35,7 +35,7 @@ import type {
   HostLocationFeature,
   HostTarget,
 } from '../../../src/core/documents/editorPort';
-import type { HostHighlight, HostWorkspaceSymbol } from '../../../src/core/documents/editorPort';
+import type { DiagnosticsWatch, HostHighlight, HostWorkspaceSymbol, WatchedFile } from '../../../src/core/documents/editorPort';
 import { LanguageIndex } from '../../../src/core/documents/languages';
 
 /** Absolute root under which fake folders are placed by default. */
@@ -528,6 +528,13 @@ export class FakeHost implements EditorPort {
       else result.silent.push(p);
     }
     return result;
+  }
+
+  /** Nothing reports diagnostics here: every written document is silent (the real watch is tested in VS Code). */
+  async watchDiagnostics(files: readonly WatchedFile[], _timeoutMs: number): Promise<DiagnosticsWatch> {
+    await this.record('watchDiagnostics');
+    const silent = files.flatMap((f) => (f.after ? [f.after] : []));
+    return { settle: () => Promise.resolve({ introduced: [], resolved: [], silent }), dispose: () => undefined };
   }
 
   async readDocumentAndBytes(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }> {

@@ -15,6 +15,8 @@ import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../../src/co
 import type { ErrorCode } from '../../../src/core/chain/errors';
 import { ErrorStore } from '../../../src/core/chain/errorStore';
 import { TransactionManager } from '../../../src/core/transactions/manager';
+import { CommitJournal } from '../../../src/core/transactions/journal';
+import type { LastCommitStore } from '../../../src/core/transactions/journal';
 import { DEFAULT_SETTINGS, effectiveSettings } from '../../../src/core/chain/modes';
 import type { EffectiveSettings, Settings } from '../../../src/core/chain/modes';
 import { WorkspaceRegistry } from '../../../src/core/documents/workspaces';
@@ -53,6 +55,12 @@ export function expectError(result: CallResult | Envelope, code: ErrorCode): Fai
 }
 
 export type ConfirmHandler = (tool: AnyToolDefinition, summary: ApprovalSummary) => boolean | Promise<boolean>;
+
+/** The last commits as a window keeps them, in memory. */
+function memoryLastCommits(): LastCommitStore {
+  const files = new Map<string, string>();
+  return { read: async (folder) => files.get(folder), write: async (folder, text) => void files.set(folder, text) };
+}
 
 export interface HarnessOptions {
   host?: FakeHost;
@@ -94,6 +102,7 @@ export class Harness {
       editor: host,
       maxRevisions: () => this.effectiveSettings().maxRevisions,
       mode: () => this.effectiveSettings().effectiveMode,
+      journal: new CommitJournal({ read: async () => undefined, write: async () => undefined }, memoryLastCommits()),
     });
     this.registry = new WorkspaceRegistry(host, store, options.transactionRevision ?? ((id) => this.transactions.revision(id)));
     host.onDidChange((absPath, kind) => this.registry.recordChange(absPath, kind));

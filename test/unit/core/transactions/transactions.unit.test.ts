@@ -641,6 +641,56 @@ describe('transactions: cancelled at every step', () => {
   }
 });
 
+describe('transactions: revert of the last commit', () => {
+  it('stages the exact inverse (edits, CRLF kept, a create, a delete); committed, the files are as before', async () => {
+    const { h, abs } = await setup();
+    const before = new Map(['src/util.ts', 'src/windows.ts', 'src/main.ts'].map((p) => [p, h.host.diskText(abs(p))]));
+    await edit(h, 'src/util.ts', 'toUpperCase', 'toLowerCase');
+    await edit(h, 'src/windows.ts', 'line two', 'line 2');
+    await h.ok('create-file', { path: 'src/new.ts', text: 'export {};\n' });
+    await h.ok('delete-file', { document: { path: 'src/main.ts' } });
+    await h.ok('transaction-commit', {});
+    assert.equal(h.host.diskText(abs('src/main.ts')), undefined);
+    const staged = await h.ok<MutationData>('transaction-revert', {});
+    assert.deepEqual(staged.data.documents.items.map((d) => [d.path, d.changeKind ?? 'Modified']).sort(), [
+      ['src/main.ts', 'Added'],
+      ['src/new.ts', 'Deleted'],
+      ['src/util.ts', 'Modified'],
+      ['src/windows.ts', 'Modified'],
+    ]);
+    assert.equal(h.host.diskText(abs('src/util.ts')), UTIL.replace('toUpperCase', 'toLowerCase'), 'staging wrote nothing');
+    await h.ok('transaction-commit', {});
+    for (const [p, text] of before) assert.equal(h.host.diskText(abs(p)), text, p);
+    assert.equal(h.host.diskText(abs('src/new.ts')), undefined);
+  });
+
+  it('refuses, naming the file, once a committed file changed; nothing is staged', async () => {
+    const { h, abs } = await setup();
+    await edit(h, 'src/util.ts', 'toUpperCase', 'toLowerCase');
+    await h.ok('transaction-commit', {});
+    h.host.writeFile(abs('src/util.ts'), `${h.host.diskText(abs('src/util.ts'))}// typed by a person\n`);
+    const refused = await h.fail('transaction-revert', {}, 'TransactionConflicted');
+    assert.match(refused.error.message, /src\/util\.ts was changed on disk since it was committed/);
+    assert.equal(h.transactions.active(h.registry.all()[0].id)?.effectiveDocuments().length ?? 0, 0);
+  });
+
+  it('a saved buffer the editor kept of a file deleted from disk is no document: a file can be created there again', async () => {
+    const { h, abs } = await setup();
+    h.host.openDocument(abs('src/util.ts'));
+    h.host.deleteFile(abs('src/util.ts'));
+    await h.ok('create-file', { path: 'src/util.ts', text: 'export {};\n' });
+  });
+
+  it('says there is nothing to revert before any commit, and refuses while other changes are staged', async () => {
+    const { h } = await setup();
+    await h.fail('transaction-revert', {}, 'NothingToRevert');
+    await edit(h, 'src/util.ts', 'toUpperCase', 'toLowerCase');
+    await h.ok('transaction-commit', {});
+    await edit(h, 'src/main.ts', "'a'", "'b'");
+    await h.fail('transaction-revert', {}, 'InvalidRequest');
+  });
+});
+
 describe('transactions: commit journal', () => {
   it('reports a commit interrupted between apply and save at the next start', async () => {
     let stored: string | undefined;
