@@ -137,7 +137,7 @@
   function checkSummary(tx) {
     const c = tx.check;
     const tone = c.state !== 'checked' ? c.state : c.introducedErrors > 0 ? 'errors' : c.introduced > 0 ? 'warnings' : 'clean';
-    const glyph = { running: '…', unavailable: '–', errors: GLYPH.error, warnings: GLYPH.warning, clean: '✓' }[tone];
+    const glyph = { running: '○', unavailable: '–', errors: GLYPH.error, warnings: GLYPH.warning, clean: '✓' }[tone];
     return el('p', { id: 'check', className: `check ${tone}`, role: 'status', dataState: c.state, dataRevision: c.revision }, [
       el('span', { className: 'glyph', 'aria-hidden': 'true', text: glyph }),
       el('span', { className: 'check-text', text: c.text }),
