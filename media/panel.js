@@ -54,6 +54,7 @@
         title: opts.aria || label,
         dataFocusKey: opts.key,
         dataAction: opts.action,
+        'aria-describedby': opts.describedBy,
         disabled: busy || opts.disabled,
         onClick: opts.onClick,
       },
@@ -94,6 +95,8 @@
         action: 'commit',
         disabled: !s.canCommit,
         aria: `Commit ${tx.filesText} staged at revision ${s.revision}`,
+        // What the check found is the Commit button's description: heard before committing.
+        describedBy: 'check',
         onClick: () => act({ type: 'action', action: 'commit', ...seen() }),
       }),
       button('Roll back', {
@@ -127,6 +130,77 @@
     ]);
   }
 
+  /** A glyph beside each severity's word: the word and the glyph say it, the colour only repeats it. */
+  const GLYPH = { error: '✕', warning: '⚠', suggestion: 'ℹ', message: 'ℹ', resolved: '✓' };
+
+  /** The check of the current revision, next to Commit: checking, what it found, or why there is none. */
+  function checkSummary(tx) {
+    const c = tx.check;
+    const tone = c.state !== 'checked' ? c.state : c.introducedErrors > 0 ? 'errors' : c.introduced > 0 ? 'warnings' : 'clean';
+    const glyph = { running: '○', unavailable: '–', errors: GLYPH.error, warnings: GLYPH.warning, clean: '✓' }[tone];
+    return el('p', { id: 'check', className: `check ${tone}`, role: 'status', dataState: c.state, dataRevision: c.revision }, [
+      el('span', { className: 'glyph', 'aria-hidden': 'true', text: glyph }),
+      el('span', { className: 'check-text', text: c.text }),
+      c.state === 'checked' && c.resolvedText ? el('span', { className: 'check-resolved', text: c.resolvedText }) : null,
+      c.state === 'checked' ? el('span', { className: 'check-note' }, [el('span', { className: 'sep', 'aria-hidden': 'true', text: '·' }), c.note]) : null,
+    ]);
+  }
+
+  /** Diagnostics as a list: severity (word and glyph), TS code, message, line:column. Resolved ones say so, quietly. */
+  function diagnosticList(list, resolved, label) {
+    if (!list || list.length === 0) return null;
+    return el(
+      'ul',
+      { className: resolved ? 'diagnostics resolved' : 'diagnostics', 'aria-label': label },
+      list.map((d) =>
+        el('li', { className: `diagnostic sev-${resolved ? 'resolved' : d.severity}`, dataSeverity: d.severity, dataCode: d.code, dataLine: d.line }, [
+          el('span', { className: 'sev' }, [
+            el('span', { className: 'glyph', 'aria-hidden': 'true', text: GLYPH[resolved ? 'resolved' : d.severity] }),
+            resolved ? `Resolved ${d.severityText.toLowerCase()}` : d.severityText,
+          ]),
+          el('code', { className: 'diag-code', text: d.code }),
+          el('span', { className: 'message', text: d.message }),
+          el('span', { className: 'position', text: resolved ? `was line ${d.line}:${d.column}` : `line ${d.line}:${d.column}` }),
+        ]),
+      ),
+    );
+  }
+
+  function more(n, where) {
+    return n > 0 ? el('p', { className: 'empty', text: `${n} more ${where}: transaction-check lists them all.` }) : null;
+  }
+
+  /** Files the transaction does not touch where it introduces or resolves diagnostics (importers of what it changed). */
+  function elsewhere(tx) {
+    if (tx.elsewhere.length === 0) return null;
+    return el('div', { className: 'elsewhere' }, [
+      el('h3', { id: 'elsewhere-heading', text: 'Not staged, but affected' }),
+      el(
+        'ul',
+        { className: 'elsewhere-files', 'aria-labelledby': 'elsewhere-heading' },
+        tx.elsewhere.map((e) =>
+          el('li', { className: 'elsewhere-file', dataPath: e.path, title: e.path }, [
+            el('div', { className: 'elsewhere-path' }, nameThenFolder(e)),
+            diagnosticList(e.diagnostics, false, `New problems in ${e.path}`),
+            diagnosticList(e.resolved, true, `Resolved in ${e.path}`),
+            more(e.more, `in ${e.path}`),
+          ]),
+        ),
+      ),
+      more(tx.elsewhereMore, 'files'),
+    ]);
+  }
+
+  /** A file row's badges: new problems (worst severity's glyph and the count), and quieter, resolved ones. */
+  function badges(f) {
+    const p = f.problems;
+    if (!p) return null;
+    return el('span', { className: 'badges', 'aria-hidden': 'true', title: p.text }, [
+      p.introduced > 0 ? el('span', { className: `badge sev-${p.severity}`, dataBadge: 'introduced', text: `${GLYPH[p.severity]} ${p.introduced}` }) : null,
+      p.resolved > 0 ? el('span', { className: 'badge sev-resolved', dataBadge: 'resolved', text: `${GLYPH.resolved} ${p.resolved}` }) : null,
+    ]);
+  }
+
   function fileList(tx) {
     if (tx.files.length === 0) return el('p', { className: 'empty', text: 'No file differs from its base at this revision.' });
     return el(
@@ -154,6 +228,7 @@
                 ' ',
                 el('span', { className: 'removed', dataCount: 'removed', text: `−${f.removed}` }),
               ]),
+              badges(f),
             ],
           ),
           el('span', { className: 'file-actions' }, [
@@ -197,11 +272,19 @@
   function diff(selected) {
     const title = pathTitle(selected.path, selected.previousPath);
     const parts = [el('h2', { id: 'diff-heading', className: 'diff-path', dataPath: selected.path, title, 'aria-label': title }, nameThenFolder(selected))];
+    const fileLevel = diagnosticList(selected.diagnostics, false, `New problems in ${selected.path} outside the hunks shown`);
+    if (fileLevel)
+      parts.push(
+        el('div', { className: 'file-diagnostics' }, [el('p', { className: 'diag-caption', text: 'In this file, outside the hunks shown:' }), fileLevel]),
+      );
     if (selected.binary) parts.push(el('p', { className: 'empty', text: 'Not a text file: no hunks to show.' }));
     else if (selected.hunks.length === 0) parts.push(el('p', { className: 'empty', text: 'No line changes (moved or deleted without text).' }));
     for (const h of selected.hunks) {
+      const worst = {};
+      for (const d of h.diagnostics) if (!worst[d.line] || d.severity === 'error') worst[d.line] = d.severity;
+      const problems = h.diagnostics.length > 0 ? `; ${h.diagnostics.length === 1 ? '1 new problem' : `${h.diagnostics.length} new problems`}` : '';
       const rows = h.rows.map((r) =>
-        el('tr', { className: `row ${r.kind}` }, [
+        el('tr', { className: `row ${r.kind}`, dataProblem: r.newLine !== undefined ? worst[r.newLine] : undefined }, [
           el('td', { className: 'ln old', text: r.oldLine ?? '' }),
           el('td', { className: 'ln new', text: r.newLine ?? '' }),
           el('td', { className: 'sign', 'aria-hidden': 'true', text: r.kind === 'add' ? '+' : r.kind === 'remove' ? '-' : r.kind === 'note' ? '\\' : ' ' }),
@@ -209,30 +292,43 @@
         ]),
       );
       parts.push(
-        el('div', { className: 'hunk', dataHunk: h.index, role: 'group', 'aria-label': `Hunk ${h.index + 1}: ${h.header}` }, [
-          el('div', { className: 'hunk-head' }, [
-            el('code', { text: h.header }),
-            button('Discard hunk', {
-              className: 'secondary small',
-              key: `hunk:${h.index}`,
-              action: 'discardHunk',
-              aria: `Discard hunk ${h.index + 1} of ${selected.path} (Undo brings it back)`,
-              onClick: () =>
-                act({
-                  type: 'discardHunk',
-                  path: selected.path,
-                  hunk: h.index,
-                  originalStartLine: h.originalStartLine,
-                  updatedStartLine: h.updatedStartLine,
-                  ...seen(),
-                }),
-            }),
-          ]),
-          el('table', { className: 'diff', role: 'table', 'aria-label': `Lines of hunk ${h.index + 1}` }, [el('tbody', {}, rows)]),
-        ]),
+        el(
+          'div',
+          {
+            className: h.diagnostics.length > 0 ? 'hunk has-problems' : 'hunk',
+            dataHunk: h.index,
+            role: 'group',
+            'aria-label': `Hunk ${h.index + 1}: ${h.header}${problems}`,
+          },
+          [
+            el('div', { className: 'hunk-head' }, [
+              el('code', { text: h.header }),
+              button('Discard hunk', {
+                className: 'secondary small',
+                key: `hunk:${h.index}`,
+                action: 'discardHunk',
+                aria: `Discard hunk ${h.index + 1} of ${selected.path} (Undo brings it back)`,
+                onClick: () =>
+                  act({
+                    type: 'discardHunk',
+                    path: selected.path,
+                    hunk: h.index,
+                    originalStartLine: h.originalStartLine,
+                    updatedStartLine: h.updatedStartLine,
+                    ...seen(),
+                  }),
+              }),
+            ]),
+            el('table', { className: 'diff', role: 'table', 'aria-label': `Lines of hunk ${h.index + 1}` }, [el('tbody', {}, rows)]),
+            diagnosticList(h.diagnostics, false, `New problems in hunk ${h.index + 1}`),
+            diagnosticList(h.resolved, true, `Resolved in hunk ${h.index + 1}`),
+          ],
+        ),
       );
     }
     if (selected.truncated) parts.push(el('p', { className: 'empty', text: 'The diff is cut here; Open diff shows all of it.' }));
+    parts.push(diagnosticList(selected.resolved, true, `Resolved in ${selected.path} outside the hunks shown`));
+    parts.push(more(selected.more, `in ${selected.path}`));
     return el('section', { className: 'diff-section', 'aria-labelledby': 'diff-heading' }, parts);
   }
 
@@ -301,12 +397,17 @@
         ]),
       );
       children.push(toolbar(tx));
+      children.push(checkSummary(tx));
       children.push(outcome());
       if (model.personCommits)
         children.push(el('p', { className: 'note', text: 'Approval-required mode: agents cannot commit. Review the changes and commit here.' }));
       children.push(
         el('div', { className: 'columns' }, [
-          el('section', { className: 'files-section', 'aria-labelledby': 'files-heading' }, [el('h2', { id: 'files-heading', text: 'Files' }), fileList(tx)]),
+          el('section', { className: 'files-section', 'aria-labelledby': 'files-heading' }, [
+            el('h2', { id: 'files-heading', text: 'Files' }),
+            fileList(tx),
+            elsewhere(tx),
+          ]),
           el('section', { className: 'revisions-section', 'aria-labelledby': 'revisions-heading' }, [
             el('h2', { id: 'revisions-heading', text: 'Revisions' }),
             revisions(tx),

@@ -500,6 +500,156 @@ try {
     assert.ok(read('src/util.ts').equals(original.util));
   });
 
+  await test('the check of each revision in the panel: a new error in another file on its hunk, gone after undo; a fix resolves an existing error', async () => {
+    await bridge('/command', { id: 'agentWorkbench.review.open' });
+    await fresh();
+    try {
+      const theme = async (name, bodyClass) => {
+        await bridge('/config', { key: 'workbench.colorTheme', value: name });
+        // The webview's body carries the theme's kind once VS Code has applied it there.
+        await waitFor(`the webview in ${name}`, async () => (await frame.evaluate(() => document.body.className)).includes(bodyClass));
+      };
+      await theme('Default Light Modern', 'vscode-light');
+      /** The check summary near Commit, as the person reads it. */
+      const summary = async () =>
+        frame.$eval('#check', (e) => ({
+          state: e.dataset.state,
+          revision: Number(e.dataset.revision),
+          text: e.querySelector('.check-text').textContent,
+          resolved: e.querySelector('.check-resolved')?.textContent ?? null,
+        }));
+      const settled = (revision) =>
+        waitFor(
+          `the check of revision ${revision}`,
+          async () => {
+            const s = await summary();
+            return s.revision === revision && s.state === 'checked' ? s : undefined;
+          },
+          90_000,
+        );
+      /** Every diagnostic in the panel: where it is (file row, hunk or file level) and its text. */
+      const shown = () =>
+        frame.$$eval('li.diagnostic', (els) =>
+          els.map((li) => ({
+            at: li.closest('.hunk') ? `hunk ${li.closest('.hunk').dataset.hunk}` : li.closest('.file-diagnostics') ? 'file' : 'elsewhere',
+            file: li.closest('.diff-section')?.querySelector('#diff-heading').dataset.path ?? li.closest('.elsewhere-file')?.dataset.path,
+            resolved: li.parentElement.classList.contains('resolved'),
+            text: li.textContent,
+            line: Number(li.dataset.line),
+          })),
+        );
+      const badges = () =>
+        frame.$$eval('li.file', (els) => Object.fromEntries(els.map((li) => [li.dataset.path, [...li.querySelectorAll('.badge')].map((b) => b.textContent)])));
+
+      // Revision 1: two hunks in greet.ts, nothing broken.
+      await ok('edit-text', { edits: [greetHello, greetLoud] });
+      frame = await panel();
+      await click(frame, 'li.file[data-path="src/greet.ts"] .file-select');
+      await waitFor('greet.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.dataset.path).catch(() => '')) === 'src/greet.ts');
+      assert.equal((await settled(1)).text, 'No new errors');
+      assert.deepEqual(await shown(), []);
+
+      // Revision 2: shout takes a second parameter; its caller in greet.ts (line 16, in the second hunk) breaks.
+      await ok('edit-text', {
+        edits: [{ location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'text: string' } }, newText: 'text: string, times: number' }],
+      });
+      const check = await ok('transaction-check', {});
+      assert.equal(check.revision, 2);
+      const introduced = check.introduced.items;
+      assert.deepEqual(
+        introduced.map((d) => [d.path, d.line, d.code]),
+        [['src/greet.ts', 16, 2554]],
+        JSON.stringify(check),
+      );
+      const [d] = introduced;
+      assert.equal((await settled(2)).text, '1 new error');
+      await waitFor('the error under its hunk', async () => (await shown()).length === 1);
+      assert.deepEqual(await shown(), [
+        { at: 'hunk 1', file: 'src/greet.ts', resolved: false, text: `✕ErrorTS${d.code}${d.message}line ${d.line}:${d.column}`, line: 16 },
+      ]);
+      // The hunk transaction-preview says holds staged line 16 (earlier tests may have committed lines to greet.ts).
+      const hunks = (await ok('transaction-preview', { document: { path: 'src/greet.ts' }, includeDiff: true, contextLines: 3 })).diff.hunks;
+      const at = hunks.findIndex((p) => p.updatedStartLine <= d.line && d.line < p.updatedStartLine + p.updatedLineCount);
+      assert.equal(at, 1, JSON.stringify(hunks));
+      const p = hunks[at];
+      const hunk = await frame.$eval('.hunk[data-hunk="1"]', (h) => ({
+        aria: h.getAttribute('aria-label'),
+        problemLine: h.querySelector('tr[data-problem]')?.children[1].textContent,
+        code: h.querySelector('tr[data-problem] td.code')?.textContent,
+      }));
+      assert.deepEqual(
+        { ...hunk, code: hunk.code?.trim() },
+        {
+          aria: `Hunk 2: @@ -${p.originalStartLine},${p.originalLineCount} +${p.updatedStartLine},${p.updatedLineCount} @@; 1 new problem`,
+          problemLine: '16',
+          code: p.lines
+            .find((l) => l.startsWith('+  return shout('))
+            .slice(1)
+            .trim(),
+        },
+      );
+      assert.deepEqual(
+        await badges(),
+        { 'src/greet.ts': ['✕ 1'], 'src/util.ts': [] },
+        'the badge is on the file with the error, not on the one whose edit caused it',
+      );
+      assert.match(
+        await frame.$eval('li.file[data-path="src/greet.ts"] .file-select', (b) => b.getAttribute('aria-label')),
+        /; 1 new error\. Show its hunks\.$/,
+      );
+      assert.equal(await frame.$eval('button[data-action=commit]', (b) => b.getAttribute('aria-describedby')), 'check');
+      await frame.locator('.hunk[data-hunk="1"] li.diagnostic').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-errors-light.png') });
+      await theme('Default Dark Modern', 'vscode-dark');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-errors-dark.png') });
+      await theme('Default High Contrast', 'vscode-high-contrast');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-errors-high-contrast.png') });
+      await theme('Default Light Modern', 'vscode-light');
+
+      // Revision 3: the person discards greet.ts; its error stays (util.ts still breaks the call), in a file not staged now.
+      await click(frame, 'li.file[data-path="src/greet.ts"] button[data-action=discardFile]');
+      assert.equal((await settled(3)).text, '1 new error');
+      await waitFor('the error outside the transaction', async () => (await shown())[0]?.at === 'elsewhere');
+      assert.deepEqual(await shown(), [
+        { at: 'elsewhere', file: 'src/greet.ts', resolved: false, text: `✕ErrorTS${d.code}${d.message}line ${d.line}:${d.column}`, line: 16 },
+      ]);
+      assert.equal(await frame.$eval('.elsewhere h3', (e) => e.textContent), 'Not staged, but affected');
+      assert.deepEqual(await badges(), { 'src/util.ts': [] });
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-elsewhere-light.png') });
+
+      // Undo twice: revision 1 again, and its check has no error.
+      await ok('transaction-history', { action: 'undo', steps: 2 });
+      assert.equal((await settled(1)).text, 'No new errors');
+      await waitFor('the error gone', async () => (await shown()).length === 0);
+      assert.deepEqual(await badges(), { 'src/greet.ts': [] });
+
+      // Revision 2 anew: config.ts's existing error fixed; resolved, said quietly.
+      await ok('edit-text', { edits: [{ location: { selection: { document: { path: 'src/config.ts' }, selectedText: "'ten'" } }, newText: '10' }] });
+      const fixed = await settled(2);
+      assert.deepEqual([fixed.text, fixed.resolved], ['No new errors', 'Resolves 1 error']);
+      await waitFor('the resolved badge', async () => (await badges())['src/config.ts']?.length === 1);
+      assert.deepEqual(await badges(), { 'src/greet.ts': [], 'src/config.ts': ['✓ 1'] });
+      await click(frame, 'li.file[data-path="src/config.ts"] .file-select');
+      await waitFor('config.ts selected', async () => (await frame.$eval('#diff-heading', (e) => e.dataset.path).catch(() => '')) === 'src/config.ts');
+      const resolved = await waitFor('the resolved note', async () => ((await shown()).length === 1 ? await shown() : undefined));
+      assert.equal(resolved.length, 1);
+      assert.deepEqual(
+        { ...resolved[0], text: resolved[0].text.replace(/TS2322.*was/, 'TS2322 … was') },
+        { at: 'hunk 0', file: 'src/config.ts', resolved: true, text: '✓Resolved errorTS2322 … was line 2:14', line: 2 },
+      );
+      await frame.locator('.hunk[data-hunk="0"]').scrollIntoViewIfNeeded();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-resolved-light.png') });
+      await theme('Default Dark Modern', 'vscode-dark');
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-resolved-dark.png') });
+    } finally {
+      // The next tests start from the light theme and nothing staged, whatever failed here.
+      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
+      if ((await history()).ok) await bridge('/command', { id: 'agentWorkbench.review.rollback' });
+      await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
+    }
+    assert.ok(read('src/util.ts').equals(original.util));
+  });
+
   await test('Try a Tool: the input opens prefilled from the first example, is checked against the schema as typed, and Run shows the envelope', async () => {
     const uri = await bridge('/command', { id: 'agentWorkbench.tryTool', args: ['workspace-list'] });
     assert.match(uri, /workspace-list\.input\.json$/);

@@ -139,7 +139,8 @@ class ReviewPanel {
   refresh(): Promise<void> {
     this.refreshing = this.refreshing.then(async () => {
       try {
-        const model = await this.controller.model();
+        // Only an open panel starts checks: nobody reads a closed one's.
+        const model = await this.controller.model({ startCheck: this.panel !== undefined });
         this.lastModel = model;
         const s = statusSummary(model);
         this.status.text = s.text;
@@ -181,6 +182,7 @@ function findStaged(services: Services, ws: Workspace, path: string): StagedDocu
 export function registerReviewPanel(context: vscode.ExtensionContext, deps: ReviewDeps): vscode.Disposable[] {
   const { services } = deps;
   let column = (): vscode.ViewColumn => vscode.ViewColumn.One;
+  let refresh = (): void => undefined;
   const controller = new PanelController(services, {
     openDiff: async (ws, path) => {
       const d = findStaged(services, ws, path);
@@ -197,10 +199,12 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
       });
       await vscode.commands.executeCommand('vscode.changes', `Staged changes in ${ws.alias} (revision ${tx.current})`, resources);
     },
+    checkSettled: () => refresh(),
   });
   const staged = registerStagedText(services, controller);
   const panel = new ReviewPanel(deps, controller);
   column = () => panel.otherColumn();
+  refresh = () => void panel.refresh();
 
   const workspaceOrSay = (): Workspace | undefined => {
     const ws = controller.workspace();

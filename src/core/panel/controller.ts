@@ -6,6 +6,8 @@ import { joinFolder } from '../documents/paths';
 import { discardHunkEdit, minimalEdits } from './edits';
 import { checkSeen, parseWebviewMessage } from './protocol';
 import type { Seen, TransactionAction } from './protocol';
+import { CHECK_TIME_LIMIT_MS, dirtyBuffers } from '../transactions/check';
+import type { RevisionCheck } from '../transactions/check';
 import type { StagedChange, StagedDocument } from '../transactions/types';
 import type { Transaction } from '../transactions/transaction';
 import type { Workspace } from '../documents/workspaces';
@@ -19,6 +21,8 @@ export const EDITOR_TOOL = 'staged-text-editor';
 export interface PanelHostActions {
   openDiff(workspace: Workspace, path: string): Promise<void>;
   openAllChanges(workspace: Workspace): Promise<void>;
+  /** A check the panel started has settled: render again (absent: nothing to tell). */
+  checkSettled?(): void;
 }
 
 const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? '';
@@ -32,6 +36,9 @@ export class PanelController {
   private shown: string | undefined;
   private readonly selected = new Map<string, string>();
   private outcome: Outcome | null = null;
+  /** Per workspace: the last check the panel saw settle, and the revision ("id:revision") it last started one for. */
+  private readonly checks = new Map<string, RevisionCheck>();
+  private readonly checking = new Map<string, string>();
 
   constructor(
     private readonly services: Services,
@@ -57,7 +64,12 @@ export class PanelController {
     return ws ? this.services.transactions.active(ws.id) : undefined;
   }
 
-  async model(): Promise<PanelModel> {
+  /**
+   * What the panel renders. `startCheck`: the panel is open, so the check of the current revision
+   * is started (or joined, Services.checks keeps one per revision) without waiting for it; the
+   * model says "checking" until it settles, when `checkSettled` asks for the model again.
+   */
+  async model(options: { startCheck?: boolean } = {}): Promise<PanelModel> {
     await this.services.startup;
     const t = this.services.transactions;
     const ws = this.workspace();
@@ -75,6 +87,8 @@ export class PanelController {
         selected = { path, binary, original: doc.origin && !binary ? doc.origin.text : '', updated: doc.path === null ? '' : doc.text };
       }
     }
+    if (ws && tx && options.startCheck) this.startCheck(ws, tx);
+    const check = ws && tx ? (this.services.checks.peek(ws, tx) ?? this.checks.get(ws.id)) : undefined;
     return buildPanelModel({
       workspaces: this.services.registry.all().map((w) => ({ id: w.id, alias: w.alias })),
       workspace: ws ? { id: ws.id, alias: ws.alias } : null,
@@ -82,6 +96,33 @@ export class PanelController {
       transaction,
       selected,
       outcome: this.outcome,
+      ...(check ? { check } : {}),
+    });
+  }
+
+  /** Starts (or joins) the check of the transaction's current revision, once per revision; its answer arrives through `checkSettled`. */
+  private startCheck(ws: Workspace, tx: Transaction): void {
+    const key = `${tx.id}:${tx.current}`;
+    if (this.checking.get(ws.id) === key) return;
+    this.checking.set(ws.id, key);
+    const revision = tx.current;
+    void (async () => {
+      const buffers = await dirtyBuffers(this.services.editor, ws);
+      // Moved on while the buffers were read: the model of the newer revision starts its own.
+      if (this.services.transactions.active(ws.id) !== tx || tx.current !== revision) return;
+      const check = await this.services.checks.of(ws, tx, buffers, CHECK_TIME_LIMIT_MS);
+      const stillCurrent = this.services.transactions.active(ws.id) === tx && tx.current === check.revision;
+      if (check.state === 'unavailable' && check.cancelled) {
+        // Replaced by a check of the same revision with other buffers: join that one on the next model.
+        if (stillCurrent && this.checking.get(ws.id) === key) this.checking.delete(ws.id);
+        else return;
+      } else {
+        this.checks.set(ws.id, check);
+      }
+      if (stillCurrent) this.actions.checkSettled?.();
+    })().catch(() => {
+      // dirtyBuffers read an editor that went away: the next model starts again.
+      if (this.checking.get(ws.id) === key) this.checking.delete(ws.id);
     });
   }
 

@@ -50,8 +50,11 @@ export interface StagedChecker {
 
 /** What a revision's check said, as tools, the panel and the commit show it. */
 export type RevisionCheck = { transactionId: string; revision: number; unchecked: string[] } & (
-  ({ state: 'checked' } & CheckFindings) | { state: 'unavailable'; reason: string }
+  ({ state: 'checked' } & CheckFindings) | { state: 'unavailable'; reason: string; cancelled?: true }
 );
+
+/** How long one check may run: the first check of a large project reads and binds all of it. */
+export const CHECK_TIME_LIMIT_MS = 100_000;
 
 /** The documents TypeScript's checker reads as a program: TypeScript and JavaScript. */
 export const CHECKED_FILES = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/i;
@@ -148,7 +151,7 @@ export class StagedChecks {
       answer: this.checker.check(request, abort.signal).then(
         (a): RevisionCheck =>
           a.outcome === 'cancelled'
-            ? { ...base, state: 'unavailable', reason: 'The check was cancelled: a newer revision or buffer state replaced it.' }
+            ? { ...base, state: 'unavailable', reason: 'The check was cancelled: a newer revision or buffer state replaced it.', cancelled: true }
             : { ...base, state: 'checked', ...a },
         (error: unknown): RevisionCheck => ({
           ...base,

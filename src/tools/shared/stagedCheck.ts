@@ -1,14 +1,11 @@
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { ToolContext } from '../../core/documents/context';
 import type { Workspace } from '../../core/documents/workspaces';
-import { dirtyBuffers, introducedErrors } from '../../core/transactions/check';
+import { CHECK_TIME_LIMIT_MS, dirtyBuffers, introducedErrors } from '../../core/transactions/check';
 import type { RevisionCheck, StagedDiagnostic } from '../../core/transactions/check';
 import type { Transaction } from '../../core/transactions/transaction';
 import { collectionOf, limited } from './common';
 import type { Collection } from './common';
-
-/** How long one check may run: the first check of a large project reads and binds all of it. */
-export const CHECK_TIME_LIMIT_MS = 100_000;
 
 /** The check of the transaction's current revision, against the buffers as they are now. */
 export async function checkRevision(ctx: ToolContext, ws: Workspace, tx: Transaction, waitMs = CHECK_TIME_LIMIT_MS): Promise<RevisionCheck | undefined> {
