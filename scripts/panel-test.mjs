@@ -617,9 +617,12 @@ try {
       assert.deepEqual(await badges(), { 'src/util.ts': [] });
       await page.screenshot({ path: path.join(ARTIFACTS, 'panel-check-elsewhere-light.png') });
 
+      assert.match(await frame.$eval('#outcome', (e) => e.textContent), /Discarded the staged change of src\/greet\.ts/);
+
       // Undo twice: revision 1 again, and its check has no error.
       await ok('transaction-history', { action: 'undo', steps: 2 });
       assert.equal((await settled(1)).text, 'No new errors');
+      assert.equal(await frame.$('#outcome'), null, "the person's Discard is no longer what the panel shows: the agent moved the transaction since");
       await waitFor('the error gone', async () => (await shown()).length === 0);
       assert.deepEqual(await badges(), { 'src/greet.ts': [] });
 

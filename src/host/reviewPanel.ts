@@ -250,8 +250,9 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
     ...staged.disposables,
     services.transactions.onDidChange((e) => {
       controller.show(e.workspaceId);
-      // The outcome of the last transaction's commit or rollback does not belong to a new one.
-      if (e.reason === 'started') controller.setOutcome(null);
+      // An outcome says what the person's last action did; any later change makes it stale. (The
+      // person's own action changes the transaction first and sets its outcome after.)
+      controller.setOutcome(null);
       staged.fs.changed();
       staged.base.changed();
       void panel.refresh();
