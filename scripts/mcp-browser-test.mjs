@@ -75,6 +75,12 @@ const USER_SETTINGS = {
   'chat.disableAIFeatures': true,
 };
 
+// A stray rejection (a client's pending call when a test fails) is a failure, not an exit that would leave VS Code running.
+process.on('unhandledRejection', (error) => {
+  failures++;
+  console.log(`unhandled rejection: ${error?.stack ?? error}`);
+});
+
 let browser;
 const servers = [];
 const clients = new Set();
@@ -166,7 +172,12 @@ async function call(client, name, args = {}, options) {
 }
 
 async function ok(client, name, args) {
-  const envelope = await call(client, name, args);
+  let envelope = await call(client, name, args);
+  // As an agent does: a language service still loading (a busy machine) answers RetryRequest; ask again, a bounded number of times.
+  for (let i = 0; i < 6 && envelope.error?.code === 'LanguageServiceStarting' && envelope.continuation?.kind === 'RetryRequest'; i++) {
+    await sleep(Number(/in (\d+) seconds/.exec(envelope.continuation.instruction)?.[1] ?? 5) * 1000);
+    envelope = await call(client, name, args);
+  }
   assert.equal(envelope.ok, true, `${name} failed: ${JSON.stringify(envelope)}`);
   return envelope.data;
 }
@@ -282,8 +293,10 @@ try {
     const client = await connect(first.entry);
     try {
       const before = files.map((f) => read(sample.folder, f));
+      // The function's name as the disk has it (formatPersonName after the commit above).
+      const current = /export function (\w+)/.exec(before[0].toString('utf8'))[1];
       await ok(client, 'rename-symbol', {
-        symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatPersonName' } } },
+        symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: current, contextBefore: 'export function ' } } },
         newName: 'nameOf',
       });
       const commit = call(client, 'transaction-commit', {});
