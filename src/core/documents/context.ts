@@ -143,6 +143,11 @@ export class ToolContext {
     this.deadlineAt = deadlineAt;
   }
 
+  /** Whether the call was cancelled or timed out: work that only waits (for a loading service) stops. */
+  get cancelled(): boolean {
+    return this.signal?.isCancellationRequested === true;
+  }
+
   /** Milliseconds left before the call times out (Infinity outside the chain). */
   remainingMs(): number {
     return this.deadlineAt - Date.now();

@@ -113,6 +113,8 @@ export class ProjectReadiness implements Readiness {
     for (let round = 0; ; round++) {
       const open = openOfLanguage();
       for (const p of probes) {
+        // A cancelled call has already answered: its wait (probing a busy service for seconds) ends here.
+        if (ctx.cancelled) return loading();
         if (open.has(p.absPath)) continue;
         if (await within(found(ctx, p), round === 0 ? Math.max(left(), READINESS.firstProbeMs) : left())) {
           this.proofs.set(language, { probe: p, open });
@@ -125,7 +127,7 @@ export class ProjectReadiness implements Readiness {
       if (round === 0 && (await within(searchesSymbols(ctx, doc), Math.max(left(), READINESS.firstProbeMs))) === false) {
         return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
       }
-      if (left() === 0) return loading();
+      if (left() === 0 || ctx.cancelled) return loading();
       await sleep(Math.min(READINESS.stepMs, left()));
     }
   }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { LinkedCancellation } from '../../../../src/core/chain/cancellation';
 import { beforeTimeout, READINESS } from '../../../../src/core/symbols/readiness';
 import { ToolContext } from '../../../../src/core/documents/context';
 import type { Transaction } from '../../../../src/core/transactions/transaction';
@@ -175,6 +176,25 @@ describe('readiness: project-wide answers from a service still loading its proje
     loaded = true;
     const staged = (await h.ok<{ revision: { revision: number } }>('rename-symbol', { ...circle, newName: 'Round' })).data;
     assert.equal(staged.revision.revision, 1);
+  });
+
+  it('a rename cancelled while it waits for a loading service answers Cancelled at once and stops probing the service, staging nothing', async () => {
+    Object.assign(READINESS, { maxWaitMs: 5_000 });
+    host.semantics.rename = () => ({ [basePath]: [{ start: BASE.indexOf('Circle'), length: 6, newText: 'Round' }] });
+    const token = new LinkedCancellation();
+    const started = Date.now();
+    const call = h.fail('rename-symbol', { ...circle, newName: 'Round' }, 'Cancelled', { token });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.ok(host.callCount('workspaceSymbols') > 0, 'it was probing the loading service');
+    token.cancel();
+    await call;
+    assert.ok(Date.now() - started < 1_000, `answered ${Date.now() - started} ms after the call`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const probes = host.callCount('workspaceSymbols');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(host.callCount('workspaceSymbols'), probes, 'no probe after the cancel (the wait would have gone on for 5 s)');
+    assert.equal(host.callCount('renameEdits'), 0, 'the rename was never computed');
+    assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'no transaction');
   });
 
   it('a rename whose service began loading another project while it computed the edit is refused after it, and stages nothing', async () => {
