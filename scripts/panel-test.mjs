@@ -731,9 +731,8 @@ try {
       const revs = await frame.$$eval('li.revision', (els) => els.map((e) => e.querySelector('.rev-tool').textContent));
       assert.deepEqual(revs, ['rename-symbol']);
       const before = read('src/greet.ts').toString('utf8');
-      // A commit over MCP asks the person in a modal; this headless VS Code (--enable-smoke-test-driver) refuses to show
-      // any dialog ("Dialog requested during smoke test"), and a question nobody could answer is a refusal.
-      // (The modal's wording and the approving path are covered by the mcp integration suite through a test hook.)
+      // A commit over MCP asks the person in a modal; a window with a tests module (this one: the bridge) refuses every
+      // dialog, and a question nobody could answer is a refusal. The real modal, clicked, is scripts/mcp-browser-test.mjs's.
       const declined = await client.callTool({ name: 'transaction-commit', arguments: {} });
       assert.equal(declined.isError, true);
       assert.equal(declined.structuredContent.error.code, 'TransactionCommitNotApproved', declined.structuredContent.error.message);
