@@ -18,6 +18,8 @@ const SUITES = [
   { name: 'transactions', fixture: 'transactions', trusted: true },
   // The staged text checked as a program before a commit (VS Code's bundled TypeScript in a worker).
   { name: 'check', fixture: 'check', trusted: true },
+  // The same, with a user's typescript.tsdk (this repository's devDependency): the check runs the TypeScript the editor's service runs.
+  { name: 'check-tsdk', fixture: 'check', trusted: true, settings: { 'typescript.tsdk': path.join(REPO_ROOT, 'node_modules', 'typescript', 'lib') } },
   // A generated workspace (scripts/synthetic-workspace.mjs) instead of a fixture copy: big enough that the TypeScript server loads for seconds.
   { name: 'coldstart', generate: { files: 4000, uses: 3 }, trusted: true },
   { name: 'transactions-untrusted', fixture: 'transactions', trusted: false },

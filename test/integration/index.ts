@@ -19,6 +19,7 @@ const SUITES: Record<string, string[]> = {
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],
   check: ['check.test.js'],
+  'check-tsdk': ['checkTsdk.test.js'],
   python: ['python.test.js'],
 };
 
