@@ -112,6 +112,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     watchSettings(),
     kept,
     log,
+    services.checks.follow(transactions),
     { dispose: () => (services.checks.dispose(), checker.dispose()) },
     ...registerTools(ALL_TOOLS, runner),
     ...trackChanges(registry),

@@ -4,6 +4,7 @@ import { isInside, toPosix } from '../documents/paths';
 import type { Workspace } from '../documents/workspaces';
 import { sha256 } from './segments';
 import type { Transaction } from './transaction';
+import type { TransactionEvent } from './types';
 
 /**
  * Checking the staged text as a program before it is written. The port: the host runs the check
@@ -167,6 +168,17 @@ export class StagedChecks {
     });
     this.running.set(ws.id, entry);
     return entry.answer;
+  }
+
+  /** Stops the check of a transaction that ended (committed or rolled back): nothing is left running for it. */
+  follow(transactions: { onDidChange(listener: (e: TransactionEvent) => void): { dispose(): void } }): { dispose(): void } {
+    return transactions.onDidChange((e) => {
+      if (e.reason !== 'committed' && e.reason !== 'rolledBack') return;
+      const entry = this.running.get(e.workspaceId);
+      if (!entry || entry.key.split(':')[0] !== e.transactionId) return;
+      entry.abort.abort();
+      this.running.delete(e.workspaceId);
+    });
   }
 
   dispose(): void {

@@ -118,6 +118,7 @@ export class Harness {
       caches: new LanguageServiceCaches(),
       checks: new StagedChecks(options.checker, 'No staged-program checker in this harness.'),
     };
+    this.services.checks.follow(this.transactions);
     this.runner = new ToolRunner(tools, {
       services: this.services,
       log: (entry) => this.logs.push(entry),

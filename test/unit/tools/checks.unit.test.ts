@@ -78,6 +78,31 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     assert.equal(checker.requests.length, 2, 'another revision is checked again');
   });
 
+  it('a check still running when its transaction is rolled back or committed is stopped: nothing is left running', async () => {
+    const signals: AbortSignal[] = [];
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
+    const hanging: StagedChecker = {
+      check: (_request, signal) => {
+        signals.push(signal);
+        return new Promise((resolve) => signal.addEventListener('abort', () => resolve({ outcome: 'cancelled' })));
+      },
+    };
+    h = await createHarness({ host, checker: hanging });
+    await stage('1;', '2;');
+    const preview = (await h.ok<{ check: { state: string } }>('transaction-preview', {})).data;
+    assert.equal(preview.check.state, 'running', 'the preview started the check and did not wait');
+    assert.equal(signals.length, 1);
+    await h.ok('transaction-rollback', {});
+    assert.equal(signals[0].aborted, true, 'rolled back: its check is stopped');
+    await stage('1;', '3;');
+    await h.ok('transaction-preview', {});
+    // No confirmation to wait for the check (autonomous), no gate (allowNewErrors): the commit does not wait for it either.
+    h.setSettings({ operationalMode: 'autonomous-trusted' });
+    await h.ok('transaction-commit', { allowNewErrors: true });
+    assert.equal(signals[1].aborted, true, 'committed: its check is stopped');
+  });
+
   it('a transaction of JSON only is unavailable, and says why', async () => {
     await stage('"x": 1', '"x": 2', 'data.json');
     const d = (await h.ok<CheckData>('transaction-check', {})).data;
