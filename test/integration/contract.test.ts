@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/chain/definition';
 import type { JsonSchema } from '../../src/core/chain/schemas';
@@ -135,19 +134,16 @@ const STAGED_EDIT = ALL_TOOLS.find((t) => t.name === 'edit-text')?.examples[0].r
 async function startFromStagedEdit(tool: string): Promise<void> {
   await invoke('transaction-rollback', {});
   const category = ALL_TOOLS.find((t) => t.name === tool)?.category;
-  if (category === 'Transactions' && tool !== 'transaction-start') expectOk(await invoke('edit-text', STAGED_EDIT ?? {}));
+  // transaction-revert stages the last commit's inverse on its own: it starts from nothing staged.
+  if (category === 'Transactions' && tool !== 'transaction-start' && tool !== 'transaction-revert') expectOk(await invoke('edit-text', STAGED_EDIT ?? {}));
 }
 
-/** Rolls back what an example staged; after a commit, puts the committed files back as they were. */
+/** Rolls back what an example staged; after a commit, puts the committed files back as they were, by reverting it. */
 async function restoreAfter(tool: string): Promise<void> {
   await invoke('transaction-rollback', {});
   if (tool !== 'transaction-commit') return;
-  const uri = vscode.Uri.file(path.join(workspaceRoot(), 'src', 'greeter.ts'));
-  const doc = await vscode.workspace.openTextDocument(uri);
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), doc.getText().replace("language: 'en-GB'", "language: 'en'"));
-  assert.ok(await vscode.workspace.applyEdit(edit));
-  assert.ok(await doc.save());
+  expectOk(await invoke('transaction-revert', {}));
+  expectOk(await invoke('transaction-commit', {}));
 }
 
 describe('contract: every registered tool', function () {

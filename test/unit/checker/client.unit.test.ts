@@ -60,11 +60,10 @@ describe('checker: the client and its worker thread', function () {
     // Warm: the worker has loaded TypeScript and parsed the project.
     await client.check({ folder, staged: {}, buffers: {} });
     const controller = new AbortController();
-    const started = Date.now();
     const pending = client.check({ folder, staged, buffers: {} }, controller.signal);
     setTimeout(() => controller.abort(), 100);
+    // Cancelled (not a finished check), the worker idle and still there: the cancel landed in it, nothing was terminated.
     assert.deepEqual(await pending, { outcome: 'cancelled' });
-    assert.ok(Date.now() - started < 5_000, `the cancel landed after ${Date.now() - started} ms`);
     assert.equal(client.running, true);
     assert.equal(client.busy, false);
     const next = checked(await client.check({ folder, staged, buffers: {} }));
