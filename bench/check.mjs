@@ -17,14 +17,19 @@ import * as path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { ensureHost } from '../scripts/vscode-host.mjs';
-import { codeBaseWorkspace } from '../scripts/fixtures.mjs';
+import { ensureHost, runExtensionTests } from '../scripts/vscode-host.mjs';
+import { codeBaseWorkspace, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
 import { generateWorkspace } from '../scripts/synthetic-workspace.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const require = createRequire(import.meta.url);
 const { values } = parseArgs({
-  options: { runs: { type: 'string', default: '5' }, only: { type: 'string' }, typescript: { type: 'string' } },
+  options: {
+    runs: { type: 'string', default: '5' },
+    only: { type: 'string' },
+    typescript: { type: 'string' },
+    navigation: { type: 'boolean', default: false },
+  },
 });
 const runs = Number(values.runs);
 if (!Number.isInteger(runs) || runs < 1) {
@@ -40,6 +45,48 @@ for (const file of [CLIENT, WORKER]) {
   }
 }
 const { CheckerClient } = require(CLIENT);
+
+if (values.navigation) {
+  await navigation();
+  process.exit(0);
+}
+
+/**
+ * --navigation: a real, headless VS Code on the generated workspace (bench/checkNavInHost.ts):
+ * go-to-definition through the extension's tools idle and while transaction-check runs the first
+ * check of a staged rename of Entity. Writes bench/results/check-navigation.json.
+ */
+async function navigation() {
+  const inHost = path.join(root, 'out', 'bench', 'checkNavInHost.js');
+  if (!fs.existsSync(inHost)) throw new Error(`${path.relative(root, inHost)} is missing: compile first`);
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-check-nav-'));
+  try {
+    const synthetic = generateWorkspace(path.join(scratch, 'synthetic'), { files: 1000 });
+    const file = path.join(scratch, 'nav.json');
+    console.log(`[bench:check] VS Code on the generated workspace (1,000 modules): navigation idle and during a check; load ${loadavg().join(' ')}`);
+    const code = await runExtensionTests({
+      extensionPath: root,
+      testsPath: inHost,
+      workspace: synthetic.dir,
+      trusted: true,
+      env: { AW_BENCH_OUT: file, AW_BENCH_SYNTHETIC: JSON.stringify(synthetic) },
+      userSettings: HEADLESS_USER_SETTINGS,
+    });
+    if (code !== 0 || !fs.existsSync(file)) throw new Error(`the in-host part exited with ${code} (see [bench:check-nav] FAILED above)`);
+    const result = { generatedAt: new Date().toISOString(), gitHead: gitHead(), load: loadavg(), ...JSON.parse(fs.readFileSync(file, 'utf8')) };
+    const ratio = result.during ? result.during.medianMs / result.idle.medianMs : null;
+    console.log(
+      `[bench:check] go-to-definition: idle median ${result.idle.medianMs.toFixed(0)} ms (n=${result.idle.n}), during the check ${result.during ? `${result.during.medianMs.toFixed(0)} ms (n=${result.during.n})` : 'not measured (the check ended first)'}` +
+        `${ratio === null ? '' : `, ${ratio.toFixed(2)}× idle (target 1.5×)`}; the check took ${(result.checkMs / 1000).toFixed(1)} s; load ${result.load.join(' ')}`,
+    );
+    const out = path.join(root, 'bench', 'results', 'check-navigation.json');
+    fs.mkdirSync(path.dirname(out), { recursive: true });
+    fs.writeFileSync(out, `${JSON.stringify({ ...result, duringOverIdle: ratio }, null, 2)}\n`);
+    console.log(`[bench:check] wrote ${path.relative(root, out)}`);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
 
 /** What host/checker.ts's bundledTypeScript() finds in the host: <appRoot>/extensions/node_modules/typescript. */
 async function hostTypeScript() {
@@ -136,7 +183,17 @@ async function checker(folder, staged, editFile, run) {
   }
 }
 
-const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+function gitHead() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function loadavg() {
+  return fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).map(Number);
+}
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -254,13 +311,7 @@ console.log(
 console.log(table.join('\n'));
 const file = path.join(root, 'bench', 'results', 'check.json');
 fs.mkdirSync(path.dirname(file), { recursive: true });
-const head = (() => {
-  try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
-  } catch {
-    return undefined;
-  }
-})();
+const head = gitHead();
 fs.writeFileSync(
   file,
   `${JSON.stringify({ generatedAt: new Date().toISOString(), typescript: tsVersion, node: process.version, cores: os.cpus().length, gitHead: head, rows }, null, 2)}\n`,
