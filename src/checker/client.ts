@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CheckedResult, CheckerWorkerData, CheckRequest, CheckResult, FromWorker, ToWorker } from './protocol';
+import type { CheckedResult, CheckerWorkerData, CheckRequest, CheckResult, FromWorker, ToWorker, WorkerMemory } from './protocol';
 
 export interface CheckerClientOptions {
   /** The `typescript` module the worker loads: VS Code's bundled one in the host, the devDependency in tests. */
@@ -31,6 +31,7 @@ export class CheckerClient {
   private pending: Pending | undefined;
   private disposed = false;
   private typescriptVersion = '';
+  private readonly memoryAsked = new Map<number, (memory: WorkerMemory | undefined) => void>();
 
   constructor(private readonly options: CheckerClientOptions) {}
 
@@ -38,6 +39,25 @@ export class CheckerClient {
     const turn = this.queue.then(() => this.run(request, signal));
     this.queue = turn.catch(() => undefined);
     return turn;
+  }
+
+  /**
+   * The worker's heap, read when it is between checks (a check running answers first); undefined
+   * when no worker runs (none started yet, or it was terminated) or it ends before answering.
+   */
+  memory(): Promise<WorkerMemory | undefined> {
+    const worker = this.worker;
+    if (!worker) return Promise.resolve(undefined);
+    const id = this.nextId++;
+    // Referenced until it answers, like a check, so a host waiting only for this stays alive.
+    worker.ref();
+    return new Promise((resolve) => {
+      this.memoryAsked.set(id, (memory) => {
+        if (this.memoryAsked.size <= 1 && !this.pending) this.worker?.unref();
+        resolve(memory);
+      });
+      this.post(worker, { kind: 'memory', id });
+    });
   }
 
   /** Whether a worker thread exists (idle and warm, or checking). */
@@ -72,7 +92,7 @@ export class CheckerClient {
         settle: (outcome) => {
           if (this.pending?.id !== id) return;
           this.pending = undefined;
-          this.worker?.unref();
+          if (this.memoryAsked.size === 0) this.worker?.unref();
           timers.forEach(clearTimeout);
           signal?.removeEventListener('abort', onAbort);
           if ('error' in outcome) reject(outcome.error);
@@ -107,7 +127,7 @@ export class CheckerClient {
       reasons: ['time-limit'],
       projects: [],
       typescriptVersion: this.typescriptVersion,
-      stats: { recomputedBase: 0, recomputedStaged: 0, durationMs: 0 },
+      stats: { recomputedBase: 0, recomputedStaged: 0, unaffected: 0, durationMs: 0 },
     };
   }
 
@@ -124,6 +144,9 @@ export class CheckerClient {
     worker.on('message', (message: FromWorker) => {
       if (message.kind === 'ready') {
         this.typescriptVersion = message.typescriptVersion;
+      } else if (message.kind === 'memory') {
+        this.memoryAsked.get(message.id)?.(message.memory);
+        this.memoryAsked.delete(message.id);
       } else if (this.pending?.id === message.id) {
         this.pending.settle(message.kind === 'result' ? { result: message.result } : { error: new Error(`the checker failed: ${message.message}`) });
       }
@@ -131,6 +154,7 @@ export class CheckerClient {
     const died = (why: string) => {
       if (this.worker !== worker) return;
       this.worker = undefined;
+      this.answerMemory();
       this.pending?.settle({ error: new Error(`the checker worker ${why}`) });
     };
     worker.on('error', (error: Error) => died(`failed: ${error.message}`));
@@ -143,5 +167,12 @@ export class CheckerClient {
     const worker = this.worker;
     this.worker = undefined;
     if (worker) await worker.terminate();
+    this.answerMemory();
+  }
+
+  /** A worker gone answers no memory question: they resolve with undefined. */
+  private answerMemory(): void {
+    for (const resolve of this.memoryAsked.values()) resolve(undefined);
+    this.memoryAsked.clear();
   }
 }

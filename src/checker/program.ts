@@ -86,7 +86,8 @@ interface TextSource {
 
 /**
  * Parsed files shared by a project's two views and kept across checks, so an unchanged file is
- * parsed once and keeps its version (the builder compares versions to know what changed).
+ * parsed once and keeps its identity (a program built on the previous one reuses it, and a view
+ * keeps its diagnostics while it is the same file).
  */
 class SourceFiles {
   private readonly byPath = new Map<string, { text: string; key: string; file: TS.SourceFile }[]>();
@@ -103,7 +104,7 @@ class SourceFiles {
       return hit.file;
     }
     const file = this.ts.createSourceFile(fileName, text, options, false);
-    // The builder requires versions on source files; only watch hosts set them, through this same (untyped) property.
+    // A version, as watch hosts set it through this same (untyped) property: what TypeScript's incremental machinery reads.
     (file as TS.SourceFile & { version?: string }).version = String(++this.counter);
     list.unshift({ text, key, file });
     // The current text, the staged one and the previous staged one.
@@ -113,15 +114,84 @@ class SourceFiles {
   }
 }
 
-/** One view (current or staged) of one project: a builder program kept warm between checks. */
+/**
+ * Whether a change of this file can reach files that do not import it, so that comparing
+ * declarations of importers cannot bound it: a script or declaration file (global scope), a
+ * module augmentation or ambient module, JavaScript (its types inferred from use) or another language.
+ */
+function reachesPastImporters(ts: Ts, sf: TS.SourceFile): boolean {
+  // What the program collects from a file (TypeScript's internal fields; missing ones count as present).
+  const collected = sf as TS.SourceFile & { moduleAugmentations?: readonly unknown[]; ambientModuleNames?: readonly string[] };
+  return (
+    sf.isDeclarationFile ||
+    !ts.isExternalModule(sf) ||
+    (collected.moduleAugmentations?.length ?? 1) > 0 ||
+    (collected.ambientModuleNames?.length ?? 1) > 0 ||
+    !/\.(ts|tsx|mts|cts)$/i.test(sf.fileName)
+  );
+}
+
+/**
+ * The files that expose a change to their importers, between two versions of a program (a view
+ * before and after an update, or the current and staged views). A file sees another only through
+ * its declarations (what a .d.ts of it says), so a file whose text is unchanged can see the change
+ * only by importing a file that exposes it: a changed file whose declarations differ (or cannot be
+ * told), or any file whose declarations refer to an exposing one. Declarations are compared for
+ * the changed files, then only for the files importing an exposing one.
+ */
+export function exposingFiles(
+  changed: Iterable<string>,
+  declarations: (key: string) => [Declarations | null | undefined, Declarations | null | undefined],
+  importers: (key: string) => Iterable<string>,
+): Set<string> {
+  const exposing = new Set<string>();
+  const waiting = new Map<string, string[]>();
+  const queue: string[] = [];
+  const evaluated = new Set<string>();
+  const expose = (key: string) => {
+    if (exposing.has(key)) return;
+    exposing.add(key);
+    queue.push(key);
+  };
+  const evaluate = (key: string) => {
+    if (evaluated.has(key)) return;
+    evaluated.add(key);
+    const [before, after] = declarations(key);
+    if (before === undefined && after === undefined) return;
+    if (!before || !after || before.text !== after.text) return expose(key);
+    for (const ref of new Set([...before.refs, ...after.refs])) {
+      if (exposing.has(ref)) return expose(key);
+      waiting.set(ref, [...(waiting.get(ref) ?? []), key]);
+    }
+  };
+  for (const key of changed) evaluate(key);
+  while (queue.length > 0) {
+    const key = queue.pop()!;
+    for (const waiter of waiting.get(key) ?? []) expose(waiter);
+    for (const importer of importers(key)) evaluate(importer);
+  }
+  return exposing;
+}
+
+/**
+ * One view (current or staged) of one project, kept warm between checks: its program (each
+ * built on the previous one, sharing parsed files) and the diagnostics computed per file. After
+ * an update, a file's diagnostics are kept unless its text changed or it imports a file exposing
+ * a change (see exposingFiles); a change reaching past importers, other options or other files
+ * existing start the view over. (TypeScript's builder programs do the same with declaration
+ * signatures, but take the first edit after a cold start as a change of every file's shape, so a
+ * one-line edit re-checked all importers of the file edited.)
+ */
 class View {
-  private builder: TS.SemanticDiagnosticsBuilderProgram | undefined;
-  /** Files whose semantic diagnostics the builder holds. */
-  private readonly warm = new Set<string>();
+  /** Syntactic and semantic diagnostics per file (canonical path), with the parsed file they belong to. */
+  private readonly cache = new Map<string, { sf: TS.SourceFile; diagnostics: readonly TS.Diagnostic[] }>();
   private existenceKey = '';
   private optionsKey = '';
   private imports = new WeakMap<TS.SourceFile, string[]>();
+  /** Declarations emitted per file (its .d.ts) in the current program. */
+  private shapes = new Map<string, Declarations | null>();
   private resolutionCache: TS.ModuleResolutionCache | undefined;
+  private moduleHost: TS.ModuleResolutionHost | undefined;
   program: TS.Program | undefined;
   configDiagnostics: readonly TS.Diagnostic[] = [];
 
@@ -133,11 +203,17 @@ class View {
     private readonly canon: (p: string) => string,
   ) {}
 
-  update(texts: TextSource, rootNames: readonly string[], options: TS.CompilerOptions, references: readonly TS.ProjectReference[] | undefined): void {
+  update(
+    texts: TextSource,
+    rootNames: readonly string[],
+    options: TS.CompilerOptions,
+    references: readonly TS.ProjectReference[] | undefined,
+    stop: Stop,
+  ): void {
     const ts = this.ts;
     const optionsKey = JSON.stringify(options);
     const invalidated = texts.existenceKey !== this.existenceKey;
-    if (optionsKey !== this.optionsKey) this.drop();
+    if (optionsKey !== this.optionsKey || invalidated) this.drop();
     if (invalidated) {
       this.imports = new WeakMap();
       this.resolutionCache = undefined;
@@ -163,79 +239,150 @@ class View {
       // A created or deleted file may change what an unchanged file's import resolves to.
       hasInvalidatedResolutions: () => invalidated,
     };
-    this.builder = ts.createSemanticDiagnosticsBuilderProgram(rootNames, options, host, this.builder, this.configDiagnostics, references);
-    this.program = this.builder.getProgram();
+    const previous = this.program;
+    const previousShapes = this.shapes;
+    this.program = ts.createProgram({
+      rootNames,
+      options,
+      host,
+      oldProgram: previous,
+      configFileParsingDiagnostics: this.configDiagnostics,
+      projectReferences: references,
+    });
     this.moduleHost = host;
+    this.shapes = new Map();
+    if (!previous || this.cache.size === 0) return;
+    try {
+      this.keepWhatStillHolds(previous, previousShapes, stop);
+    } catch (error) {
+      // Stopped half-way: nothing kept can be trusted.
+      this.drop();
+      throw error;
+    }
   }
 
-  private moduleHost: TS.ModuleResolutionHost | undefined;
+  /** Drops the diagnostics (and declarations) the update may have changed; keeps the rest for the new program. */
+  private keepWhatStillHolds(previous: TS.Program, previousShapes: Map<string, Declarations | null>, stop: Stop): void {
+    const program = this.program!;
+    const changed = new Set<string>();
+    const importers = new Map<string, string[]>();
+    for (const sf of program.getSourceFiles()) {
+      const key = this.canon(sf.fileName);
+      if (previous.getSourceFile(sf.fileName) !== sf) changed.add(key);
+      if (sf.isDeclarationFile) continue;
+      for (const target of this.importsOf(sf)) importers.set(target, [...(importers.get(target) ?? []), key]);
+    }
+    for (const sf of previous.getSourceFiles()) if (!program.getSourceFile(sf.fileName)) changed.add(this.canon(sf.fileName));
+    if (changed.size === 0) {
+      this.shapes = previousShapes;
+      return;
+    }
+    for (const key of changed) {
+      for (const p of [previous, program]) {
+        const sf = p.getSourceFile(key);
+        if (sf && reachesPastImporters(this.ts, sf)) return this.drop();
+      }
+    }
+    const exposing = exposingFiles(
+      changed,
+      (key) => [this.declarationsIn(previous, key, previousShapes, stop), this.declarations(key, stop)],
+      (key) => (importers.get(key) ?? []).filter((k) => !changed.has(k)),
+    );
+    const stale = new Set(changed);
+    for (const key of exposing) for (const importer of importers.get(key) ?? []) stale.add(importer);
+    for (const key of stale) this.cache.delete(key);
+    // Declarations of a file neither changed nor importing an exposing file are the same in the new program.
+    for (const [key, shape] of previousShapes) if (!stale.has(key) && !this.shapes.has(key)) this.shapes.set(key, shape);
+  }
 
-  /** Forgets the builder (after an interrupted check, or when options change): the next update starts over, its parsed files kept. */
+  /** Forgets what was computed (after an interrupted check, or when options or the files that exist change): the next check starts over, its parsed files kept. */
   drop(): void {
-    this.builder = undefined;
-    this.program = undefined;
-    this.warm.clear();
+    this.cache.clear();
+    this.shapes.clear();
   }
 
   /** The project's own files a file imports (resolved), read from its text; kept per parsed file. */
   importsOf(file: TS.SourceFile): string[] {
     const known = this.imports.get(file);
     if (known) return known;
-    const options = this.program!.getCompilerOptions();
-    this.resolutionCache ??= this.ts.createModuleResolutionCache(this.folder, this.canon, options);
-    const info = this.ts.preProcessFile(file.text, true, true);
-    const found: string[] = [];
-    for (const imported of info.importedFiles) {
-      const resolved = this.ts.resolveModuleName(imported.fileName, file.fileName, options, this.moduleHost!, this.resolutionCache).resolvedModule;
-      if (resolved) found.push(this.canon(slashes(resolved.resolvedFileName)));
-    }
-    for (const ref of info.referencedFiles) found.push(this.canon(path.posix.resolve(path.posix.dirname(file.fileName), slashes(ref.fileName))));
+    const found = this.resolveImports(file.text, file.fileName);
     this.imports.set(file, found);
     return found;
   }
 
+  /** The files a text at `fileName` imports or references, resolved as the program resolves them. */
+  private resolveImports(text: string, fileName: string): string[] {
+    const options = this.program!.getCompilerOptions();
+    this.resolutionCache ??= this.ts.createModuleResolutionCache(this.folder, this.canon, options);
+    const info = this.ts.preProcessFile(text, true, true);
+    const found: string[] = [];
+    for (const imported of info.importedFiles) {
+      const resolved = this.ts.resolveModuleName(imported.fileName, fileName, options, this.moduleHost!, this.resolutionCache).resolvedModule;
+      if (resolved) found.push(this.canon(slashes(resolved.resolvedFileName)));
+    }
+    for (const ref of info.referencedFiles) found.push(this.canon(path.posix.resolve(path.posix.dirname(fileName), slashes(ref.fileName))));
+    return found;
+  }
+
   /**
-   * Diagnostics of the files asked: first the builder's pass over what changed since the last
-   * check (files it says are affected, skipping those not asked), then each file, warm or not.
+   * What a file shows its importers in the current program: its declarations as tsc would emit
+   * them (.d.ts text) and the files they refer to; null when that cannot be told exactly (the emit
+   * reported a diagnostic, or wrote nothing), undefined when the file is not in the program.
    */
+  declarations(file: string, stop: Stop): Declarations | null | undefined {
+    return this.declarationsIn(this.program!, file, this.shapes, stop);
+  }
+
+  private declarationsIn(program: TS.Program, file: string, shapes: Map<string, Declarations | null>, stop: Stop): Declarations | null | undefined {
+    const sf = program.getSourceFile(file);
+    if (!sf) return undefined;
+    const key = this.canon(sf.fileName);
+    if (shapes.has(key)) return shapes.get(key)!;
+    let text: string | undefined;
+    // emit's internal sixth parameter, forceDtsEmit, is what TypeScript's own builder passes to read a file's declarations under noEmit.
+    const emit = program.emit as (...args: unknown[]) => TS.EmitResult;
+    const result = emit.call(program, sf, (name: string, written: string) => name.endsWith('.d.ts') && (text = written), stop, true, undefined, true);
+    const shape = text === undefined || result.diagnostics.length > 0 ? null : { text, refs: this.resolveImports(text, sf.fileName) };
+    shapes.set(key, shape);
+    return shape;
+  }
+
+  /** Diagnostics of the files asked, kept or computed; answers how many were computed. */
   diagnostics(
     wanted: readonly string[],
     stop: Stop,
     into: Map<string, CheckedDiagnostic[]>,
     toResult: (d: readonly TS.Diagnostic[], file: TS.SourceFile) => CheckedDiagnostic[],
   ): number {
-    const builder = this.builder!;
-    const program = builder.getProgram();
-    const asked = new Set(wanted.map(this.canon));
+    const program = this.program!;
     let recomputed = 0;
-    for (;;) {
-      const next = builder.getSemanticDiagnosticsOfNextAffectedFile(stop, (sf) => {
-        const key = this.canon(sf.fileName);
-        if (asked.has(key)) return false;
-        this.warm.delete(key);
-        return true;
-      });
-      if (!next) break;
-      if (next.affected === program) {
-        this.warm.clear();
-        continue;
-      }
-      recomputed++;
-      this.warm.add(this.canon((next.affected as TS.SourceFile).fileName));
-    }
     for (const file of wanted) {
       const sf = program.getSourceFile(file);
       if (!sf) continue;
       const key = this.canon(file);
-      const diagnostics = [...builder.getSyntacticDiagnostics(sf, stop), ...builder.getSemanticDiagnostics(sf, stop)];
-      if (!this.warm.has(key)) {
+      let entry = this.cache.get(key);
+      if (!entry || entry.sf !== sf) {
+        entry = { sf, diagnostics: [...program.getSyntacticDiagnostics(sf, stop), ...program.getSemanticDiagnostics(sf, stop)] };
+        this.cache.set(key, entry);
         recomputed++;
-        this.warm.add(key);
       }
-      into.set(key, toResult(diagnostics, sf));
+      into.set(key, toResult(entry.diagnostics, sf));
     }
     return recomputed;
   }
+}
+
+/** A file's declarations (.d.ts text) and the files they refer to (canonical paths). */
+export interface Declarations {
+  text: string;
+  refs: string[];
+}
+
+/** Who imports whom in a project, in either view: the folder's own files (not node_modules, not the default library); canonical paths. */
+interface ImportGraph {
+  importers: Map<string, Set<string>>;
+  imports: Map<string, Set<string>>;
+  names: Map<string, string>;
 }
 
 /** A tsconfig/jsconfig (or the loose files' default options) with its current and staged views. */
@@ -257,7 +404,8 @@ class Project {
 }
 
 export interface CheckerOptions {
-  maxDependents?: number;
+  /** Whether dependents that cannot see the change are covered without computing their diagnostics (default true; false computes every one, for tests). */
+  unaffectedDependents?: boolean;
 }
 
 /**
@@ -276,6 +424,7 @@ export class Checker {
     private readonly ts: Ts,
     private readonly reader: FileReader,
     folder: string,
+    private readonly options: CheckerOptions = {},
   ) {
     this.folder = slashes(path.resolve(folder));
     this.canon = reader.useCaseSensitiveFileNames ? (p) => p : (p) => p.toLowerCase();
@@ -344,6 +493,8 @@ export class Checker {
     const projectsUsed: string[] = [];
     let recomputedBase = 0;
     let recomputedStaged = 0;
+    /** Dependents covered without computing their diagnostics: nothing they import shows them a change. */
+    const unaffected = new Set<string>();
     const interrupted: Project[] = [];
 
     const toResult = (diagnostics: readonly TS.Diagnostic[], sf: TS.SourceFile): CheckedDiagnostic[] =>
@@ -368,39 +519,48 @@ export class Checker {
       for (const [config, files] of groups) {
         if (config === '') continue;
         const project = this.project(config);
-        this.update(project, baseTexts, stagedTexts, files, created, deleted, 'base');
-        this.update(project, baseTexts, stagedTexts, files, created, deleted, 'staged');
+        this.update(project, baseTexts, stagedTexts, files, created, deleted, 'base', stop);
+        this.update(project, baseTexts, stagedTexts, files, created, deleted, 'staged', stop);
         const inProject = files.filter((f) => project.staged.program!.getSourceFile(f) || project.base.program!.getSourceFile(f));
         loose.push(...files.filter((f) => !inProject.includes(f)));
         if (inProject.length > 0) work.push({ project, files: inProject });
       }
       if (loose.length > 0) {
         const project = this.project('');
-        this.update(project, baseTexts, stagedTexts, loose, created, deleted, 'base');
-        this.update(project, baseTexts, stagedTexts, loose, created, deleted, 'staged');
+        this.update(project, baseTexts, stagedTexts, loose, created, deleted, 'base', stop);
+        this.update(project, baseTexts, stagedTexts, loose, created, deleted, 'staged', stop);
         work.push({ project, files: loose });
       }
       const seen = new Set<string>();
-      const plan: { project: Project; wanted: string[] }[] = [];
+      const plan: { project: Project; fresh: string[]; dependents: string[]; graph: ImportGraph }[] = [];
       for (const { project, files } of work) {
         projectsUsed.push(project.configFile === undefined ? '' : rel(project.configFile));
         const fresh = files.filter((f) => !seen.has(canon(f)));
         fresh.forEach((f) => seen.add(canon(f)));
-        const { dependents, capped } = this.dependents(project, fresh, budget, seen);
+        const graph = this.importGraph(project);
+        const { dependents, capped } = this.dependents(graph, fresh, budget, seen);
         if (capped) reasons.add('dependent-cap');
         budget -= dependents.length;
-        plan.push({ project, wanted: [...fresh, ...dependents] });
+        plan.push({ project, fresh, dependents, graph });
         checkedOrder.push(...fresh, ...dependents);
       }
-      for (const { project, wanted } of plan) {
+      // The files whose text the two views do not share.
+      const changed = new Set([...stagedNames].filter(([, f]) => baseTexts.read(f) !== stagedTexts.read(f)).map(([k]) => k));
+      for (const { project, fresh, dependents, graph } of plan) {
         interrupted.push(project);
-        recomputedBase += project.base.diagnostics(wanted, stop, base, toResult);
-        recomputedStaged += project.staged.diagnostics(wanted, stop, stagedDiagnostics, toResult);
+        recomputedBase += project.base.diagnostics(fresh, stop, base, toResult);
+        recomputedStaged += project.staged.diagnostics(fresh, stop, stagedDiagnostics, toResult);
+        const skip =
+          dependents.length > 0 && this.options.unaffectedDependents !== false ? this.unaffected(project, graph, changed, dependents, stop) : new Set<string>();
+        skip.forEach((k) => unaffected.add(k));
+        const rest = dependents.filter((f) => !skip.has(canon(f)));
+        recomputedBase += project.base.diagnostics(rest, stop, base, toResult);
+        recomputedStaged += project.staged.diagnostics(rest, stop, stagedDiagnostics, toResult);
         interrupted.pop();
       }
     } catch (error) {
       if (!(error instanceof ts.OperationCanceledException)) throw error;
-      // An interrupted builder pass may leave its state half-updated: start that project over next time.
+      // An interrupted type checker may hold half-checked files: start that project's views over next time.
       for (const project of interrupted) {
         project.base.drop();
         project.staged.drop();
@@ -413,6 +573,10 @@ export class Checker {
     const checked: string[] = [];
     for (const file of checkedOrder) {
       const key = canon(file);
+      if (unaffected.has(key)) {
+        checked.push(rel(file));
+        continue;
+      }
       const inBase = baseTexts.exists(file);
       const inStaged = stagedTexts.exists(file);
       const b = inBase ? base.get(key) : [];
@@ -433,7 +597,7 @@ export class Checker {
       reasons: [...reasons],
       projects: projectsUsed,
       typescriptVersion: ts.version,
-      stats: { recomputedBase, recomputedStaged, durationMs: Math.round(performance.now() - started) },
+      stats: { recomputedBase, recomputedStaged, unaffected: unaffected.size, durationMs: Math.round(performance.now() - started) },
     };
   }
 
@@ -466,6 +630,7 @@ export class Checker {
     created: string[],
     deleted: string[],
     which: 'base' | 'staged',
+    stop: Stop,
   ): void {
     const ts = this.ts;
     const texts = which === 'base' ? baseTexts : stagedTexts;
@@ -500,17 +665,60 @@ export class Checker {
         const present = new Set(rootNames.map(this.canon));
         for (const f of files) if (created.includes(this.canon(f)) && !present.has(this.canon(f))) rootNames.push(f);
       }
-      // Never emitted; outFile would make the builder check the whole program at once.
+      // Never emitted; with outFile, declarations would be one file for the whole program.
       options = { ...parsed.options, outFile: undefined, noEmit: true };
       references = parsed.projectReferences;
     }
-    view.update(texts, rootNames, options, references);
+    view.update(texts, rootNames, options, references, stop);
   }
 
-  /** Files importing the changed ones, transitively, nearest first, in either view; at most `budget`. */
-  private dependents(project: Project, changed: string[], budget: number, seen: Set<string>): { dependents: string[]; capped: boolean } {
+  /**
+   * The dependents whose diagnostics are the same in both views without computing them. A file
+   * sees another only through its declarations (what a .d.ts of it says), so a dependent whose
+   * text is unchanged can see the change only by importing a file that "exposes" it: one whose
+   * declarations differ between the views (or cannot be told), or refer to a file that exposes it.
+   * Declarations are emitted for the changed files and then only for the unchanged files that
+   * import an exposing one. Nothing is left out (empty set) when a changed file can reach past
+   * its importers: a script or declaration file (global scope), a module augmentation or ambient
+   * module, JavaScript (inferred from use) or another language; or when the views' options differ.
+   */
+  private unaffected(project: Project, graph: ImportGraph, changed: Set<string>, dependents: string[], stop: Stop): Set<string> {
+    const none = new Set<string>();
+    const { base, staged } = project;
+    if (JSON.stringify(base.program!.getCompilerOptions()) !== JSON.stringify(staged.program!.getCompilerOptions())) return none;
+    for (const key of changed) {
+      for (const view of [base, staged]) {
+        const sf = view.program!.getSourceFile(key);
+        if (sf && reachesPastImporters(this.ts, sf)) return none;
+      }
+    }
+    const exposing = exposingFiles(
+      changed,
+      (key) => {
+        const name = graph.names.get(key) ?? key;
+        return [base.declarations(name, stop), staged.declarations(name, stop)];
+      },
+      (key) => [...(graph.importers.get(key) ?? [])].filter((k) => !changed.has(k)),
+    );
+    const skip = new Set<string>();
+    for (const dependent of dependents) {
+      const key = this.canon(dependent);
+      if (changed.has(key)) continue;
+      if (![...(graph.imports.get(key) ?? [])].some((imported) => exposing.has(imported))) skip.add(key);
+    }
+    return skip;
+  }
+
+  /** Who imports whom among the folder's files, in either view. */
+  private importGraph(project: Project): ImportGraph {
     const importers = new Map<string, Set<string>>();
+    const imports = new Map<string, Set<string>>();
     const names = new Map<string, string>();
+    const add = (map: Map<string, Set<string>>, key: string, value: string) => {
+      let set = map.get(key);
+      if (!set) map.set(key, (set = new Set()));
+      set.add(value);
+    };
     for (const view of [project.base, project.staged]) {
       const program = view.program!;
       for (const sf of program.getSourceFiles()) {
@@ -518,12 +726,17 @@ export class Checker {
         if (!key.startsWith(`${this.canon(this.folder)}/`) || key.includes('/node_modules/') || program.isSourceFileDefaultLibrary(sf)) continue;
         names.set(key, sf.fileName);
         for (const target of view.importsOf(sf)) {
-          let set = importers.get(target);
-          if (!set) importers.set(target, (set = new Set()));
-          set.add(key);
+          add(importers, target, key);
+          add(imports, key, target);
         }
       }
     }
+    return { importers, imports, names };
+  }
+
+  /** Files importing the changed ones, transitively, nearest first, in either view; at most `budget`. */
+  private dependents(graph: ImportGraph, changed: string[], budget: number, seen: Set<string>): { dependents: string[]; capped: boolean } {
+    const { importers, names } = graph;
     const dependents: string[] = [];
     let capped = false;
     let frontier = changed.map(this.canon);

@@ -39,7 +39,11 @@ export interface CheckedResult {
   introduced: CheckedDiagnostic[];
   /** Diagnostics the current view has and the staged view has not; positions in the current (unstaged) text. */
   resolved: CheckedDiagnostic[];
-  /** The documents whose diagnostics were compared: the staged ones first, then their dependents. */
+  /**
+   * The documents the answer covers: the staged ones first, then their dependents. A dependent
+   * that cannot see the change (nothing it imports exposes different declarations in the two
+   * views) is covered without its diagnostics being computed: they are the same in both.
+   */
   checked: string[];
   /** False when a dependent was left out (cap) or the time limit stopped the check; `reasons` says which. */
   complete: boolean;
@@ -47,8 +51,11 @@ export interface CheckedResult {
   /** Config files (folder-relative) of the projects checked; '' for loose files checked with default options. */
   projects: string[];
   typescriptVersion: string;
-  /** How much work this check did: files whose semantic diagnostics were computed (not served warm), per view, and time spent. */
-  stats: { recomputedBase: number; recomputedStaged: number; durationMs: number };
+  /**
+   * How much work this check did: files whose semantic diagnostics were computed (not served warm),
+   * per view; dependents covered as unaffected, without computing theirs; time spent.
+   */
+  stats: { recomputedBase: number; recomputedStaged: number; unaffected: number; durationMs: number };
 }
 
 export interface CancelledResult {
@@ -65,7 +72,18 @@ export interface CheckerWorkerData {
   cancel: SharedArrayBuffer;
 }
 
-export type ToWorker = { kind: 'check'; id: number; request: CheckRequest } | { kind: 'cancel'; id: number };
+/** The worker's own V8 heap (its isolate, not the host's), in bytes; after a collection when the worker can force one (node --expose-gc, in benches). */
+export interface WorkerMemory {
+  heapUsed: number;
+  heapTotal: number;
+  /** Whether a garbage collection ran just before (so heapUsed is what the warm checker keeps). */
+  collected: boolean;
+}
+
+export type ToWorker = { kind: 'check'; id: number; request: CheckRequest } | { kind: 'cancel'; id: number } | { kind: 'memory'; id: number };
 
 export type FromWorker =
-  { kind: 'ready'; typescriptVersion: string } | { kind: 'result'; id: number; result: CheckResult } | { kind: 'error'; id: number; message: string };
+  | { kind: 'ready'; typescriptVersion: string }
+  | { kind: 'result'; id: number; result: CheckResult }
+  | { kind: 'error'; id: number; message: string }
+  | { kind: 'memory'; id: number; memory: WorkerMemory };

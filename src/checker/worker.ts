@@ -5,6 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
+import * as v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type * as TS from 'typescript';
 import { Checker, systemReader } from './program';
@@ -23,6 +24,14 @@ const post = (message: FromWorker) => port.postMessage(message);
 post({ kind: 'ready', typescriptVersion: ts.version });
 
 port.on('message', (message: ToWorker) => {
+  if (message.kind === 'memory') {
+    // Read between checks (messages wait while one runs): what the warm checkers hold.
+    const gc = (globalThis as { gc?: () => void }).gc;
+    gc?.();
+    const heap = v8.getHeapStatistics();
+    post({ kind: 'memory', id: message.id, memory: { heapUsed: heap.used_heap_size, heapTotal: heap.total_heap_size, collected: gc !== undefined } });
+    return;
+  }
   // A cancel for a check that is not running has nothing to stop: the host already answered it.
   if (message.kind !== 'check') return;
   const { id, request } = message;

@@ -44,6 +44,24 @@ describe('checker: the client and its worker thread', function () {
     assert.equal(again.stats.recomputedBase + again.stats.recomputedStaged, 0);
   });
 
+  it("reports the warm worker's heap between checks, and nothing when no worker runs", async () => {
+    const { folder, client } = setUp(chain(4));
+    assert.equal(await client.memory(), undefined, 'no worker yet');
+    checked(await client.check({ folder, staged, buffers: {} }));
+    // Asked beside a check: answered by the same worker, before or after it.
+    const pending = client.check({ folder, staged: { ...staged, 'src/m1.ts': 'export const one = 1;\n' }, buffers: {} });
+    const memory = await client.memory();
+    checked(await pending);
+    assert.ok(memory, 'answered');
+    assert.ok(memory.heapUsed > 1_000_000 && memory.heapUsed <= memory.heapTotal, JSON.stringify(memory));
+    assert.equal(typeof memory.collected, 'boolean');
+    const asked = client.memory();
+    await client.dispose();
+    const afterDispose = await asked;
+    assert.ok(afterDispose === undefined || afterDispose.heapUsed > 0, 'answered or resolved with undefined, never left pending');
+    assert.equal(await client.memory(), undefined, 'no worker after dispose');
+  });
+
   it('a cancel that does not land within its grace terminates the worker; the next check starts a new one', async () => {
     const { folder, client } = setUp(chain(12), { cancelGraceMs: 0 });
     const controller = new AbortController();

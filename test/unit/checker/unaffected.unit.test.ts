@@ -1,0 +1,145 @@
+import * as assert from 'node:assert/strict';
+import * as ts from 'typescript';
+import { Checker, systemReader } from '../../../src/checker/program';
+import type { CheckedResult, CheckRequest, CheckResult } from '../../../src/checker/protocol';
+import { fixture, STRICT_TSCONFIG } from './support';
+
+function checked(result: CheckResult): CheckedResult {
+  assert.equal(result.outcome, 'checked');
+  return result as CheckedResult;
+}
+
+const brief = (r: CheckedResult) => ({
+  introduced: r.introduced.map((d) => `${d.path}:${d.line}:${d.column} TS${d.code}`),
+  resolved: r.resolved.map((d) => `${d.path}:${d.line}:${d.column} TS${d.code}`),
+  checked: r.checked,
+  complete: r.complete,
+});
+
+// A dependent that cannot see the change is covered without computing its diagnostics; the answer
+// must be exactly the one of a checker computing every dependent.
+describe('checker: dependents that cannot see the change', function () {
+  this.timeout(60_000);
+  const disposers: (() => void)[] = [];
+  afterEach(() => disposers.splice(0).forEach((d) => d()));
+
+  /** The same check by a pruning checker and by one computing every dependent; both answers, after asserting they agree. */
+  const both = (files: Record<string, string>, staged: CheckRequest['staged']) => {
+    const f = fixture({ 'tsconfig.json': STRICT_TSCONFIG, ...files });
+    disposers.push(f.dispose);
+    const request = { folder: f.folder, buffers: {}, staged };
+    const pruning = new Checker(ts, systemReader(ts), f.folder);
+    const full = new Checker(ts, systemReader(ts), f.folder, { unaffectedDependents: false });
+    const pruned = checked(pruning.check(request));
+    const every = checked(full.check(request));
+    assert.deepEqual(brief(pruned), brief(every), 'the same answer as computing every dependent');
+    assert.deepEqual(
+      pruned.introduced.map((d) => d.message),
+      every.introduced.map((d) => d.message),
+    );
+    assert.equal(every.stats.unaffected, 0);
+    return { pruned, every, pruning, request };
+  };
+
+  it('a rename: the files using the name are checked, their importers covered; a use the rename missed is reported', () => {
+    const files = {
+      'src/util.ts': 'export function isFn(x: unknown): x is Function {\n  return typeof x === "function";\n}\n',
+      'src/a.ts': "import { isFn } from './util';\nexport function callIf(x: unknown): number {\n  return isFn(x) ? 1 : 0;\n}\n",
+      'src/b.ts': "import { isFn } from './util';\nexport const b: boolean = isFn(1);\n",
+      'src/c.ts': "import { callIf } from './a';\nexport const c: number = callIf(2);\n",
+      'src/d.ts': "import { c } from './c';\nimport { b } from './b';\nexport const d = b ? c : 0;\n",
+    };
+    const renamed = (text: string) => text.replace(/\bisFn\b/g, 'isCallable');
+    const { pruned } = both(files, {
+      'src/util.ts': renamed(files['src/util.ts']),
+      'src/a.ts': renamed(files['src/a.ts']),
+      'src/b.ts': renamed(files['src/b.ts']),
+    });
+    assert.deepEqual(pruned.checked, ['src/a.ts', 'src/b.ts', 'src/util.ts', 'src/c.ts', 'src/d.ts']);
+    assert.deepEqual(pruned.introduced, []);
+    assert.equal(pruned.stats.unaffected, 2, JSON.stringify(pruned.stats));
+    assert.equal(pruned.stats.recomputedStaged, 3);
+    assert.equal(pruned.stats.recomputedBase, 3);
+
+    // b.ts left out of the rename: it imports a name util.ts no longer exports.
+    const missed = both(files, { 'src/util.ts': renamed(files['src/util.ts']), 'src/a.ts': renamed(files['src/a.ts']) }).pruned;
+    assert.deepEqual(brief(missed).introduced, ['src/b.ts:1:10 TS2305']);
+  });
+
+  it("a type changed behind another module's declarations reaches the file using it (the declarations name it)", () => {
+    const { pruned } = both(
+      {
+        'src/entity.ts': 'export class Entity {\n  touch(): number {\n    return 1;\n  }\n}\n',
+        'src/make.ts': "import { Entity } from './entity';\nexport function make() {\n  return new Entity();\n}\n",
+        'src/use.ts': "import { make } from './make';\nexport const n: number = make().touch();\n",
+        'src/other.ts': "import { n } from './use';\nexport const m = n + 1;\n",
+      },
+      { 'src/entity.ts': 'export class Entity {\n  touch(): string {\n    return "1";\n  }\n}\n' },
+    );
+    assert.deepEqual(brief(pruned).introduced, ['src/use.ts:2:14 TS2322']);
+    assert.deepEqual(pruned.checked, ['src/entity.ts', 'src/make.ts', 'src/use.ts', 'src/other.ts']);
+    // other.ts sees only use.ts, whose declarations say `n: number` in both views.
+    assert.equal(pruned.stats.unaffected, 1);
+  });
+
+  it('an inferred type printed inline in a declaration carries the change on', () => {
+    const { pruned } = both(
+      {
+        'src/shape.ts': 'export function mk() {\n  return { a: 1 };\n}\n',
+        'src/v.ts': "import { mk } from './shape';\nexport const v = mk();\n",
+        'src/w.ts': "import { v } from './v';\nexport const n: number = v.a;\n",
+      },
+      { 'src/shape.ts': 'export function mk() {\n  return { a: "x" };\n}\n' },
+    );
+    assert.deepEqual(brief(pruned).introduced, ['src/w.ts:2:14 TS2322']);
+    assert.equal(pruned.stats.unaffected, 0);
+  });
+
+  it('a change inside a body covers every dependent; an edit after it keeps them covered', () => {
+    const files = {
+      'src/util.ts': 'export function twice(n: number): number {\n  return n * 2;\n}\n',
+      'src/a.ts': "import { twice } from './util';\nexport const a = twice(1);\n",
+      'src/b.ts': "import { a } from './a';\nexport const b: string = a;\n",
+    };
+    const { pruned, pruning, request } = both(files, { 'src/util.ts': 'export function twice(n: number): number {\n  return n + n;\n}\n' });
+    assert.deepEqual(brief(pruned).introduced, []);
+    assert.deepEqual(pruned.checked, ['src/util.ts', 'src/a.ts', 'src/b.ts']);
+    assert.equal(pruned.stats.unaffected, 2);
+    assert.equal(pruned.stats.recomputedStaged, 1);
+    const again = checked(pruning.check({ ...request, staged: { 'src/util.ts': 'export function twice(n: number): number {\n  return n + n + 0;\n}\n' } }));
+    assert.deepEqual(brief(again), brief(pruned));
+    assert.equal(again.stats.unaffected, 2);
+    // Now the declaration changes: a's declarations follow, b breaks.
+    const shape = checked(pruning.check({ ...request, staged: { 'src/util.ts': 'export function twice(n: number): string {\n  return String(n);\n}\n' } }));
+    assert.deepEqual(brief(shape).introduced, []);
+    assert.equal(shape.stats.unaffected, 0);
+    assert.deepEqual(brief(shape).resolved, ['src/b.ts:2:14 TS2322']);
+  });
+
+  it('a change of global scope (declare global) reaches files that do not import it: nothing is left out', () => {
+    const { pruned } = both(
+      {
+        'src/aug.ts': 'export {};\ndeclare global {\n  interface Array<T> {\n    first(): T;\n  }\n}\n',
+        'src/user.ts': "import './aug';\nexport const u = 1;\n",
+        'src/other.ts': "import { u } from './user';\nexport const o: number = [u].first();\n",
+      },
+      { 'src/aug.ts': 'export {};\ndeclare global {\n  interface Array<T> {\n    last(): T;\n  }\n}\n' },
+    );
+    assert.deepEqual(brief(pruned).introduced, ['src/other.ts:2:30 TS2339']);
+    assert.equal(pruned.stats.unaffected, 0);
+  });
+
+  it('a created file an unchanged import now resolves to reaches that importer', () => {
+    const { pruned } = both(
+      {
+        'src/lib/index.ts': 'export const value: number = 1;\n',
+        'src/use.ts': "import { value } from './lib';\nexport const n: number = value;\n",
+        'src/top.ts': "import { n } from './use';\nexport const t = n;\n",
+        'src/z.ts': 'export const z = 1;\n',
+      },
+      // lib.ts, created beside lib/, is what './lib' resolves to first.
+      { 'src/lib.ts': 'export const value: string = "1";\n', 'src/z.ts': 'export const z = 2;\n' },
+    );
+    assert.deepEqual(brief(pruned).introduced, ['src/use.ts:2:14 TS2322']);
+  });
+});
