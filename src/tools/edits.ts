@@ -365,12 +365,13 @@ function symbolEdit(
     if (hasElementBodies(languageId)) {
       // An element's content, between its start tag's > and its end tag's </.
       const body = elementBody(source, range.start, range.end);
-      if (!body)
+      if (!body) {
         throw new ToolError(
           'InvalidRequest',
           'The element has no content between a start and an end tag to replace.',
           revise('Select an element with an end tag, or use edit-text.'),
         );
+      }
       [open, close] = [body.start - 1, body.end + 1];
     } else {
       open = source.indexOf('{', selection.end);

@@ -399,7 +399,7 @@ export const getApiSurface = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists what a document exposes: exported top-level declarations (TypeScript/JavaScript export; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
+    'Lists what a document exposes: exported top-level declarations (export or module.exports; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
   inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',

@@ -20,6 +20,7 @@ const SUITES: Record<string, string[]> = {
   'mcp-untrusted': ['mcpUntrusted.test.js'],
   check: ['check.test.js'],
   python: ['python.test.js'],
+  languages: ['languages.test.js'],
 };
 
 export async function run(): Promise<void> {
