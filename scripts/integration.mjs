@@ -31,6 +31,8 @@ const SUITES = [
   { name: 'mcp', fixture: 'sample', trusted: true, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
   // A real Python language server: pyright (a devDependency) started by the test extension test/extensions/python-lsp.
   { name: 'python', fixture: 'python', trusted: true, extensions: ['python-lsp'] },
+  // One matrix of the tools on TypeScript, JavaScript, Python (pyright), JSON, CSS, HTML and Markdown; docs/languages.json is what it must find.
+  { name: 'languages', fixture: 'languages', trusted: true, extensions: ['python-lsp'] },
   { name: 'mcp-untrusted', fixture: 'sample', trusted: false, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
 ];
 

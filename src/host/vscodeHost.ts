@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
+import { PROBED_DECLARATIONS } from '../core/symbols/providers';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, EditorPort } from '../core/documents/editorPort';
 import type { CommitPlan } from '../core/transactions/plan';
 import { offsetTouchingNoWord } from '../core/documents/text';
@@ -292,13 +293,30 @@ export class VsCodeHost implements EditorPort {
     if (!doc) return {};
     const uri = doc.uri;
     const symbols = await execute<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
-    const first = symbols?.find((s) => 'selectionRange' in s);
-    const at = first ? first.selectionRange.start : new vscode.Position(0, 0);
+    // Up to PROBED_DECLARATIONS declarations, depth first, as the tools ask (core/symbols/providers.ts): a provider answers at some of them.
+    const declared: vscode.Position[] = [];
+    const walk = (level: readonly vscode.DocumentSymbol[]) => {
+      for (const s of level) {
+        if (declared.length < PROBED_DECLARATIONS && 'selectionRange' in s) declared.push(s.selectionRange.start);
+        walk(s.children ?? []);
+      }
+    };
+    walk(symbols ?? []);
+    const at = declared[0] ?? new vscode.Position(0, 0);
+    /** The first non-empty answer of a location command at the declarations; [] when none answers. */
+    const anywhere = async (command: string): Promise<unknown[] | undefined> => {
+      let last: unknown[] | undefined;
+      for (const position of declared.length > 0 ? declared : [at]) {
+        last = await execute<unknown[]>(command, uri, position);
+        if (last && last.length > 0) return last;
+      }
+      return last;
+    };
     const [folding, hover, definition, references, rename, legend, formatting] = await Promise.all([
       execute<unknown[]>('vscode.executeFoldingRangeProvider', uri),
       execute<unknown[]>('vscode.executeHoverProvider', uri, at),
-      execute<unknown[]>('vscode.executeDefinitionProvider', uri, at),
-      execute<unknown[]>('vscode.executeReferenceProvider', uri, at),
+      anywhere('vscode.executeDefinitionProvider'),
+      anywhere('vscode.executeReferenceProvider'),
       probeRename(doc, at),
       execute<unknown>('vscode.provideDocumentSemanticTokensLegend', uri),
       execute<unknown[]>('vscode.executeFormatDocumentProvider', uri, { tabSize: 2, insertSpaces: true }),

@@ -11,7 +11,7 @@ import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
 import { countOf } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';
-import { hasIndentedBodies, indentedBody } from '../core/symbols/bodies';
+import { elementBody, hasElementBodies, hasIndentedBodies, hasSectionBodies, indentedBody, sectionBody } from '../core/symbols/bodies';
 import { attributesOf } from '../core/symbols/attributes';
 import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from './shared/mutations';
@@ -351,12 +351,35 @@ function symbolEdit(
   const startLine = lines.positionAt(range.start).line;
   const indent = indentationOf(lines.lineText(startLine));
   if (kind === 'replace-symbol-body' && hasIndentedBodies(languageId)) return indentedBodyEdit(text, source, range, selection, eol, languageId);
+  if (kind === 'replace-symbol-body' && hasSectionBodies(languageId)) {
+    // A heading's section: the lines under it, a blank line between (the heading line stays as it is).
+    const body = sectionBody(source, selection.start, range.end);
+    const newLines = reindentLines(text, '');
+    while (newLines.length > 0 && newLines[0] === '') newLines.shift();
+    while (newLines.length > 0 && newLines[newLines.length - 1] === '') newLines.pop();
+    return { start: body.start, end: body.end, newText: newLines.length === 0 ? '' : eol + eol + newLines.join(eol) };
+  }
   if (kind === 'replace-symbol-body') {
-    const open = source.indexOf('{', selection.end);
-    let close = range.end;
-    while (close > range.start && /\s/.test(source[close - 1])) close--;
-    if (open < 0 || open >= close || source[close - 1] !== '}') {
-      throw new ToolError('InvalidRequest', 'The symbol has no braced body to replace.', revise('Use edit-text on the exact text instead.'));
+    let open: number;
+    let close: number;
+    if (hasElementBodies(languageId)) {
+      // An element's content, between its start tag's > and its end tag's </.
+      const body = elementBody(source, range.start, range.end);
+      if (!body) {
+        throw new ToolError(
+          'InvalidRequest',
+          'The element has no content between a start and an end tag to replace.',
+          revise('Select an element with an end tag, or use edit-text.'),
+        );
+      }
+      [open, close] = [body.start - 1, body.end + 1];
+    } else {
+      open = source.indexOf('{', selection.end);
+      close = range.end;
+      while (close > range.start && /\s/.test(source[close - 1])) close--;
+      if (open < 0 || open >= close || source[close - 1] !== '}') {
+        throw new ToolError('InvalidRequest', 'The symbol has no braced body to replace.', revise('Use edit-text on the exact text instead.'));
+      }
     }
     // The body's own indentation when it has a line of its own, else one level (as the file indents) deeper than the symbol.
     const firstInner = lines.positionAt(open).line + 1;

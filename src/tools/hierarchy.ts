@@ -10,6 +10,8 @@ import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutput
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { indentationOf, LineIndex } from '../core/documents/text';
 import { pythonOverloads } from '../core/symbols/overloads';
+import { readsHeritage } from '../core/symbols/heritage';
+import { providerAnswered, providerAnswers } from '../core/symbols/providers';
 import { signatureOf } from '../core/symbols/signature';
 import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
@@ -103,6 +105,7 @@ async function calls(ctx: ToolContext, selector: SymbolSelector, direction: 'inc
   );
   if (h.roots === undefined) throw unsupportedFeature(doc, 'call hierarchy');
   if (h.roots.length === 0) await nothingPrepared(ctx, target);
+  providerAnswered(ctx, doc, 'callHierarchy');
   const items: { symbol: AnySymbol; callSites: Site[] }[] = [];
   for (const edge of h.edges) {
     // The call's span is the called function's name: the target's for callers, the edge's for callees.
@@ -122,6 +125,13 @@ async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promis
   const doc = target.document;
   const where = `${target.symbol.kind} ${target.symbol.name} (${doc.relativePath} line ${doc.lines.positionAt(target.symbol.selectionRange.start).line + 1})`;
   if (!CALLABLE.has(target.symbol.kind)) {
+    // Nothing callable here; whether the language has a call hierarchy at all, its other declarations say (JSON, CSS, HTML and Markdown have none).
+    const prepares = async (offset: number) => ((await ctx.editor.callHierarchy(doc.absolutePath, offset, 'outgoing')).roots ?? []).length > 0;
+    const exists = await providerAnswers(ctx, doc, 'callHierarchy', prepares, {
+      except: target.symbol.selectionRange.start,
+      prefer: (s) => CALLABLE.has(s.kind),
+    });
+    if (exists === false) throw unsupportedFeature(doc, 'call hierarchy', true);
     throw new ToolError(
       'InvalidRequest',
       `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`,
@@ -209,6 +219,22 @@ export const findCallees = defineTool({
 
 // ---------------------------------------------------------------- types
 
+/**
+ * A language whose base lists are not read (core/symbols/heritage.ts) has a type hierarchy only
+ * if its provider prepares one: at the type asked (`at`), else at another declaration of the
+ * document. None: UnsupportedLanguageFeature, before any "not a type" (a CSS rule is a Class to
+ * its symbol provider, a JSON object a Module).
+ */
+async function requireTypeHierarchy(ctx: ToolContext, target: ResolvedSymbol, at: HostSymbol): Promise<void> {
+  const doc = target.document;
+  if (readsHeritage(doc.host.languageId)) return;
+  const prepares = async (offset: number) => ((await ctx.editor.typeHierarchy(doc.absolutePath, offset, 'supertypes')).roots ?? []).length > 0;
+  if (await prepares(at.selectionRange.start)) return providerAnswered(ctx, doc, 'typeHierarchy');
+  if ((await providerAnswers(ctx, doc, 'typeHierarchy', prepares, { except: at.selectionRange.start, prefer: (s) => isTypeKind(s.kind) })) !== true) {
+    throw unsupportedFeature(doc, 'type hierarchy', true);
+  }
+}
+
 function requireType(target: ResolvedSymbol): void {
   if (!isTypeKind(target.symbol.kind)) {
     throw new ToolError('InvalidRequest', `${target.symbol.kind} ${target.symbol.name} is not a type.`, revise('Select a class, interface, struct or enum.'));
@@ -256,6 +282,7 @@ export const getTypeHierarchy = defineTool({
   ),
   async run(input, ctx): Promise<TypeHierarchyData> {
     const target = await resolveSymbol(ctx, input.symbol);
+    await requireTypeHierarchy(ctx, target, target.symbol);
     requireType(target);
     const { answer, partial } = await whenCovered(
       ctx,
@@ -339,6 +366,7 @@ export const findDerivedTypes = defineTool({
   examples: example('find-derived-types', 'Derived types', 'src/greeter.ts', 'Greeter', 'Every type below Greeter with its depth.', 'class '),
   async run(input, ctx): Promise<DerivedTypesData> {
     const target = await resolveSymbol(ctx, input.symbol);
+    await requireTypeHierarchy(ctx, target, target.symbol);
     requireType(target);
     const { answer: found, partial } = await whenCovered(
       ctx,
@@ -390,6 +418,7 @@ export const findOverrides = defineTool({
   async run(input, ctx): Promise<OverridesData> {
     const target = await resolveSymbol(ctx, input.symbol);
     const container = target.containers[target.containers.length - 1];
+    await requireTypeHierarchy(ctx, target, container ?? target.symbol);
     if (!container || !isTypeKind(container.kind)) {
       throw new ToolError(
         'InvalidRequest',
@@ -515,6 +544,8 @@ export const getPartialDeclarations = defineTool({
     for (const t of [...(declarations ?? []), ...(definitions ?? [])]) {
       items.push(await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range }));
     }
+    // Neither provider answers at the declaration (JSON, HTML): the symbol provider's declaration is its one declaration.
+    if (items.length === 0) items.push(single(target, ctx));
     return { symbol: single(target, ctx), declarations: limited(unique(items), input.declarationsLimit) };
   },
 });

@@ -13,9 +13,9 @@ import {
   symbolSelectorInput,
   symbolsAt,
   unsupportedFeature,
-  walkSymbols,
 } from '../core/symbols/symbols';
-import type { ResolvedSymbol, SymbolOutput } from '../core/symbols/symbols';
+import type { SymbolOutput } from '../core/symbols/symbols';
+import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 
@@ -114,6 +114,8 @@ export const goToDefinition = defineTool({
       },
       (list) => list.length === 0,
     );
+    if (found.length > 0) providerAnswered(ctx, at.document, feature);
+    else await requireLocationProvider(ctx, at.document, feature, FEATURE_NAMES[feature], at.start);
     const { items, outside } = await targetOutputs(ctx, dedupeTargets(found));
     return { targets: items, outsideWorkspace: outside, ...partial };
   },
@@ -124,26 +126,6 @@ export const goToDefinition = defineTool({
 export type ImplementationsData = { symbol: SymbolOutput; implementations: Collection<TargetOutput> } & Partial<PartialAnswer>;
 
 const IMPLEMENTABLE = new Set(['Class', 'Interface', 'Struct', 'Method', 'Function', 'Constructor']);
-const PROBED_SYMBOLS = 5;
-
-/**
- * VS Code answers an empty list both when no implementation provider is registered (pyright has
- * none) and when nothing implements the symbol. A provider answers for some declaration of the
- * document (TypeScript's names a class or function itself): asked at up to five others, any
- * answer shows it exists. With no other declaration to ask, the empty answer stands.
- */
-async function implementationsAnswerElsewhere(ctx: ToolContext, r: ResolvedSymbol): Promise<boolean> {
-  const others: HostSymbol[] = [];
-  for (const { symbol } of walkSymbols(await documentSymbolTree(ctx, r.document))) {
-    if (IMPLEMENTABLE.has(symbol.kind) && symbol.selectionRange.start !== r.symbol.selectionRange.start && others.length < PROBED_SYMBOLS) others.push(symbol);
-  }
-  if (others.length === 0) return true;
-  for (const s of others) {
-    if (((await ctx.editor.locationsAt('implementation', r.document.absolutePath, s.selectionRange.start)) ?? []).length > 0) return true;
-  }
-  return false;
-}
-
 export const findImplementations = defineTool({
   name: 'find-implementations',
   title: 'Find Implementations',
@@ -189,7 +171,8 @@ export const findImplementations = defineTool({
       },
       (list) => list.length === 0,
     );
-    if (!answered && !(await implementationsAnswerElsewhere(ctx, r))) throw unsupportedFeature(r.document, 'implementation');
+    if (answered) providerAnswered(ctx, r.document, 'implementation');
+    else await requireLocationProvider(ctx, r.document, 'implementation', 'implementation', r.symbol.selectionRange.start, (s) => IMPLEMENTABLE.has(s.kind));
     const n = input.implementationsLimit ?? 50;
     const { items } = await targetOutputs(ctx, all.slice(0, n));
     return {

@@ -8,6 +8,7 @@ import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, sy
 import type { SymbolOutput } from '../core/symbols/symbols';
 import { utf8Bytes } from '../core/chain/bounding';
 import { mapConcurrently } from '../core/util/concurrency';
+import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 
@@ -247,6 +248,9 @@ export const findReferences = defineTool({
   async run(input, ctx): Promise<ReferencesData> {
     const r = await resolveSymbol(ctx, input.symbol);
     const { found, complete } = await referencesWhenReady(ctx, r.document, r.symbol);
+    // A reference provider lists the declaration it is asked at: nothing at all may mean there is none for the language.
+    if (found.length > 0) providerAnswered(ctx, r.document, 'references');
+    else await requireLocationProvider(ctx, r.document, 'references', 'references', r.symbol.selectionRange.start);
     const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const all = dedupeTargets(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
     const n = input.referencesLimit ?? 50;

@@ -2,7 +2,8 @@ import { defineTool } from '../core/chain/definition';
 import type { DocumentRef } from '../core/documents/workspaces';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
-import type { HostSymbol } from '../core/documents/editorPort';
+import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPort';
+import { countLanguages, LanguageIndex } from '../core/documents/languages';
 import { inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';
 import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
@@ -13,6 +14,7 @@ import type { SymbolOutput } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { signatureOf } from '../core/symbols/signature';
+import { commonJsExports } from '../core/symbols/exports';
 import { collectionOf, inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 
@@ -51,7 +53,42 @@ const SEARCH_DOCUMENTS_AT_ONCE = 8;
 
 const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
 
-type SearchData = { symbols: Collection<SymbolOutput>; localsLeftOut?: number } & Partial<PartialAnswer>;
+type SearchData = { symbols: Collection<SymbolOutput>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
+
+/**
+ * Languages of the folders whose declarations VS Code's symbol search does not cover (JSON, CSS
+ * and HTML have document symbols but no workspace symbol provider): an answer without them must
+ * not read as "none there". Told once per language and session: the first declaration of the
+ * language's sample document, searched by name, is found or not.
+ */
+async function languagesNotSearched(ctx: ToolContext, folders: readonly Workspace[], found: readonly HostWorkspaceSymbol[]): Promise<string[]> {
+  const index = new LanguageIndex(ctx.editor.languages());
+  const answered = new Set(found.map((s) => index.languageOf(s.absPath)));
+  const out = new Set<string>();
+  for (const w of folders) {
+    for (const c of countLanguages((await w.files()).paths, index)) {
+      if (!answered.has(c.languageId) && !out.has(c.languageId) && !(await searchable(ctx, w, c.languageId, c.sample, index))) out.add(c.languageId);
+    }
+  }
+  return [...out].sort();
+}
+
+async function searchable(ctx: ToolContext, w: Workspace, languageId: string, sample: string, index: LanguageIndex): Promise<boolean> {
+  const caches = ctx.services.caches;
+  if (caches.featuresAnswered.has(`${languageId}\0workspaceSymbols`)) return true;
+  if (caches.workspaceSymbolsAbsent.has(languageId)) return false;
+  const doc = await ctx.document({ path: sample }, { workspaceId: w.id }, 'sample').catch(() => undefined);
+  // A language without declarations (or whose service is starting) has none to leave out.
+  const roots = doc ? await documentSymbolTree(ctx, doc).catch(() => undefined) : undefined;
+  const first = roots ? [...walkSymbols(roots)].find((x) => /[\p{L}\p{N}]/u.test(x.symbol.name)) : undefined;
+  if (!doc || !first) return true;
+  if (((await ctx.editor.workspaceSymbols(first.symbol.name)) ?? []).some((s) => index.languageOf(s.absPath) === languageId)) {
+    caches.featuresAnswered.add(`${languageId}\0workspaceSymbols`);
+    return true;
+  }
+  if ((ctx.editor.languages().find((l) => l.id === languageId)?.providedBy ?? []).every((p) => p.active)) caches.workspaceSymbolsAbsent.add(languageId);
+  return false;
+}
 
 export const searchSymbols = defineTool({
   name: 'search-symbols',
@@ -66,6 +103,12 @@ export const searchSymbols = defineTool({
     properties: {
       symbols: collectionOf(symbolOutputSchema),
       localsLeftOut: { type: 'integer', minimum: 1, description: 'Matching locals left out (not in totalCount).' },
+      notSearched: {
+        type: 'array',
+        items: { type: 'string' },
+        description:
+          "Languages of the folders whose services offer no symbol search: their declarations are not in this answer (get-document-outline lists a document's).",
+      },
       ...partialProperties,
     },
     required: ['symbols'],
@@ -131,7 +174,14 @@ async function searchAnswer(
   });
   const kept = placed.filter((p) => input.includeLocals || !p.local).map((p) => p.output);
   const localsLeftOut = placed.length - kept.length;
-  return { symbols: limited(kept, input.symbolsLimit), ...(localsLeftOut > 0 ? { localsLeftOut } : {}), ...(loading ? partialNote(loading) : {}) };
+  // While a service loads, its own language may be missing from the answer too: the answer is partial already.
+  const notSearched = loading ? [] : await languagesNotSearched(ctx, folders, found);
+  return {
+    symbols: limited(kept, input.symbolsLimit),
+    ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
+    ...(notSearched.length > 0 ? { notSearched } : {}),
+    ...(loading ? partialNote(loading) : {}),
+  };
 }
 
 // ---------------------------------------------------------------- get-document-outline
@@ -326,15 +376,17 @@ interface ApiItem extends SymbolOutput {
 }
 
 /** Whether a declaration is visible outside its file/class, judged from its own text (language-neutral rules). */
-function isPublic(doc: ResolvedDocument, symbol: HostSymbol, topLevel: boolean): boolean {
+function isPublic(doc: ResolvedDocument, symbol: HostSymbol, topLevel: boolean, commonJs: Set<string> | undefined): boolean {
   const signature = signatureOf(doc, symbol);
-  if (/^(private|protected|internal)\b/.test(signature) || symbol.name.startsWith('#')) return false;
-  if (['typescript', 'typescriptreact', 'javascript', 'javascriptreact'].includes(doc.host.languageId) && topLevel) {
-    return /^(export|declare)\b/.test(signature);
-  }
+  const script = SCRIPT_LANGUAGES.has(doc.host.languageId);
+  // #name is private in a class (TS/JS); a Markdown heading's name starts with # too.
+  if (/^(private|protected|internal)\b/.test(signature) || (script && symbol.name.startsWith('#'))) return false;
+  if (script && topLevel) return /^(export|declare)\b/.test(signature) || (commonJs?.has(symbol.name) ?? false);
   if (doc.host.languageId === 'python') return !symbol.name.startsWith('_') || /^__\w+__$/.test(symbol.name);
   return true;
 }
+
+const SCRIPT_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 
 export interface ApiSurfaceData {
   document: DocumentRef;
@@ -347,7 +399,7 @@ export const getApiSurface = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists what a document exposes: exported top-level declarations (TypeScript/JavaScript export; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
+    'Lists what a document exposes: exported top-level declarations (export or module.exports; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
   inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -366,11 +418,13 @@ export const getApiSurface = defineTool({
     const doc = await ctx.document(input.document);
     const roots = await documentSymbolTree(ctx, doc);
     const all: { symbol: HostSymbol; containers: HostSymbol[] }[] = [];
+    // A JavaScript module without export declarations exposes what module.exports names (CommonJS).
+    const commonJs = doc.host.languageId.startsWith('javascript') && !/^\s*export\b/m.test(doc.host.text) ? commonJsExports(doc.host.text) : undefined;
     for (const top of roots) {
-      if (!isPublic(doc, top, true)) continue;
+      if (!isPublic(doc, top, true, commonJs)) continue;
       all.push({ symbol: top, containers: [] });
       for (const member of top.children) {
-        if (isPublic(doc, member, false) && !['Variable', 'Constant'].includes(member.kind) && member.kind !== 'Function') {
+        if (isPublic(doc, member, false, commonJs) && !['Variable', 'Constant'].includes(member.kind) && member.kind !== 'Function') {
           all.push({ symbol: member, containers: [top] });
         }
       }

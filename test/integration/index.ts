@@ -21,6 +21,7 @@ const SUITES: Record<string, string[]> = {
   check: ['check.test.js'],
   'check-tsdk': ['checkTsdk.test.js'],
   python: ['python.test.js'],
+  languages: ['languages.test.js'],
 };
 
 export async function run(): Promise<void> {

@@ -110,6 +110,10 @@ export class LanguageServiceCaches {
   readonly symbolsAnswered = new Set<string>();
   /** Languages whose running extensions gave no symbols for a whole wait: not waited for again. */
   readonly symbolsSilent = new Set<string>();
+  /** "languageId\0feature" pairs whose provider has answered something in this session: it exists (core/symbols/providers.ts). */
+  readonly featuresAnswered = new Set<string>();
+  /** Languages whose declarations the workspace symbol search did not find, their extensions active: not searched (search-symbols). */
+  readonly workspaceSymbolsAbsent = new Set<string>();
 
   /** Forgets everything: the next calls ask the language services again. */
   clear(): void {
@@ -118,5 +122,7 @@ export class LanguageServiceCaches {
     this.codeActions.clear();
     this.symbolsAnswered.clear();
     this.symbolsSilent.clear();
+    this.featuresAnswered.clear();
+    this.workspaceSymbolsAbsent.clear();
   }
 }

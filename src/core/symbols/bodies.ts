@@ -90,3 +90,47 @@ export function indentedBody(text: string, nameStart: number, nameEnd: number, r
   }
   return { colon, start: lines.starts[first], end, inline: false, indent };
 }
+
+/** Languages whose symbols are elements: the body is the content between the start and the end tag. */
+const ELEMENT_LANGUAGES = new Set(['html', 'xml']);
+/** Languages whose symbols are headings: the body is the section's lines under the heading. */
+const SECTION_LANGUAGES = new Set(['markdown']);
+
+export const hasElementBodies = (languageId: string): boolean => ELEMENT_LANGUAGES.has(languageId);
+export const hasSectionBodies = (languageId: string): boolean => SECTION_LANGUAGES.has(languageId);
+
+/**
+ * The content of an element whose range (start tag to end tag) is [rangeStart, rangeEnd): from
+ * after the start tag's `>` (quoted attribute values skipped) to the `</` of its end tag.
+ * Undefined for a void or self-closing element, or a range that is no element.
+ */
+export function elementBody(text: string, rangeStart: number, rangeEnd: number): { start: number; end: number } | undefined {
+  if (text[rangeStart] !== '<') return undefined;
+  let p = rangeStart + 1;
+  for (; p < rangeEnd && text[p] !== '>'; p++) {
+    if (text[p] === '"' || text[p] === "'") {
+      const close = text.indexOf(text[p], p + 1);
+      if (close < 0 || close >= rangeEnd) return undefined;
+      p = close;
+    }
+  }
+  if (p >= rangeEnd || text[p - 1] === '/') return undefined;
+  let end = rangeEnd;
+  while (end > p && /\s/.test(text[end - 1])) end--;
+  const closing = text.lastIndexOf('</', end);
+  if (closing <= p || !/^<\/[^\s>]+\s*>$/.test(text.slice(closing, end))) return undefined;
+  return { start: p + 1, end: closing };
+}
+
+/**
+ * The lines under a heading whose name starts at nameStart, up to its section's end (rangeEnd,
+ * trailing blank lines left where they are): from the end of the heading's line. Its subsections
+ * are part of it, as a class's members are part of its body.
+ */
+export function sectionBody(text: string, nameStart: number, rangeEnd: number): { start: number; end: number } {
+  const lineEnd = text.indexOf('\n', nameStart);
+  const start = lineEnd < 0 || lineEnd >= rangeEnd ? Math.min(rangeEnd, text.length) : lineEnd - (text[lineEnd - 1] === '\r' ? 1 : 0);
+  let end = rangeEnd;
+  while (end > start && /\s/.test(text[end - 1])) end--;
+  return { start, end };
+}

@@ -5,6 +5,12 @@
  * resolved through the definition provider, so the text only says where to ask.
  */
 
+/** Languages whose base lists heritageNames reads (as the header comment says). */
+const HERITAGE_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact', 'java', 'csharp', 'kotlin', 'swift', 'python']);
+
+/** Whether a language's type declarations have a base list heritageNames reads; elsewhere only a type hierarchy provider can answer. */
+export const readsHeritage = (languageId: string): boolean => HERITAGE_LANGUAGES.has(languageId);
+
 export interface HeritageName {
   name: string;
   /** Offset where the (possibly dotted) name starts. */

@@ -221,11 +221,14 @@ function onNames(text: string, symbols: HostSymbol[]): HostSymbol[] {
 }
 
 /** UnsupportedLanguageFeature naming the language and the feature, with a ResolveExternally continuation. */
-export function unsupportedFeature(doc: ResolvedDocument, feature: string): ToolError {
+export function unsupportedFeature(doc: ResolvedDocument, feature: string, probed = false): ToolError {
   const language = doc.host.languageId;
+  const why = probed
+    ? `asked here and at other declarations of the document, no ${language} service answered (core/symbols/providers.ts)`
+    : `VS Code has no extension installed that answers ${feature} for it`;
   return new ToolError(
     'UnsupportedLanguageFeature',
-    `No ${feature} provider for language "${language}" (${doc.relativePath}): VS Code has no extension installed that answers ${feature} for it. This is not an empty result.`,
+    `No ${feature} provider for language "${language}" (${doc.relativePath}): ${why}. This is not an empty result.`,
     resolveExternally(`Install or enable a VS Code extension that provides ${feature} for ${language}, or use a text search for this file.`),
     { languageId: language, feature, path: doc.relativePath },
   );
