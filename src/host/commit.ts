@@ -134,6 +134,31 @@ async function unsavedReason(doc: vscode.TextDocument, label: string, original: 
   };
 }
 
+/** How long a buffer the editor kept of a file gone from disk may take to show the file moved there. */
+const STALE_BUFFER_WAIT_MS = 5_000;
+
+/**
+ * The document of a file just moved into place, once it shows the file's text. The editor keeps the
+ * buffer of a file that was deleted (a closed tab's document lives on); opening the path again
+ * answers that buffer with the old text until the editor reloads it from disk, which its file
+ * watcher does some time after the move (seen: 70 ms; the commit failed when it did not wait).
+ */
+async function documentHolding(uri: vscode.Uri, text: string): Promise<vscode.TextDocument> {
+  const doc = await vscode.workspace.openTextDocument(uri);
+  if (doc.getText() === text || doc.isDirty) return doc;
+  let finish = (): void => undefined;
+  const done = new Promise<void>((resolve) => (finish = resolve));
+  const timer = setTimeout(finish, STALE_BUFFER_WAIT_MS);
+  const onChange = vscode.workspace.onDidChangeTextDocument((e) => e.document === doc && doc.getText() === text && finish());
+  try {
+    if (doc.getText() !== text) await done;
+  } finally {
+    clearTimeout(timer);
+    onChange.dispose();
+  }
+  return doc;
+}
+
 /**
  * Commits a plan: checks every touched file still holds its base (buffer and disk), applies ONE
  * WorkspaceEdit (so the editor's undo covers it), saves, and verifies the bytes on disk. In a big
@@ -161,7 +186,8 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
   const documents = new Map<string, vscode.TextDocument>();
   for (const f of plan.files) {
     const original = originals.get(f.absPath) as Original;
-    const now: FileNow = { bytes: original.bytes, targetExists: f.newAbsPath ? (originals.get(f.newAbsPath) as Original).bytes !== undefined : false };
+    const target = f.newAbsPath ? (originals.get(f.newAbsPath) as Original) : undefined;
+    const now: FileNow = { bytes: original.bytes, targetExists: target ? target.bytes !== undefined : false, targetUnsaved: target?.buffer?.dirty === true };
     // A direct file's bytes are its base text (directWritable): checking the bytes checks it.
     if (f.base && !f.base.binary && f.kind !== 'create' && !direct.has(f)) {
       if (f.kind !== 'delete' && now.bytes !== undefined) {
@@ -171,7 +197,7 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
       } else now.editorText = original.buffer?.text;
     }
     const problem = drift(f, now);
-    if (problem) return conflict(f.kind === 'rename' && now.targetExists ? (f.newPath ?? f.path) : f.path, `${problem}.`);
+    if (problem) return conflict(f.kind === 'rename' && (now.targetExists || now.targetUnsaved) ? (f.newPath ?? f.path) : f.path, `${problem}.`);
   }
 
   try {
@@ -187,7 +213,7 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
       await vscode.workspace.fs.createDirectory(vscode.Uri.file(path.dirname(f.newAbsPath)));
       await vscode.workspace.fs.rename(vscode.Uri.file(f.absPath), vscode.Uri.file(f.newAbsPath), { overwrite: false });
       if (f.edits?.length) {
-        const moved = await vscode.workspace.openTextDocument(vscode.Uri.file(f.newAbsPath));
+        const moved = await documentHolding(vscode.Uri.file(f.newAbsPath), f.base?.text ?? '');
         if (moved.getText() !== f.base?.text) {
           throw new CommitError('CommitFailed', f.newPath ?? f.path, `${f.newPath} does not hold the text of ${f.path} after the move`);
         }

@@ -309,26 +309,22 @@ describe('staged transactions in a real VS Code', function () {
       const pending = invokeWithToken('transaction-commit', { allowNewErrors: true }, s.token);
       setTimeout(() => s.cancel(), delay);
       const answer = await pending;
-      // When VS Code dropped the answer, our commit may still be finishing (a loaded machine takes seconds): wait for staged and disk to agree.
-      let preview: { data: { transaction: TransactionState | null } };
-      let written: boolean;
-      for (const end = Date.now() + 15_000; ; await new Promise((r) => setTimeout(r, 100))) {
-        preview = expectOk<{ transaction: TransactionState | null }>(await invoke('transaction-preview', {}));
-        written = new RegExp(`shout${delay}\\(text`).test(bytes('src/util.ts')?.toString('utf8') ?? '');
-        if ((preview.data.transaction === null) === written || Date.now() > end) break;
-      }
+      // When VS Code dropped the answer, our commit may still be running. A call that takes the workspace's turn
+      // (transaction-start) runs after it: then staged and disk are final. It starts a transaction only if the commit ended one.
+      const started = expectOk<{ started: boolean; transaction: TransactionState }>(await invoke('transaction-start', {}));
+      const written = new RegExp(`shout${delay}\\(text`).test(bytes('src/util.ts')?.toString('utf8') ?? '');
       if (written) current = `shout${delay}`;
       if (answer === 'refused') {
         // VS Code threw CancellationError itself and dropped our answer: staged and on disk must still agree.
-        assert.equal(preview.data.transaction === null, written, `delay ${delay}: committed exactly when the transaction ended`);
+        assert.equal(started.data.started, written, `delay ${delay}: committed exactly when the transaction ended`);
         if (!written) assert.deepEqual(bytes('src/util.ts'), base);
       } else if (answer.ok) {
         assert.ok(written, `delay ${delay}: committed means written`);
-        assert.equal(preview.data.transaction, null);
+        assert.ok(started.data.started, `delay ${delay}: committed means the transaction ended`);
       } else {
         assert.equal(answer.error.code, 'Cancelled');
         assert.deepEqual(bytes('src/util.ts'), base, `delay ${delay}: cancelled means nothing written`);
-        assert.equal(preview.data.transaction?.revision, 1, `delay ${delay}: transaction kept`);
+        assert.equal(started.data.transaction.revision, 1, `delay ${delay}: transaction kept`);
       }
     }
   });
@@ -400,7 +396,27 @@ describe('staged transactions in a real VS Code', function () {
     );
     // The moved file itself is edited at its staged path too: one commit renames and edits it.
     await edit('src/lib/strings.ts', "'1.0.0'", "'1.0.1'");
+    // The editor still holds a buffer of an earlier src/lib/strings.ts, gone from disk, with unsaved text: the commit refuses.
+    fs.mkdirSync(abs('src/lib'), { recursive: true });
+    fs.writeFileSync(abs('src/lib/strings.ts'), 'export const earlier = 1;\n');
+    const earlier = await vscode.workspace.openTextDocument(vscode.Uri.file(abs('src/lib/strings.ts')));
+    // The editor may still show an earlier buffer of the path (the revert test moved a file there): the typed text goes into what it shows.
+    const at = earlier.offsetAt(new vscode.Position(1, 0));
+    const shown = earlier.getText();
+    const typed = new vscode.WorkspaceEdit();
+    typed.insert(earlier.uri, earlier.positionAt(at), '// typed\n');
+    assert.ok(await vscode.workspace.applyEdit(typed));
+    fs.rmSync(abs('src/lib/strings.ts'));
+    const before = snapshotFiles();
+    const refused = expectError(await invoke('transaction-commit', {}), 'TransactionConflicted');
+    assert.match(refused.error.message, /unsaved text for src\/lib\/strings\.ts/);
+    assertFilesAre(before, 'a refused commit writes nothing');
+    assert.equal(earlier.getText(), `${shown.slice(0, at)}// typed\n${shown.slice(at)}`, 'the typed text is kept');
+    // Saved and deleted again, the buffer is stale (the editor keeps it): the commit waits for it to show the moved file.
+    assert.ok(await earlier.save());
+    fs.rmSync(abs('src/lib/strings.ts'));
     expectOk(await invoke('transaction-commit', {}));
+    assert.equal(earlier.getText(), bytes('src/lib/strings.ts')?.toString('utf8'), 'the editor shows the moved file');
     assert.equal(bytes('src/util.ts'), undefined);
     assert.deepEqual(bytes('src/lib/strings.ts'), Buffer.from((originals.get('src/util.ts') as Buffer).toString('utf8').replace("'1.0.0'", "'1.0.1'")));
     assert.match(bytes('src/main.ts')?.toString('utf8') ?? '', /from '\.\/lib\/strings'/);

@@ -11,6 +11,8 @@ export interface FileNow {
   bytes: Uint8Array | undefined;
   /** For a move: whether something is at the new path. */
   targetExists?: boolean;
+  /** For a move: whether the editor holds unsaved text for the new path (of a file gone from disk). */
+  targetUnsaved?: boolean;
   /** The editor's text of the file; undefined when not read (binary, or known to equal the disk). */
   editorText?: string;
 }
@@ -19,6 +21,8 @@ export interface FileNow {
 export function drift(f: CommitFile, now: FileNow): string | undefined {
   if (f.kind === 'create') return now.bytes !== undefined ? `${f.path} exists now, but the transaction creates it` : undefined;
   if (f.newAbsPath && now.targetExists) return `${f.newPath ?? f.path} exists now, but the transaction moves ${f.path} there`;
+  if (f.newAbsPath && now.targetUnsaved)
+    return `an editor holds unsaved text for ${f.newPath ?? f.path}, where the transaction moves ${f.path}; save or discard it first`;
   const base = f.base;
   if (!base) return undefined;
   if (now.bytes === undefined && base.diskHash !== null) return `${f.path} was deleted after it was staged`;

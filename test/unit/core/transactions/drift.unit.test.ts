@@ -39,6 +39,10 @@ describe('drift: whether a planned file still holds what was staged', () => {
     const move: CommitFile = { kind: 'rename', absPath: '/w/src/a.ts', path: 'src/a.ts', newAbsPath: '/w/src/c.ts', newPath: 'src/c.ts', base: base('x') };
     assert.equal(drift(move, { bytes: bytes('x'), targetExists: false }), undefined);
     assert.equal(drift(move, { bytes: bytes('x'), targetExists: true }), 'src/c.ts exists now, but the transaction moves src/a.ts there');
+    assert.equal(
+      drift(move, { bytes: bytes('x'), targetExists: false, targetUnsaved: true }),
+      'an editor holds unsaved text for src/c.ts, where the transaction moves src/a.ts; save or discard it first',
+    );
   });
 
   it('a file that did not exist when staged (no disk hash) has not drifted while it still does not', () => {
