@@ -138,14 +138,15 @@ async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symb
     if (found === undefined) throw unsupportedFeature(doc, 'references');
     return found;
   };
+  const askedAt = Date.now();
   const found = await beforeTimeout(ctx, doc.host.languageId, 'references', ask());
   const open = new Set(ctx.editor.openDocuments().map((d) => d.absPath));
   if (found.some((t) => !open.has(t.absPath))) return { found, complete: true };
   const coverage = await ctx.services.readiness.coverage(ctx, doc);
   if (coverage.state === 'loading') return { found, complete: false };
   if (coverage.state === 'unverifiable') return { found, complete: coverage.why === 'all-open' };
-  // The first answer may predate the moment the project finished loading.
-  return { found: coverage.justNow ? await beforeTimeout(ctx, doc.host.languageId, 'references', ask()) : found, complete: true };
+  // An answer asked before the proof (by this call or a concurrent one) may predate the moment the project finished loading.
+  return { found: coverage.provedAt >= askedAt ? await beforeTimeout(ctx, doc.host.languageId, 'references', ask()) : found, complete: true };
 }
 
 export const findReferences = defineTool({

@@ -4,7 +4,7 @@ import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
 import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPort';
 import { countLanguages, LanguageIndex } from '../core/documents/languages';
-import { inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';
+import { beforeTimeout, inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';
 import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
@@ -120,8 +120,11 @@ export const searchSymbols = defineTool({
     const coverage: Coverage[] = [];
     for (const w of scope ? [scope] : ctx.registry.all()) coverage.push(...(await ctx.services.readiness.folderCoverage(ctx, w)));
     const loading = coverage.find((c): c is Extract<Coverage, { state: 'loading' }> => c.state === 'loading');
+    const settling = coverage.find((c): c is Extract<Coverage, { state: 'loaded' }> => c.state === 'loaded' && c.settling);
     const answer = () => searchAnswer(input, ctx, scope, loading);
-    return loading ? inTime(ctx, loading, `declarations matching "${input.query}"`, answer) : answer();
+    const what = `declarations matching "${input.query}"`;
+    if (loading) return inTime(ctx, loading, what, answer);
+    return settling ? beforeTimeout(ctx, settling.languageId, what, answer()) : answer();
   },
 });
 

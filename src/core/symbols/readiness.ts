@@ -28,6 +28,12 @@ export const READINESS = {
   /** What one probe of the first round may take even when no wait is left (a loaded service answers in milliseconds). */
   firstProbeMs: 2_000,
   retryAfterSeconds: 5,
+  /**
+   * After a service proves it loaded, how long its answers may still be slow (it is building the
+   * program the proof only searched): an answer that misses the call's timeout then is
+   * LanguageServiceStarting, to ask again, not a Timeout, which says to narrow the question.
+   */
+  settleMs: 30_000,
 };
 
 interface Probe {
@@ -39,6 +45,8 @@ interface Proof {
   probe: Probe;
   /** Open documents of the language when the proof was made. */
   open: Set<string>;
+  /** When it was made (Date.now()). */
+  at: number;
 }
 
 /** A language the check cannot test, remembered like a proof: until a document of the language opens. */
@@ -83,10 +91,11 @@ export class ProjectReadiness implements Readiness {
     const proof = this.proofs.get(language);
     if (proof) {
       const open = openOfLanguage();
-      if ([...open].every((p) => proof.open.has(p))) return { state: 'loaded', justNow: false };
+      if ([...open].every((p) => proof.open.has(p))) return { state: 'loaded', languageId: language, provedAt: proof.at, settling: settling(proof) };
       if (!open.has(proof.probe.absPath) && (await found(ctx, proof.probe))) {
-        this.proofs.set(language, { probe: proof.probe, open });
-        return { state: 'loaded', justNow: false };
+        const again = { probe: proof.probe, open, at: Date.now() };
+        this.proofs.set(language, again);
+        return { state: 'loaded', languageId: language, provedAt: again.at, settling: true };
       }
       this.proofs.delete(language);
     }
@@ -117,8 +126,9 @@ export class ProjectReadiness implements Readiness {
         if (ctx.cancelled) return loading();
         if (open.has(p.absPath)) continue;
         if (await within(found(ctx, p), round === 0 ? Math.max(left(), READINESS.firstProbeMs) : left())) {
-          this.proofs.set(language, { probe: p, open });
-          return { state: 'loaded', justNow: true };
+          const proof = { probe: p, open, at: Date.now() };
+          this.proofs.set(language, proof);
+          return { state: 'loaded', languageId: language, provedAt: proof.at, settling: true };
         }
         if (round > 0 && left() === 0) return loading();
       }
@@ -169,6 +179,8 @@ export class ProjectReadiness implements Readiness {
   }
 }
 
+const settling = (proof: Proof): boolean => Date.now() - proof.at < READINESS.settleMs;
+
 /** LanguageServiceStarting for a service that was still loading its project after waiting. */
 export function starting(c: Extract<Coverage, { state: 'loading' }>, consequence: string): ToolError {
   return new ToolError(
@@ -211,6 +223,7 @@ export async function whenCovered<T>(
   isEmpty: (answer: T) => boolean,
 ): Promise<{ answer: T; partial?: PartialAnswer }> {
   const c = await ctx.services.readiness.coverage(ctx, doc);
+  if (c.state === 'loaded' && c.settling) return { answer: await beforeTimeout(ctx, c.languageId, what, ask()) };
   if (c.state !== 'loading') return { answer: await ask() };
   const answer = await inTime(ctx, c, what, ask);
   if (isEmpty(answer)) throw starting(c, `no ${what} found in the open files, and the files nobody has open are not searched yet`);

@@ -269,6 +269,50 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.ok(Date.now() - started < 2_500, 'both answered within their 1 s timeouts');
   });
 
+  it('a service that just proved it loaded and is too slow to answer: LanguageServiceStarting within the timeout; long after the proof, Timeout', async () => {
+    Object.assign(READINESS, { marginMs: 300 });
+    h.settings.defaultTimeoutSeconds = 1;
+    loaded = true;
+    host.locationsAt = () => new Promise(() => undefined);
+    const started = Date.now();
+    const refused = await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    assert.match(refused.error.message, /implementations did not come back before the call's timeout/);
+    const search = host.workspaceSymbols.bind(host);
+    host.workspaceSymbols = async (q: string) => (q === 'Bi' ? new Promise(() => undefined) : search(q));
+    await h.fail('search-symbols', { query: 'Bi' }, 'LanguageServiceStarting');
+    assert.ok(Date.now() - started < 2_500, 'both answered within their 1 s timeouts');
+    // The proof is old: a late answer is the call's own Timeout, which says to narrow the question.
+    Object.assign(READINESS, { settleMs: 0 });
+    await h.fail('find-implementations', shape, 'Timeout');
+  });
+
+  it('find-references asked before a concurrent call proved the project loaded asks again: the first answer may predate the load', async () => {
+    const circleAt = BASE.indexOf('Circle');
+    const bigAt = OTHER.indexOf('Circle');
+    const inBase = { absPath: basePath, range: { start: circleAt, end: circleAt + 6 } };
+    const inOther = { absPath: otherPath, range: { start: bigAt, end: bigAt + 6 } };
+    let asked = 0;
+    host.navigation.locations = (feature) => (feature !== 'references' ? [] : loaded ? [inBase, inOther] : [inBase]);
+    const locations = host.locationsAt.bind(host);
+    host.locationsAt = async (feature, absPath, offset) => {
+      const answer = await locations(feature, absPath, offset);
+      if (feature === 'references' && asked++ === 0) {
+        // While the open-files answer is on its way, the project loads and another call proves it.
+        loaded = true;
+        await h.ok('search-symbols', { query: 'Big' });
+      }
+      return answer;
+    };
+    const refs = (await h.ok<{ documents: { items: { path: string }[] }; totalReferences: number; complete: boolean }>('find-references', circle)).data;
+    assert.equal(refs.complete, true);
+    assert.equal(asked, 2, 'asked again after the proof');
+    assert.deepEqual(
+      refs.documents.items.map((d) => d.path),
+      ['src/base.ts', 'src/other.ts'],
+    );
+    assert.equal(refs.totalReferences, 2);
+  });
+
   it('the proof is kept until a document of the language opens, then asked once more', async () => {
     // A provider that finds nothing implementing Shape, but names Circle itself.
     const circleAt = BASE.indexOf('Circle');
