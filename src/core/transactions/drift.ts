@@ -21,8 +21,9 @@ export interface FileNow {
 export function drift(f: CommitFile, now: FileNow): string | undefined {
   if (f.kind === 'create') return now.bytes !== undefined ? `${f.path} exists now, but the transaction creates it` : undefined;
   if (f.newAbsPath && now.targetExists) return `${f.newPath ?? f.path} exists now, but the transaction moves ${f.path} there`;
-  if (f.newAbsPath && now.targetUnsaved)
+  if (f.newAbsPath && now.targetUnsaved) {
     return `an editor holds unsaved text for ${f.newPath ?? f.path}, where the transaction moves ${f.path}; save or discard it first`;
+  }
   const base = f.base;
   if (!base) return undefined;
   if (now.bytes === undefined && base.diskHash !== null) return `${f.path} was deleted after it was staged`;
