@@ -88,6 +88,37 @@ async function probeRename(doc: vscode.TextDocument, at: vscode.Position): Promi
   return 'unavailable';
 }
 
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+const BOMS = [Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from([0xff, 0xfe]), Buffer.from([0xfe, 0xff])];
+const withoutBom = (b: Uint8Array): Buffer => {
+  const buffer = Buffer.from(b);
+  const bom = BOMS.find((m) => buffer.subarray(0, m.length).equals(m));
+  return bom ? buffer.subarray(bom.length) : buffer;
+};
+
+/**
+ * The encoding the editor reads a file with, when the file's bytes do not survive it: decoded and
+ * encoded again they differ (VS Code shows undecodable bytes as U+FFFD and would save those).
+ */
+async function lossyEncoding(absPath: string, bytes: Uint8Array): Promise<string | undefined> {
+  const uri = vscode.Uri.file(absPath);
+  const encoding = findOpen(absPath)?.encoding ?? vscode.workspace.getConfiguration('files', uri).get<string>('encoding', 'utf8');
+  if (encoding === 'utf8' || encoding === 'utf8bom') {
+    try {
+      strictUtf8.decode(bytes);
+      return undefined;
+    } catch {
+      return encoding;
+    }
+  }
+  try {
+    const back = await vscode.workspace.encode(await vscode.workspace.decode(bytes, { encoding }), { encoding });
+    return withoutBom(back).equals(withoutBom(bytes)) ? undefined : encoding;
+  } catch {
+    return encoding;
+  }
+}
+
 /** The EditorPort the core runs on, implemented with the VS Code API. */
 export class VsCodeHost implements EditorPort {
   constructor(readonly version: string) {}
@@ -136,7 +167,10 @@ export class VsCodeHost implements EditorPort {
       const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
       if (read.source) return { doc: toHostDocument(read.source, false), bytes: read.bytes };
     }
-    return { doc: await this.readDocument(absPath), bytes: await this.readFileBytes(absPath) };
+    const doc = await this.readDocument(absPath);
+    const bytes = await this.readFileBytes(absPath);
+    const lossy = doc && bytes ? await lossyEncoding(absPath, bytes) : undefined;
+    return { doc: doc && lossy ? { ...doc, lossyEncoding: lossy } : doc, bytes };
   }
 
   async realPath(absPath: string): Promise<string | undefined> {

@@ -5,7 +5,7 @@ import { revise, ToolError } from '../core/chain/envelope';
 import { confinePath, joinFolder, toRelativePath } from '../core/documents/paths';
 import { boundedString, documentSelectorInput, locationSelectorInput, MAX_PATH_LENGTH, MAX_TEXT_LENGTH, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import { indentationOf, indentUnit, LineIndex, reindentLines } from '../core/documents/text';
+import { indentationOf, indentUnit, LineIndex, reindentLines, unitBelow } from '../core/documents/text';
 import type { MutationData, StagedChange } from '../core/transactions/types';
 import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
@@ -385,24 +385,30 @@ function symbolEdit(
     const firstInner = lines.positionAt(open).line + 1;
     const inner = firstInner < lines.positionAt(close - 1).line ? indentationOf(lines.lineText(firstInner)) : '';
     const bodyIndent = inner.length > indent.length && inner.startsWith(indent) ? inner : indent + (indentUnit(source) ?? '    ');
-    const body = reindentLines(text, bodyIndent);
+    const body = reindentLines(text, bodyIndent, stepBetween(indent, bodyIndent, source));
     while (body.length > 0 && body[0] === '') body.shift();
     while (body.length > 0 && body[body.length - 1] === '') body.pop();
     return { start: open + 1, end: close - 1, newText: body.length === 0 ? '' : eol + body.join(eol) + eol + indent };
   }
-  const block = reindentLines(text, indent).join(eol);
+  const block = reindentLines(text, indent, unitBelow(indent, source)).join(eol);
   if (kind === 'insert-before-symbol') {
     // Above the symbol's decorators or attributes too, where a provider's range leaves them out: text between them and the declaration would take them over.
     const attributeStart = Math.min(range.start, ...attributesOf(source, range.start, selection.start, languageId).map((a) => a.start));
     const lineStart = lines.starts[lines.positionAt(attributeStart).line];
+    const attributeIndent = indentationOf(lines.lineText(lines.positionAt(attributeStart).line));
     return {
       start: lineStart,
       end: lineStart,
-      newText: reindentLines(text, indentationOf(lines.lineText(lines.positionAt(attributeStart).line))).join(eol) + eol,
+      newText: reindentLines(text, attributeIndent, unitBelow(attributeIndent, source)).join(eol) + eol,
     };
   }
   const lineEnd = lines.lineEnd(lines.positionAt(range.end).line);
   return { start: lineEnd, end: lineEnd, newText: eol + block };
+}
+
+/** One level of a body as the file writes it there: what the body's indentation adds to its header's. */
+function stepBetween(header: string, body: string, source: string): string | undefined {
+  return body.length > header.length && body.startsWith(header) ? body.slice(header.length) : unitBelow(header, source);
 }
 
 /**
@@ -429,7 +435,7 @@ function indentedBodyEdit(
   const lines = new LineIndex(source);
   const headerIndent = indentationOf(lines.lineText(lines.positionAt(body.colon).line));
   const bodyIndent = body.indent !== undefined && body.indent.length > headerIndent.length ? body.indent : headerIndent + (indentUnit(source) ?? '    ');
-  const newLines = reindentLines(text, bodyIndent);
+  const newLines = reindentLines(text, bodyIndent, stepBetween(headerIndent, bodyIndent, source));
   while (newLines.length > 0 && newLines[0] === '') newLines.shift();
   while (newLines.length > 0 && newLines[newLines.length - 1] === '') newLines.pop();
   if (newLines.length === 0) {

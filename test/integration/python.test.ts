@@ -605,6 +605,70 @@ describe('python: the tools on a real Python language server (pyright)', functio
       }
     });
 
+    it('bad input: tabs and spaces mixed, a byte order mark with CRLF, and a Latin-1 file: staged as said and committed byte for byte, or refused', async function () {
+      const write = (file: string, bytes: Buffer) => {
+        fs.mkdirSync(path.dirname(path.join(root(), file)), { recursive: true });
+        fs.writeFileSync(path.join(root(), file), bytes);
+      };
+      const bytesOf = (file: string) => fs.readFileSync(path.join(root(), file));
+      const TABS = 'class Legacy:\n\tdef tabbed(self):\n\t\treturn 1\n\n\tdef other(self):\n\t\treturn 2\n\n\ndef spaced():\n    return 3\n';
+      const BOM_CRLF = '\ufeffdef crlf_fn():\r\n    return 1\r\n\r\n\r\nVALUE = crlf_fn()\r\n';
+      const LATIN1 = Buffer.from('# -*- coding: latin-1 -*-\nNAME = "caf\xe9"\n\n\ndef latin():\n    return NAME\n', 'latin1');
+      write('legacy/tabs.py', Buffer.from(TABS, 'utf8'));
+      write('legacy/bom_crlf.py', Buffer.from(BOM_CRLF, 'utf8'));
+      write('legacy/latin1.py', LATIN1);
+      try {
+        await waitForSymbols('legacy/tabs.py');
+        await waitForSymbols('legacy/bom_crlf.py');
+        // Tabs where the file indents with tabs, spaces where it indents with spaces.
+        expectOkEnvelope(await invoke('replace-symbol-body', { ...sym('legacy/tabs.py', 'tabbed'), text: 'x = 1\nreturn x' }));
+        expectOkEnvelope(
+          await invoke('insert-after-symbol', { ...sym('legacy/tabs.py', 'other', { contextBefore: 'def ' }), text: '\ndef added(self):\n    return 4' }),
+        );
+        expectOkEnvelope(await invoke('replace-symbol-body', { ...sym('legacy/tabs.py', 'spaced'), text: 'y = 3\nreturn y' }));
+        // A byte order mark and CRLF: a rename, and a body given with LF line ends (selected in the file as it is, not as staged).
+        const renamed = expectOkEnvelope<{ documents: Coll<{ path: string }> }>(
+          await invoke('rename-symbol', { ...sym('legacy/bom_crlf.py', 'crlf_fn', { contextBefore: 'def ' }), newName: 'crlf_func' }),
+        );
+        assert.deepEqual(
+          renamed.data.documents.items.map((d) => d.path),
+          ['legacy/bom_crlf.py'],
+        );
+        expectOkEnvelope(
+          await invoke('replace-symbol-body', { ...sym('legacy/bom_crlf.py', 'crlf_fn', { contextBefore: 'def ' }), text: 'one = 1\nreturn one' }),
+        );
+        // Latin-1 read as UTF-8: every change refused, naming the file; nothing staged for it.
+        const latin = 'legacy/latin1.py';
+        for (const [tool, input] of [
+          ['edit-text', { edits: [{ ...sel(latin, 'return NAME'), newText: 'return NAME + "!"' }] }],
+          ['replace-symbol-body', { ...sym(latin, 'latin', { contextBefore: 'def ' }), text: 'return NAME' }],
+          ['rename-symbol', { ...sym(latin, 'latin', { contextBefore: 'def ' }), newName: 'latin_name' }],
+          ['delete-file', { document: { path: latin } }],
+        ] as const) {
+          const refused = expectError(await invoke(tool, input), 'InvalidRequest');
+          assert.match(refused.error.message, /^legacy\/latin1\.py is not valid utf8, the encoding the editor reads it with/, tool);
+        }
+        const preview = expectOkEnvelope<{ documents: { document: { path: string } }[] }>(await invoke('transaction-preview', {}));
+        assert.deepEqual(preview.data.documents.map((d) => d.document.path).sort(), ['legacy/bom_crlf.py', 'legacy/tabs.py']);
+        await commit();
+        assert.equal(
+          bytesOf('legacy/tabs.py').toString('utf8'),
+          'class Legacy:\n\tdef tabbed(self):\n\t\tx = 1\n\t\treturn x\n\n\tdef other(self):\n\t\treturn 2\n\n\tdef added(self):\n\t\treturn 4\n\n\ndef spaced():\n    y = 3\n    return y\n',
+        );
+        assert.deepEqual(
+          bytesOf('legacy/bom_crlf.py'),
+          Buffer.from('\ufeffdef crlf_func():\r\n    one = 1\r\n    return one\r\n\r\n\r\nVALUE = crlf_func()\r\n', 'utf8'),
+        );
+        assert.deepEqual(bytesOf(latin), LATIN1, 'the Latin-1 file is byte for byte as it was');
+        // pyright finds no error in what was written (a tab and space mix in one block would be one).
+        for (const file of ['legacy/tabs.py', 'legacy/bom_crlf.py']) {
+          await diagnosticsWhen(file, (d) => d.every((x) => x.severity !== vscode.DiagnosticSeverity.Error));
+        }
+      } finally {
+        fs.rmSync(path.join(root(), 'legacy'), { recursive: true, force: true });
+      }
+    });
+
     it('move-file of a Python module says its imports were neither updated nor searched', async function () {
       const moved = expectOkEnvelope<{ notes: string[]; referencesToFix?: unknown }>(
         await invoke('move-file', { document: { path: 'shapes/masse.py' }, newPath: 'shapes/units/masse.py' }),

@@ -45,6 +45,8 @@ export interface HostDocument {
   /** Whether the text came from an open editor buffer or straight from disk. */
   source: 'buffer' | 'disk';
   eol: 'LF' | 'CRLF';
+  /** Set when the file's bytes do not survive the encoding the editor reads it with (a Latin-1 file read as UTF-8): that encoding. */
+  lossyEncoding?: string;
 }
 
 export interface HostSymbol {

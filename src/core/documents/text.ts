@@ -161,9 +161,11 @@ export const indentationOf = (line: string): string => /^[ \t]*/.exec(line)?.[0]
 
 /**
  * The lines of `text` (one final line break, and whitespace after it, dropped), with their
- * common indentation replaced by `indent`; blank lines become empty. Relative indentation is kept.
+ * common indentation replaced by `indent`; blank lines become empty. Relative indentation is kept,
+ * in levels of `unit` when given: a text indented with spaces goes into a block indented with tabs
+ * with tabs (Python reads a block that mixes them by tab width, and may refuse it).
  */
-export function reindentLines(text: string, indent: string): string[] {
+export function reindentLines(text: string, indent: string, unit?: string): string[] {
   const lines = text.split(/\r\n|\r|\n/);
   if (lines.length > 1 && lines[lines.length - 1].trim() === '') lines.pop();
   let common: string | undefined;
@@ -175,7 +177,30 @@ export function reindentLines(text: string, indent: string): string[] {
     while (n < common.length && n < own.length && common[n] === own[n]) n++;
     common = common.slice(0, n);
   }
-  return lines.map((line) => (line.trim() === '' ? '' : indent + line.slice(common?.length ?? 0)));
+  const relative = lines.map((line) => (line.trim() === '' ? '' : line.slice(common?.length ?? 0)));
+  const from = unit === undefined ? undefined : indentUnit(relative.join('\n'));
+  const inUnit = (rest: string): string => {
+    if (from === undefined || unit === undefined || from === unit) return rest;
+    let at = 0;
+    let levels = 0;
+    while (rest.startsWith(from, at)) {
+      at += from.length;
+      levels++;
+    }
+    return unit.repeat(levels) + rest.slice(at);
+  };
+  return relative.map((rest) => (rest === '' ? '' : indent + inUnit(rest)));
+}
+
+/**
+ * The unit to indent a block's inner levels with, below a line indented `indent`: a tab where that
+ * line's indentation is tabs, else the file's unit (undefined, keep the text's own, where the file
+ * indents with tabs but this line with spaces).
+ */
+export function unitBelow(indent: string, source: string): string | undefined {
+  if (indent.startsWith('\t')) return '\t';
+  const unit = indentUnit(source);
+  return indent.length > 0 && unit === '\t' ? undefined : unit;
 }
 
 /** One level of indentation as the text uses it: a tab, or the smallest indentation in spaces; undefined when no line is indented. */

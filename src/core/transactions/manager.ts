@@ -252,6 +252,16 @@ export class TransactionManager {
     if (!doc && !bytes) return undefined;
     // A saved buffer of a file no longer on disk is what the editor kept of a file moved or deleted: there is no such document.
     if (!bytes && doc && !doc.isDirty) return undefined;
+    if (doc?.lossyEncoding) {
+      throw new ToolError(
+        'InvalidRequest',
+        `${relativePath} is not valid ${doc.lossyEncoding}, the encoding the editor reads it with: bytes it cannot decode show as replacement characters, so writing the file would change bytes nobody edited. Nothing was staged.`,
+        resolveExternally(
+          `Ask the person to reopen ${relativePath} in its own encoding ("Reopen with Encoding", or files.encoding for the file); then stage again.`,
+        ),
+        { path: relativePath, encoding: doc.lossyEncoding },
+      );
+    }
     const text = doc?.text ?? '';
     return {
       path: relativePath,

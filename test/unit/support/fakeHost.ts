@@ -537,8 +537,13 @@ export class FakeHost implements EditorPort {
     return { settle: () => Promise.resolve({ introduced: [], resolved: [], silent }), dispose: () => undefined };
   }
 
+  /** Files whose bytes the editor's encoding would not keep (tests set them): the encoding, by path. */
+  readonly lossyEncodings = new Map<string, string>();
+
   async readDocumentAndBytes(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }> {
-    return { doc: await this.readDocument(absPath), bytes: await this.readFileBytes(absPath) };
+    const doc = await this.readDocument(absPath);
+    const lossyEncoding = this.lossyEncodings.get(path.resolve(absPath));
+    return { doc: doc && lossyEncoding ? { ...doc, lossyEncoding } : doc, bytes: await this.readFileBytes(absPath) };
   }
 
   async readFileBytes(absPath: string): Promise<Uint8Array | undefined> {

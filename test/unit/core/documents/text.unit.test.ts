@@ -1,5 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { findNearMisses, findSelection, LineIndex, lineStarts, offsetTouchingNoWord, splitsSurrogatePair, wordAt } from '../../../../src/core/documents/text';
+import {
+  findNearMisses,
+  findSelection,
+  LineIndex,
+  lineStarts,
+  offsetTouchingNoWord,
+  reindentLines,
+  splitsSurrogatePair,
+  unitBelow,
+  wordAt,
+} from '../../../../src/core/documents/text';
 
 describe('text: lineStarts and LineIndex', () => {
   it('splits LF, CRLF and lone CR line endings', () => {
@@ -199,5 +209,26 @@ describe('text: wordAt and offsetTouchingNoWord', () => {
     assert.equal(offsetTouchingNoWord('import { a } from "b";'), 7, 'the brace after a space, not the space after import');
     assert.equal(offsetTouchingNoWord('// note'), 0);
     assert.equal(offsetTouchingNoWord('word'), undefined);
+  });
+});
+
+describe('text: reindentLines and unitBelow', () => {
+  it('puts the common indentation at the given one and keeps relative levels, in the given unit', () => {
+    const text = '    def added(self):\n        if x:\n            return 4\n';
+    assert.deepEqual(reindentLines(text, '\t'), ['\tdef added(self):', '\t    if x:', '\t        return 4']);
+    assert.deepEqual(reindentLines(text, '\t', '\t'), ['\tdef added(self):', '\t\tif x:', '\t\t\treturn 4']);
+    assert.deepEqual(reindentLines('a:\n\tb\n\n\t\tc', '  ', '  '), ['  a:', '    b', '', '      c']);
+    // Already in the unit, or nothing indented relative to the first line: unchanged.
+    assert.deepEqual(reindentLines('x = 1\nreturn x', '\t\t', '\t'), ['\t\tx = 1', '\t\treturn x']);
+    // A level that is not a whole number of the text's unit keeps its remainder.
+    assert.deepEqual(reindentLines('a\n    b\n      c', '', '\t'), ['a', '\tb', '\t  c']);
+  });
+
+  it('indents below a tab-indented line with tabs, below a space-indented one as the file does', () => {
+    const mixed = 'class A:\n\tdef f(self):\n\t\treturn 1\n\ndef g():\n    return 2\n';
+    assert.equal(unitBelow('\t', mixed), '\t');
+    assert.equal(unitBelow('    ', mixed), undefined, 'spaces in a file that also uses tabs: the text keeps its own');
+    assert.equal(unitBelow('', 'def g():\n  return 2\n'), '  ');
+    assert.equal(unitBelow('', 'x = 1\n'), undefined);
   });
 });

@@ -236,6 +236,18 @@ describe('transactions: staging, revisions and state', () => {
     assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'no transaction was left behind by refused stagings');
   });
 
+  it('refuses to stage a file whose bytes the editor cannot read back (not valid in its encoding), naming the file and the encoding', async () => {
+    const { h, abs } = await setup();
+    h.host.lossyEncodings.set(abs('src/util.ts'), 'utf8');
+    const refused = await h.fail('edit-text', { edits: [{ location: sel('src/util.ts', 'shout'), newText: 'yell' }] }, 'InvalidRequest');
+    assert.match(refused.error.message, /^src\/util\.ts is not valid utf8, the encoding the editor reads it with/);
+    assert.equal(refused.continuation?.kind, 'ResolveExternally');
+    await h.fail('delete-file', { document: { path: 'src/util.ts' } }, 'InvalidRequest');
+    assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'nothing staged');
+    // Other files stage as before.
+    await edit(h, 'src/windows.ts', 'line two', 'line 2');
+  });
+
   it('serializes concurrent mutations: both land, one revision each, in call order', async () => {
     const { h } = await setup();
     h.host.latencyMs = 5;
@@ -762,7 +774,7 @@ describe('transactions: symbol-level edits', () => {
     await h.fail('insert-before-symbol', { symbol: { symbolId: 'x', location: sel('src/greeter.ts', 'greet') }, text: '// x' }, 'InvalidRequest');
   });
 
-  it("re-indent text to the symbol's indentation (one level deeper in a body) and use the document's line breaks", async () => {
+  it("re-indent text to the symbol's indentation (one level deeper in a body, its levels in the file's unit) and use the document's line breaks", async () => {
     const { h, abs } = await setup();
     const text = 'export class Tabbed {\r\n\tfirst(): number {\r\n\t\treturn 1;\r\n\t}\r\n\tsecond(): void {}\r\n}\r\n';
     h.host.writeFile(abs('src/tabbed.ts'), text);
@@ -790,10 +802,11 @@ describe('transactions: symbol-level edits', () => {
     assert.equal(
       h.transactions.stagedText(ws, 'src/tabbed.ts'),
       'export class Tabbed {\r\n' +
-        '\tfirst(): number {\r\n\t\tconst a = 1;\r\n\t\tif (a) {\r\n\t\t  return a;\r\n\t\t}\r\n\t\treturn 0;\r\n\t}\r\n' +
+        // The text's two-space levels become the file's tabs.
+        '\tfirst(): number {\r\n\t\tconst a = 1;\r\n\t\tif (a) {\r\n\t\t\treturn a;\r\n\t\t}\r\n\t\treturn 0;\r\n\t}\r\n' +
         '\t/** Second. */\r\n' +
         '\tsecond(): void {\r\n\t\tconsole.log(1);\r\n\t}\r\n' +
-        '\r\n\tthird(): void {\r\n\t  second();\r\n\t}\r\n' +
+        '\r\n\tthird(): void {\r\n\t\tsecond();\r\n\t}\r\n' +
         '}\r\n',
     );
   });
