@@ -18,6 +18,7 @@ import { applyEdits, effectiveEdits, toChanges } from '../core/transactions/edit
 
 /** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
 import { coverageAfter, refused, semanticMutationSchema, stage } from './shared/semanticStaging';
+import { unsupportedFeature } from '../core/symbols/symbols';
 import type { SemanticMutationData } from './shared/semanticStaging';
 
 // ---------------------------------------------------------------- code action references
@@ -320,6 +321,11 @@ export const prepareFixAll = defineTool({
     const candidates = matching.map((a) => ({ a, reason: unstageableReason(doc.workspace, a) }));
     const chosen = candidates.find((c) => c.reason === undefined);
     const data: FixAllData = { kind, action: null, documents: { items: [], hasMore: false, totalCount: 0 }, fileOperations: 0 };
+    if (!chosen && matching.length === 0) {
+      // No source action of any kind for the document: no extension provides one for its language (pyright offers none), so null would read as "nothing to do".
+      const source = await ctx.editor.codeActions(doc.absolutePath, { start: 0, end: doc.host.text.length }, 'source');
+      if (source.ok && source.actions.length === 0) throw unsupportedFeature(doc, `${kind} code action`);
+    }
     if (!chosen) return data;
     const action = chosen.a;
     const converted = toChanges(doc.workspace, action.edit as HostWorkspaceEdit, kind);

@@ -486,6 +486,28 @@ describe('python: the tools on a real Python language server (pyright)', functio
       }
     });
 
+    it("prepare-fix-all and stage-code-action on Python: the raw provider's actions, or a refusal that says none is offered", async function () {
+      const doc = await vscode.workspace.openTextDocument(uri('shapes/catalog.py'));
+      const whole = new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length));
+      for (const kind of ['source.organizeImports', 'source.fixAll']) {
+        const raw = (await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, whole, kind)) ?? [];
+        const answer = await invoke('prepare-fix-all', { document: { path: 'shapes/catalog.py' }, kind });
+        if (raw.length > 0) expectOkEnvelope(answer);
+        else {
+          const refused = expectError(answer, 'UnsupportedLanguageFeature');
+          assert.match(refused.error.message, /python|catalog\.py/i, refused.error.message);
+        }
+      }
+      const listed = await invoke('list-code-actions', sel('shapes/catalog.py', 'lookup(name)'));
+      const refs = listed.ok ? (listed as { data: { actions: Coll<{ ref?: string }> } }).data.actions.items.flatMap((a) => (a.ref ? [a.ref] : [])) : [];
+      if (refs.length > 0) expectOkEnvelope(await invoke('stage-code-action', { ref: refs[0] }));
+      const bogus = await invoke('stage-code-action', { ref: 'not-a-ref' });
+      assert.equal(bogus.ok, false, 'an unknown ref stages nothing');
+      const preview = expectOkEnvelope<{ transaction: unknown }>(await invoke('transaction-preview', {}));
+      if (refs.length === 0) assert.equal(preview.data.transaction, null, 'nothing staged');
+      await invoke('transaction-rollback', {});
+    });
+
     it('format-document refuses: pyright has no formatter', async function () {
       const refused = expectError(await invoke('format-document', { document: { path: 'shapes/geometry.py' } }), 'UnsupportedLanguageFeature');
       assert.match(refused.error.message, /python/i);

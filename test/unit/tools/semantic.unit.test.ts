@@ -419,10 +419,16 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.equal(staged('src/imports.ts'), ORGANIZED);
     });
 
-    it('answers action null when there is nothing to fix', async () => {
-      host.semantics.codeActions = () => [];
+    it('answers action null when there is nothing to fix, and UnsupportedLanguageFeature when no source action of any kind is offered', async () => {
+      // The language's service offers source actions (organize imports), none of them a fix-all: nothing to fix.
+      const organize = { title: 'Organize Imports', kind: 'source.organizeImports', isPreferred: false, edits: {} };
+      host.semantics.codeActions = (_absPath, _range, kind) => (kind === 'source' || kind === 'source.organizeImports' ? [organize] : []);
       const answer = await h.ok<FixAllData>('prepare-fix-all', { document: { path: 'src/util.ts' } });
       assert.deepEqual(answer.data, { kind: 'source.fixAll', action: null, documents: { items: [], hasMore: false, totalCount: 0 }, fileOperations: 0 });
+      // No source action at all (pyright offers none): null would read as "nothing to do".
+      host.semantics.codeActions = () => [];
+      const refused = await h.fail('prepare-fix-all', { document: { path: 'src/util.ts' }, kind: 'source.organizeImports' }, 'UnsupportedLanguageFeature');
+      assert.match(refused.error.message, /^No source\.organizeImports code action provider for language "typescript" \(src\/util\.ts\)/);
     });
   });
 
