@@ -26,6 +26,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
 import { generateWorkspace } from './synthetic-workspace.mjs';
+import { HOST_NOISE, sleep, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const { ALL_TOOLS } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'tools', 'index.js'));
@@ -34,25 +35,6 @@ const ARTIFACTS = path.join(REPO_ROOT, 'out', 'test-artifacts', 'mcp');
 const BRIDGE = path.join(REPO_ROOT, 'dist', 'mcp-stdio.js');
 const VERBOSE = /^(1|true)$/i.test(process.env.VSCODE_HOST_VERBOSE ?? '');
 const grep = process.env.AW_GREP ? new RegExp(process.env.AW_GREP) : undefined;
-// Workbench errors seen on every run here (no network, no sign-in); anything else is printed.
-const HOST_NOISE = /Service Worker|authentication provider 'github'|ENOTFOUND|EAI_AGAIN|extension gallery/;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
-    await sleep(200);
-  }
-}
 
 fs.rmSync(ARTIFACTS, { recursive: true, force: true });
 fs.mkdirSync(ARTIFACTS, { recursive: true });

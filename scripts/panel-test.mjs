@@ -5,50 +5,19 @@
 // a dark theme go to out/test-artifacts/panel/.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import net from 'node:net';
 import { createRequire } from 'node:module';
 import * as path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
-import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
+import { HOST_NOISE, sleep, waitFor } from './browser-support.mjs';
+import { freePort, launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const { ALL_TOOLS } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'tools', 'index.js'));
 const ARTIFACTS = path.join(REPO_ROOT, 'out', 'test-artifacts', 'panel');
 const VERBOSE = /^(1|true)$/i.test(process.env.VSCODE_HOST_VERBOSE ?? '');
 const bridgeModule = path.join(REPO_ROOT, 'out', 'test', 'panel', 'bridge.js');
 const grep = process.env.AW_GREP ? new RegExp(process.env.AW_GREP) : undefined;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-// Workbench errors seen on every run here (no network, no sign-in); anything else is printed.
-const HOST_NOISE = /Service Worker|authentication provider 'github'|ENOTFOUND|EAI_AGAIN|extension gallery/;
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-async function waitFor(what, fn, timeoutMs = 30_000) {
-  const deadline = Date.now() + timeoutMs;
-  let last;
-  for (;;) {
-    try {
-      const v = await fn();
-      if (v) return v;
-    } catch (e) {
-      last = e;
-    }
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
-    await sleep(200);
-  }
-}
 
 // A run's artifacts are its own: screenshots of an earlier run's failures would read as this run's.
 fs.rmSync(ARTIFACTS, { recursive: true, force: true });

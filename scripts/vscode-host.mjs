@@ -54,7 +54,8 @@ export function ensureHost() {
   return hostPromise;
 }
 
-function freePort() {
+/** A port free on 127.0.0.1 at this moment. */
+export function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
