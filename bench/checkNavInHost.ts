@@ -10,9 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentWorkbenchApi } from '../src/extension';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { envelopeProblem, invokeLm, short, stats } from './inHost';
-
-const EXTENSION_ID = 'agent-workbench.agent-workbench';
+import { EXTENSION_ID, envelopeProblem, invokeLm, short, stats } from './inHost';
 
 interface Synthetic {
   files: number;

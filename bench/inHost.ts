@@ -28,7 +28,7 @@ import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { LanguageServiceCaches } from '../src/core/documents/caches';
 import { ProjectReadiness } from '../src/core/symbols/readiness';
 
-const EXTENSION_ID = 'agent-workbench.agent-workbench';
+export const EXTENSION_ID = 'agent-workbench.agent-workbench';
 const GREETER = 'src/greeter.ts';
 const CODE_CONTEXT_INPUT = { location: { selection: { document: { path: GREETER }, selectedText: 'greet(name: string)' } }, contextLines: 10 };
 /** The line and symbol VS Code's own tools are pointed at (the same method get-code-context reads). */

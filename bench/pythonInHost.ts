@@ -6,10 +6,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { AgentWorkbenchApi } from '../src/extension';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { benchRuntime, envelopeProblem, measureGroup, short, stats } from './inHost';
+import { EXTENSION_ID, benchRuntime, envelopeProblem, measureGroup, short, stats } from './inHost';
 import type { Row, Stats } from './inHost';
-
-const EXTENSION_ID = 'agent-workbench.agent-workbench';
 
 interface Pair {
   question: string;
