@@ -1,7 +1,7 @@
 /** Transactions while they are open: transaction-start, transaction-preview and transaction-history (ending one: transactionEnd.ts). */
 import type { DocumentSelector } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
-import { diffTexts } from '../core/transactions/diff';
+import { diffTexts, hunkText, hunkWordText } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { revise, ToolError } from '../core/chain/envelope';
 import { ANSWER_LIST_DEFAULT, limitItems, utf8Bytes } from '../core/chain/bounding';
@@ -132,12 +132,6 @@ interface PathDiff {
   changedLines?: number;
 }
 
-/** One hunk as `diff -u` prints it: the @@ header (a count of 1 left out), then its lines. */
-export function hunkText(h: DiffHunk): string {
-  const range = (start: number, count: number) => (count === 1 ? `${start}` : `${start},${count}`);
-  return [`@@ -${range(h.originalStartLine, h.originalLineCount)} +${range(h.updatedStartLine, h.updatedLineCount)} @@`, ...h.lines].join('\n');
-}
-
 interface DocumentDiff {
   document: ChangedDocument['document'] | null;
   hunks: DiffHunk[];
@@ -152,11 +146,11 @@ function stagedHunks(staged: StagedDocument, contextLines: number): DiffHunk[] {
 }
 
 /** The hunks that fit in `budget` bytes (each as JSON, or as its unified text), in order, and the bytes they take. */
-function hunksWithin(all: DiffHunk[], budget: number, asText = false): { hunks: DiffHunk[]; used: number } {
+function hunksWithin(all: DiffHunk[], budget: number, asText?: (h: DiffHunk) => string): { hunks: DiffHunk[]; used: number } {
   const hunks: DiffHunk[] = [];
   let used = 0;
   for (const h of all) {
-    const size = utf8Bytes(JSON.stringify(asText ? hunkText(h) : h)) + 1;
+    const size = utf8Bytes(JSON.stringify(asText ? asText(h) : h)) + 1;
     if (used + size > budget) break;
     hunks.push(h);
     used += size;
@@ -179,11 +173,16 @@ export const transactionPreview = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document every changed document with its diff -u text (diffs instead of documents; cut from the end to fit: truncated, note).',
+    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document every changed document with its diff (diffs instead of documents; cut from the end to fit: truncated, note).',
   inputSchema: inputSchema({
     document: previewDocumentInput,
     includeDiff: bool('Include unified diff hunks.'),
     contextLines: { description: 'Context lines around each hunk.', type: 'integer', minimum: 0, maximum: INT32_MAX, default: 3 },
+    format: {
+      description: "diffs' text: words (default: git's --word-diff, [-old-]{+new+}; contextLines default 0) or unified (diff -u).",
+      type: 'string',
+      enum: ['words', 'unified'],
+    },
   }),
   dataSchema: {
     type: ['object', 'null'],
@@ -205,7 +204,7 @@ export const transactionPreview = defineTool({
             path: { type: 'string' },
             changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
             previousPath: { type: 'string' },
-            diff: { type: 'string', description: "The hunks as diff -u prints them after the file header, '\\n'-separated. Left out when nothing fit." },
+            diff: { type: 'string', description: "Its hunks in format, '\\n'-separated. Left out when nothing fit." },
             truncated: { type: 'boolean', enum: [true], description: 'Hunks (or the whole diff) were left out to fit: ask with document.' },
             addedLines: { type: 'integer', description: 'Line counts only when diff is left out or truncated (else the diff says them).' },
             removedLines: { type: 'integer' },
@@ -223,7 +222,7 @@ export const transactionPreview = defineTool({
     'Data: changeKind may also be Renamed, with previousPath (the path before the move). documents is a plain array as in the seed, so it cannot carry hasMore: ' +
     'documentCount (how many documents the transaction changes) and documentsTruncated (true when documents were left out to fit the output limit) are added next to it; ' +
     'the selected diff is kept whole first, documents give way. ' +
-    'includeDiff without document (not described by the seed) answers diffs instead of documents: every changed document by path (changeKind unless Modified), its hunks as one diff -u text, ' +
+    'includeDiff without document (not described by the seed) answers diffs instead of documents: every changed document by path (changeKind unless Modified), its hunks as one text (a word diff as git prints it, or with format unified diff -u), ' +
     'cut from the end to fit the output limit (truncated; line counts given where the diff does not say them), with a note naming the documents to ask for one at a time. ' +
     'With document, documents lists that document only (documentCount still counts every changed document).',
   examples: [
@@ -266,6 +265,8 @@ export const transactionPreview = defineTool({
       } else {
         // Every changed document in order, each with what fits of its diff; the list of documents is not repeated beside them.
         const items: PathDiff[] = [];
+        const words = input.format !== 'unified';
+        const textOf = words ? hunkWordText : hunkText;
         let left = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES - NOTE_RESERVE_BYTES;
         let out = false; // the budget ran out: the rest are listed with their counts only
         for (const [i, staged] of changed.slice(0, PREVIEW_DOCUMENTS_MAX).entries()) {
@@ -273,9 +274,9 @@ export const transactionPreview = defineTool({
           const item: PathDiff = { path: described.document?.path ?? staged.path ?? staged.origin?.path ?? '' };
           if (described.changeKind !== 'Modified') item.changeKind = described.changeKind;
           if (described.previousPath !== undefined) item.previousPath = described.previousPath;
-          const all = out ? [] : stagedHunks(staged, contextLines);
-          const { hunks } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, true);
-          if (hunks.length > 0) item.diff = hunks.map(hunkText).join('\n');
+          const all = out ? [] : stagedHunks(staged, words ? (input.contextLines ?? 0) : contextLines);
+          const { hunks } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, textOf);
+          if (hunks.length > 0) item.diff = hunks.map(textOf).join('\n');
           if (hunks.length < all.length || (out && described.preview.addedLines + described.preview.removedLines > 0)) {
             item.truncated = true;
             out = true;

@@ -54,7 +54,7 @@ export const snapshotSchema = {
  * snapshot is simply stale (SnapshotMismatch names the difference), and the list costs bytes.
  */
 export const expectedSnapshotInput = {
-  description: "An answer's snapshot: refused if a touched document or the transaction changed since.",
+  description: "An answer's snapshot: refused if a touched document or the transaction changed.",
   type: ['object', 'null'],
   properties: snapshotSchema.properties,
   additionalProperties: false,

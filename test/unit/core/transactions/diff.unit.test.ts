@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diffTexts, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+import { diffTexts, formatUnifiedDiff, hunkWordText, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
 
 /** GNU diff's +/- line counts for two texts. */
 function gnuCounts(dir: string, original: string, updated: string): { added: number; removed: number } {
@@ -128,5 +128,74 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
   it('splits lines keeping their terminators', () => {
     assert.deepEqual(splitLinesKeepEnds('a\r\nb\nc'), ['a\r\n', 'b\n', 'c']);
     assert.deepEqual(splitLinesKeepEnds(''), []);
+  });
+});
+
+/** One side of a word-diff hunk's body: a line marked whole belongs to its side only; in the others, the other side's marks are dropped and this side's unwrapped. */
+function side(body: string, keep: 'old' | 'new'): string {
+  const wholeOld = /^\[-((?:(?!-\]).)*)-\]$/;
+  const wholeNew = /^\{\+((?:(?!\+\}).)*)\+\}$/;
+  const [dropped, kept] = keep === 'old' ? [/\{\+.*?\+\}/g, /\[-(.*?)-\]/g] : [/\[-.*?-\]/g, /\{\+(.*?)\+\}/g];
+  return body
+    .split('\n')
+    .filter((line) => !(keep === 'old' ? wholeNew : wholeOld).test(line))
+    .map((line) => line.replace(dropped, '').replace(kept, '$1'))
+    .join('\n');
+}
+
+describe('word diff (git diff --word-diff=plain)', () => {
+  const words = (original: string, updated: string, contextLines = 0) => diffTexts(original, updated, contextLines).hunks.map(hunkWordText);
+
+  it('shows a renamed identifier once, in its line', () => {
+    assert.deepEqual(words("import { isFunction } from './util';\nx\nreturn isFunction(a);\n", "import { isCallable } from './util';\nx\nreturn isCallable(a);\n"), [
+      "@@ -1 +1 @@\nimport { [-isFunction-]{+isCallable+} } from './util';",
+      '@@ -3 +3 @@\nreturn [-isFunction-]{+isCallable+}(a);',
+    ]);
+  });
+
+  it('marks added and removed lines whole, and lines whose breaks change, and keeps context lines plain', () => {
+    assert.deepEqual(words('a\nb\nc\n', 'a\nb\nnew\n\nc\n', 1), ['@@ -2,2 +2,4 @@\nb\n{+new+}\n{++}\nc']);
+    assert.deepEqual(words('a\nb\nc\n', 'a\nc\n'), ['@@ -2 +1,0 @@\n[-b-]']);
+    assert.deepEqual(words('one two\nthree\n', 'one 2\nthree four\n'), ['@@ -1,2 +1,2 @@\none [-two-]{+2+}\nthree{+ four+}']);
+    assert.deepEqual(words('a b\n', 'a\nb\n'), ['@@ -1 +1,2 @@\n[-a b-]\n{+a+}\n{+b+}'], 'a split line');
+  });
+
+  it('says a change of the last line break the unified way', () => {
+    assert.deepEqual(words('a\nb', 'a\nb\n'), ['@@ -2 +2 @@\n-b\n\\ No newline at end of file\n+b']);
+  });
+
+  it('marks a long rewrite by whole lines', () => {
+    const original = Array.from({ length: 1500 }, (_, i) => `old ${i}`).join('\n') + '\n';
+    const updated = Array.from({ length: 1500 }, (_, i) => `new ${i}`).join('\n') + '\n';
+    const [hunk] = words(original, updated);
+    const body = hunk.split('\n').slice(1);
+    assert.deepEqual([body.length, body[0], body[1500]], [3000, '[-old 0-]', '{+new 0+}']);
+  });
+
+  it('gives back both sides of every changed block exactly (random edits)', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const vocabulary = ['foo', 'bar', 'baz(', ')', ' ', '  ', '.', 'x1', '', '\t', 'é', ';'];
+    const line = () => Array.from({ length: random(6) }, () => vocabulary[random(vocabulary.length)]).join('');
+    for (let round = 0; round < 200; round++) {
+      const lines = Array.from({ length: 1 + random(12) }, line);
+      const changed = lines.map((l) => (random(3) === 0 ? line() : l));
+      if (random(4) === 0) changed.splice(random(changed.length + 1), 0, line());
+      if (random(4) === 0) changed.splice(random(changed.length), 1);
+      const original = lines.join('\n') + '\n';
+      const updated = changed.join('\n') + '\n';
+      for (const h of diffTexts(original, updated, 0).hunks) {
+        const body = hunkWordText(h).split('\n').slice(1).join('\n');
+        const removed = h.lines.filter((l) => l.startsWith('-')).map((l) => l.slice(1));
+        const added = h.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1));
+        const oldSide = side(body, 'old');
+        const newSide = side(body, 'new');
+        assert.equal(oldSide, removed.join('\n'), `old side of ${JSON.stringify(h.lines)} from ${JSON.stringify(body)}`);
+        assert.equal(newSide, added.join('\n'), `new side of ${JSON.stringify(h.lines)} from ${JSON.stringify(body)}`);
+      }
+    }
   });
 });

@@ -7,7 +7,7 @@ import type { MutationData, TransactionState } from '../../../../src/core/transa
 import { changedRegions, sha256 } from '../../../../src/core/transactions/segments';
 import { ALL_TOOLS } from '../../../../src/tools';
 import { inputSchema } from '../../../../src/tools/shared/common';
-import { hunkText } from '../../../../src/tools/transactions';
+import { hunkText } from '../../../../src/core/transactions/diff';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from '../../../../src/tools/shared/mutations';
 import type { DiffHunk } from '../../../../src/core/transactions/diff';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
@@ -391,7 +391,7 @@ describe('transactions: files, preview and history', () => {
       diff?: unknown;
       diffs: { items: Diff[]; hasMore: boolean; totalCount: number };
       note?: string;
-    }>('transaction-preview', { includeDiff: true, contextLines: 0 });
+    }>('transaction-preview', { includeDiff: true, contextLines: 0, format: 'unified' });
     const paths = all.data.diffs.items.map((d) => d.path);
     assert.deepEqual(paths, ['src/main.ts', 'src/new.ts', 'src/util.ts', 'src/windows.ts'], 'one diff per changed document, in path order');
     assert.deepEqual(
@@ -434,6 +434,13 @@ describe('transactions: files, preview and history', () => {
       'a deleted document: every line removed',
     );
     assert.deepEqual(byPath.get('src/util.ts'), ['-  return text.toUpperCase();', '+  return text.toLocaleUpperCase();']);
+    // By default each change is said once, as git diff --word-diff does, with no context lines.
+    const words = await h.ok<{ diffs: { items: Diff[] } }>('transaction-preview', { includeDiff: true });
+    assert.deepEqual(
+      Object.fromEntries(words.data.diffs.items.filter((d) => d.changeKind === undefined).map((d) => [d.path, d.diff])),
+      { 'src/util.ts': '@@ -2 +2 @@\n  return text.[-toUpperCase-]{+toLocaleUpperCase+}();', 'src/windows.ts': '@@ -2 +2 @@\nline [-two-]{+2+}\r' },
+    );
+    assert.equal(words.data.diffs.items.find((d) => d.path === 'src/new.ts')?.diff, '@@ -0,0 +1 @@\n{+export const n = 1;+}');
   });
 
   it('previews nothing without a transaction, and rollback discards everything', async () => {
