@@ -77,7 +77,8 @@ async function navigation() {
     const ratio = result.during ? result.during.medianMs / result.idle.medianMs : null;
     console.log(
       `[bench:check] go-to-definition: idle median ${result.idle.medianMs.toFixed(0)} ms (n=${result.idle.n}), during the check ${result.during ? `${result.during.medianMs.toFixed(0)} ms (n=${result.during.n})` : 'not measured (the check ended first)'}` +
-        `${ratio === null ? '' : `, ${ratio.toFixed(2)}× idle (target 1.5×)`}; the check took ${(result.checkMs / 1000).toFixed(1)} s; load ${result.load.join(' ')}`,
+        `${ratio === null ? '' : `, ${ratio.toFixed(2)}× idle (target 1.5×)`}; the check took ${(result.checkMs / 1000).toFixed(1)} s; ` +
+        `the review panel's first opening: ${result.panelFirstOpen.beforeMs.toFixed(0)} ms before it, ${result.panelFirstOpen.firstCallAfterMs.toFixed(0)} ms right after; load ${result.load.join(' ')}`,
     );
     const out = path.join(root, 'bench', 'results', 'check-navigation.json');
     fs.mkdirSync(path.dirname(out), { recursive: true });

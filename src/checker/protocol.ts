@@ -3,6 +3,9 @@
  * relative to the request's folder, with '/' separators, like every path the tools show.
  */
 
+/** How much nicer than the extension host the checker's thread runs on Linux: a check uses what the language server and the host leave. */
+export const CHECK_NICE = 10;
+
 export interface CheckRequest {
   /** Absolute path of the workspace folder the transaction belongs to. */
   folder: string;

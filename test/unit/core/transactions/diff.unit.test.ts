@@ -147,10 +147,10 @@ describe('word diff (git diff --word-diff=plain)', () => {
   const words = (original: string, updated: string, contextLines = 0) => diffTexts(original, updated, contextLines).hunks.map(hunkWordText);
 
   it('shows a renamed identifier once, in its line', () => {
-    assert.deepEqual(words("import { isFunction } from './util';\nx\nreturn isFunction(a);\n", "import { isCallable } from './util';\nx\nreturn isCallable(a);\n"), [
-      "@@ -1 +1 @@\nimport { [-isFunction-]{+isCallable+} } from './util';",
-      '@@ -3 +3 @@\nreturn [-isFunction-]{+isCallable+}(a);',
-    ]);
+    assert.deepEqual(
+      words("import { isFunction } from './util';\nx\nreturn isFunction(a);\n", "import { isCallable } from './util';\nx\nreturn isCallable(a);\n"),
+      ["@@ -1 +1 @@\nimport { [-isFunction-]{+isCallable+} } from './util';", '@@ -3 +3 @@\nreturn [-isFunction-]{+isCallable+}(a);'],
+    );
   });
 
   it('marks added and removed lines whole, and lines whose breaks change, and keeps context lines plain', () => {

@@ -436,10 +436,10 @@ describe('transactions: files, preview and history', () => {
     assert.deepEqual(byPath.get('src/util.ts'), ['-  return text.toUpperCase();', '+  return text.toLocaleUpperCase();']);
     // By default each change is said once, as git diff --word-diff does, with no context lines.
     const words = await h.ok<{ diffs: { items: Diff[] } }>('transaction-preview', { includeDiff: true });
-    assert.deepEqual(
-      Object.fromEntries(words.data.diffs.items.filter((d) => d.changeKind === undefined).map((d) => [d.path, d.diff])),
-      { 'src/util.ts': '@@ -2 +2 @@\n  return text.[-toUpperCase-]{+toLocaleUpperCase+}();', 'src/windows.ts': '@@ -2 +2 @@\nline [-two-]{+2+}\r' },
-    );
+    assert.deepEqual(Object.fromEntries(words.data.diffs.items.filter((d) => d.changeKind === undefined).map((d) => [d.path, d.diff])), {
+      'src/util.ts': '@@ -2 +2 @@\n  return text.[-toUpperCase-]{+toLocaleUpperCase+}();',
+      'src/windows.ts': '@@ -2 +2 @@\nline [-two-]{+2+}\r',
+    });
     assert.equal(words.data.diffs.items.find((d) => d.path === 'src/new.ts')?.diff, '@@ -0,0 +1 @@\n{+export const n = 1;+}');
   });
 
