@@ -8,6 +8,10 @@
   const app = document.getElementById('app');
   let model = null;
   let busy = false;
+  /** A long list shows its first files only (building a row for each of a thousand holds up the whole window); the person can ask for all. */
+  const FILES_SHOWN = 100;
+  /** The transaction whose every file the person asked to see. */
+  let allFilesOf = null;
 
   /** Creates an element; text is always set as textContent (never parsed as HTML). */
   function el(tag, attrs, children) {
@@ -203,10 +207,13 @@
 
   function fileList(tx) {
     if (tx.files.length === 0) return el('p', { className: 'empty', text: 'No file differs from its base at this revision.' });
-    return el(
+    const cut = allFilesOf !== tx.id && tx.files.length > FILES_SHOWN;
+    // The selected file stays in view even when it is past the first ones.
+    const shown = cut ? tx.files.filter((f, i) => i < FILES_SHOWN || f.selected) : tx.files;
+    const list = el(
       'ul',
       { className: 'files', 'aria-label': 'Changed files' },
-      tx.files.map((f) =>
+      shown.map((f) =>
         el('li', { className: f.selected ? 'file selected' : 'file', dataPath: f.path, dataKind: f.changeKind }, [
           el(
             'button',
@@ -250,6 +257,23 @@
         ]),
       ),
     );
+    if (!cut) return list;
+    const rest = tx.files.length - shown.length;
+    return el('div', {}, [
+      list,
+      el('p', { className: 'more-files' }, [
+        `${rest} more ${rest === 1 ? 'file' : 'files'} `,
+        button(`Show all ${tx.files.length} files`, {
+          className: 'secondary small',
+          key: 'show-all-files',
+          action: 'showAllFiles',
+          onClick: () => {
+            allFilesOf = tx.id;
+            render();
+          },
+        }),
+      ]),
+    ]);
   }
 
   function revisions(tx) {

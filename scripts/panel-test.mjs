@@ -452,6 +452,42 @@ try {
     assert.ok(read('src/util.ts').equals(original.util));
   });
 
+  await test('a transaction of 130 files lists its first 100, the rest behind Show all, which lists every one', async () => {
+    const many = Array.from({ length: 130 }, (_, i) => `src/many/m${String(i).padStart(3, '0')}.ts`);
+    fs.mkdirSync(file('src/many'), { recursive: true });
+    for (const p of many) fs.writeFileSync(file(p), 'export const value = 0;\n');
+    try {
+      await bridge('/command', { id: 'agentWorkbench.review.open' });
+      const edit = (p) => ({ location: { selection: { document: { path: p }, selectedText: 'value = 0' } }, newText: 'value = 1' });
+      await ok('edit-text', { edits: many.slice(0, 65).map(edit) });
+      await ok('edit-text', { edits: many.slice(65).map(edit) });
+      frame = await panel();
+      await waitFor('the first 100 files', async () => (await domFiles(frame)).length === 100 && /· 130 files ·/.test(await meta(frame)));
+      const first = (await domFiles(frame)).map((f) => f.path);
+      assert.equal(new Set(first).size, 100);
+      assert.ok(
+        first.every((p) => many.includes(p)),
+        first.join(', '),
+      );
+      assert.equal(await frame.$eval('.more-files', (p) => p.textContent), '30 more files Show all 130 files');
+      const summaries = await frame.$$eval('li.revision .rev-summary', (els) => els.map((e) => e.textContent));
+      assert.deepEqual(summaries, [
+        'Edit 65 locations in 65 files (src/many/m000.ts, src/many/m001.ts, …)',
+        'Edit 65 locations in 65 files (src/many/m065.ts, src/many/m066.ts, …)',
+      ]);
+      await frame.$eval('.more-files', (p) => p.scrollIntoView({ block: 'center' }));
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-many-files.png') });
+      await click(frame, 'button[data-action=showAllFiles]');
+      await waitFor('every file', async () => (await domFiles(frame)).length === 130);
+      assert.deepEqual((await domFiles(frame)).map((f) => f.path).sort(), [...many].sort());
+      assert.equal(await frame.$('.more-files'), null, 'nothing said to be left out');
+    } finally {
+      if ((await history()).ok) await bridge('/command', { id: 'agentWorkbench.review.rollback' });
+      await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
+      fs.rmSync(file('src/many'), { recursive: true, force: true });
+    }
+  });
+
   await test('screenshots in a dark and a high-contrast theme', async () => {
     await fresh();
     await ok('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' });

@@ -76,7 +76,7 @@ export const editText = defineTool({
       }
       const changes: StagedChange[] = [...byPath].map(([p, edits]) => ({ kind: 'edit', path: p, edits }));
       return {
-        provenance: { tool: 'edit-text', summary: `Edit ${countOf(input.edits.length, 'location')} in ${[...byPath.keys()].join(', ')}` },
+        provenance: { tool: 'edit-text', summary: `Edit ${countOf(input.edits.length, 'location')} in ${pathsSaid([...byPath.keys()])}` },
         changes,
         options: { basis: 'staged', computedOn },
       };
@@ -508,3 +508,8 @@ export const insertAfterSymbol = symbolEditTool(
   `Stages text as whole lines after the line where a symbol ends, e.g. a new method after another (start text with a blank line to separate them); ${TEXT_HELP} the symbol's. The symbol resolves in the editor buffer.`,
   { symbol: { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet' }, text: '\nbye(): string {\n  return "bye";\n}' },
 );
+
+/** Up to three paths by name; more as a count with the first two (a summary is read in one line). */
+function pathsSaid(paths: string[]): string {
+  return paths.length <= 3 ? paths.join(', ') : `${paths.length} files (${paths.slice(0, 2).join(', ')}, …)`;
+}
