@@ -20,8 +20,9 @@ step "format (prettier --check)"; npm run --silent format:check
 step "type check"; npx tsc --noEmit -p .
 step "compile tests"; npx tsc -p . --noEmit false --outDir out
 step "generated files match the definitions"; node out/scripts/gen.js --check
-step "unit tests"; npx mocha --config .mocharc.json
+# Bundled before the unit tests: one of them runs the checker's worker as bundled (dist/check-worker.js).
 step "bundle"; node esbuild.mjs
+step "unit tests"; npx mocha --config .mocharc.json
 step "integration tests in a real VS Code"; node scripts/integration.mjs "$@"
 step "review panel in the browser (clicks, keyboard, forged messages, screenshots)"; node scripts/panel-test.mjs
 step "the MCP door in real windows in the browser (the commit modal, two windows and the stdio bridge, cancel, trust)"; node scripts/mcp-browser-test.mjs

@@ -7,7 +7,7 @@ import { CHECK_NICE } from '../../../src/checker/protocol';
 import type { CheckedResult, CheckResult } from '../../../src/checker/protocol';
 import { chain, fixture, STRICT_TSCONFIG, TYPESCRIPT_PATH } from './support';
 
-// The compiled worker module; the bundle (dist/check-worker.js) is checked at the end when `node esbuild.mjs` has run.
+// The compiled worker module; the bundle (dist/check-worker.js), which `node esbuild.mjs` writes, is checked at the end.
 const WORKER = path.resolve(__dirname, '..', '..', '..', 'src', 'checker', 'worker.js');
 const BUNDLE = path.resolve(__dirname, '..', '..', '..', '..', 'dist', 'check-worker.js');
 
@@ -147,8 +147,8 @@ describe('checker: the client and its worker thread', function () {
     await assert.rejects(client.check({ folder, staged: {}, buffers: {} }), /disposed/);
   });
 
-  it('the bundle dist/check-worker.js answers with the TypeScript it is given', async function () {
-    if (!fs.existsSync(BUNDLE)) this.skip();
+  it('the bundle dist/check-worker.js answers with the TypeScript it is given', async () => {
+    assert.ok(fs.existsSync(BUNDLE), `${BUNDLE} is missing: bundle first (node esbuild.mjs; npm test does)`);
     const { folder, client } = setUp({ 'tsconfig.json': STRICT_TSCONFIG, 'src/a.ts': 'export const a = 1;\n' }, { workerPath: BUNDLE });
     const r = checked(await client.check({ folder, staged: { 'src/a.ts': "export const a: number = '1';\n" }, buffers: {} }));
     assert.deepEqual(brief(r), ['src/a.ts:1:14 TS2322']);
