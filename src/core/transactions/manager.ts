@@ -371,7 +371,7 @@ export class TransactionManager {
           path: pathOf(d),
           ...(kind === 'Modified' ? {} : { changeKind: kind }),
           ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}),
-          ...counts,
+          ...compactCounts(counts),
         };
       });
       ctx?.commitPoint();
@@ -563,4 +563,14 @@ function conflictError(problem: string, path: string, by: Author): ToolError {
 
 function revisionInfo(r: Revision): RevisionInfo {
   return { revision: r.number, ...r.provenance, time: r.time, paths: r.paths };
+}
+
+/** Line counts as a revision's answer lists them (StagedFileSummary): what can be read back is left out. */
+export function compactCounts(c: LineCounts): Partial<LineCounts> {
+  // changedLines is at most either count, so a count left out reads back unambiguously.
+  return {
+    ...(c.addedLines > c.changedLines ? { addedLines: c.addedLines } : {}),
+    ...(c.removedLines > c.changedLines ? { removedLines: c.removedLines } : {}),
+    ...(c.changedLines > 0 ? { changedLines: c.changedLines } : {}),
+  };
 }

@@ -80,8 +80,12 @@ export interface RevisionInfo {
   paths: string[];
 }
 
-/** One file a revision changed, compact: its staged path and line counts for this revision. */
-export interface StagedFileSummary extends LineCounts {
+/**
+ * One file a revision changed, compact: its staged path and line counts for this revision. A count
+ * of 0 is left out, and so is addedLines or removedLines when it equals changedLines (a rename
+ * changes lines in place only): read them back as `addedLines ?? changedLines ?? 0`.
+ */
+export interface StagedFileSummary extends Partial<LineCounts> {
   path: string;
   /** Left out when Modified. */
   changeKind?: Exclude<ChangeKind, 'Modified'>;

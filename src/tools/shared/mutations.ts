@@ -99,11 +99,11 @@ export const stagedFileSchema: JsonSchema = {
     path: { type: 'string', description: 'Staged path.' },
     changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
     previousPath: { type: 'string' },
-    addedLines: { type: 'integer' },
-    removedLines: { type: 'integer' },
-    changedLines: { type: 'integer' },
+    addedLines: { type: 'integer', minimum: 1 },
+    removedLines: { type: 'integer', minimum: 1 },
+    changedLines: { type: 'integer', minimum: 1, description: 'Counts of 0, and added/removed equal to this, are left out.' },
   },
-  required: ['path', 'addedLines', 'removedLines', 'changedLines'],
+  required: ['path'],
 };
 
 const revisionHeadSchema: JsonSchema = {

@@ -211,7 +211,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.deepEqual(
         [answer.data.documents, answer.data.staged],
         [
-          { items: [{ path: 'src/messy.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 }], hasMore: false, totalCount: 1 },
+          { items: [{ path: 'src/messy.ts', changedLines: 1, edits: 1 }], hasMore: false, totalCount: 1 },
           { edits: 1, fileOperations: 0 },
         ],
       );

@@ -70,8 +70,8 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.equal(d.documents.items.length, ANSWER_LIST_DEFAULT, 'an agent reads the first files; transaction-preview shows the rest');
     assert.deepEqual(
       d.documents.items[0],
-      { path: 'src/entity.ts', addedLines: 1, removedLines: 1, changedLines: 1, edits: 1 },
-      'changeKind left out: Modified; the edits in the file',
+      { path: 'src/entity.ts', changedLines: 1, edits: 1 },
+      'changeKind left out: Modified; added and removed lines, equal to the changed ones; the edits in the file',
     );
     assert.deepEqual([d.staged.edits, d.staged.fileOperations], [referenceCount, 0]);
     assert.deepEqual(

@@ -7,7 +7,8 @@ import type { MutationData, TransactionState } from '../../../../src/core/transa
 import { changedRegions, sha256 } from '../../../../src/core/transactions/segments';
 import { ALL_TOOLS } from '../../../../src/tools';
 import { inputSchema } from '../../../../src/tools/shared/common';
-import { hunkText } from '../../../../src/core/transactions/diff';
+import { hunkText, lineCounts } from '../../../../src/core/transactions/diff';
+import { compactCounts } from '../../../../src/core/transactions/manager';
 import { MUTATION, mutationAnnotations, mutationDataSchema } from '../../../../src/tools/shared/mutations';
 import type { DiffHunk } from '../../../../src/core/transactions/diff';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
@@ -62,8 +63,8 @@ describe('transactions: staging, revisions and state', () => {
     assert.equal(first.revision.by, 'agent');
     assert.deepEqual(
       first.documents,
-      { items: [{ path: 'src/greeter.ts', addedLines: 1, removedLines: 1, changedLines: 1 }], hasMore: false, totalCount: 1 },
-      'changeKind left out: Modified',
+      { items: [{ path: 'src/greeter.ts', changedLines: 1 }], hasMore: false, totalCount: 1 },
+      'changeKind left out: Modified; added and removed lines, equal to the changed ones',
     );
     // "Hi, " exists only in the staged text.
     await edit(h, 'src/greeter.ts', 'Hi, ', 'Hey, ');
@@ -823,5 +824,31 @@ describe('transactions: symbol-level edits', () => {
     await edit(h, 'src/greeter.ts', 'Hello', 'Hi');
     const refused = await h.fail('replace-symbol-body', { symbol: { symbolId: id('Class:Greeter/Method:greet') }, text: 'x' }, 'TransactionConflicted');
     assert.equal(refused.continuation?.kind, 'CallTool');
+  });
+});
+
+describe("a revision's line counts, as its answer lists them", () => {
+  const cases: [string, string, Record<string, number>][] = [
+    ['a\nb\nc\n', 'a\nB\nc\n', { changedLines: 1 }],
+    ['a\nb\nc\n', 'A\nb\nC\n', { changedLines: 2 }],
+    ['a\nb\nc\n', 'a\nB\nC\nD\nc\n', { addedLines: 3, changedLines: 1 }],
+    ['a\nb\nc\n', 'a\nB\nC\nD\n', { addedLines: 3, changedLines: 2 }],
+    ['a\nb\nc\nd\n', 'a\nX\n', { removedLines: 3, changedLines: 1 }],
+    ['', 'new\nfile\n', { addedLines: 2 }],
+    ['gone\n', '', { removedLines: 1 }],
+    ['same\n', 'same\n', {}],
+  ];
+  it('leaves out counts of 0, and added and removed lines equal to the changed ones; every count reads back', () => {
+    for (const [before, after, expected] of cases) {
+      const full = lineCounts(before, after);
+      const compact = compactCounts(full);
+      assert.deepEqual(compact, expected, JSON.stringify([before, after]));
+      const changed = compact.changedLines ?? 0;
+      assert.deepEqual(
+        { addedLines: compact.addedLines ?? changed, removedLines: compact.removedLines ?? changed, changedLines: changed },
+        full,
+        'read back as the type says',
+      );
+    }
   });
 });
