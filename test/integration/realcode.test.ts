@@ -82,6 +82,26 @@ async function navigate(name: string): Promise<void> {
 async function renameAndCommit(from: string, to: string, before: Map<string, Buffer>, round: number): Promise<void> {
   const staged = expectOk<MutationData>(await invoke('rename-symbol', { symbol: sel(DECLARATION, from, 'function '), newName: to }));
   assert.equal(staged.data.documents.totalCount, before.size, `round ${round}: the rename of ${from} stages every file that uses it`);
+  if (round === 0) {
+    // The review an agent reads: every changed line once, each renamed identifier marked where it was, nothing else.
+    type Diffs = { diffs: { items: { path: string; diff?: string; truncated?: true }[]; hasMore: boolean } };
+    const { diffs } = expectOk<Diffs>(await invoke('transaction-preview', { includeDiff: true })).data;
+    assert.deepEqual(
+      diffs.items.map((d) => [d.path, d.truncated]),
+      [...before.keys()].sort().map((p) => [p, undefined]),
+    );
+    const mark = `[-${from}-]{+${to}+}`;
+    for (const d of diffs.items) {
+      const lines = (d.diff ?? '').split('\n').filter((l) => !l.startsWith('@@ '));
+      assert.ok(
+        lines.every((l) => l.includes(mark)),
+        `${d.path}: a line shown that the rename does not change: ${d.diff}`,
+      );
+      const marks = lines.join('\n').split(mark).length - 1;
+      const named = (before.get(d.path)?.toString('utf8').match(identifier(from, 'g')) ?? []).length;
+      assert.equal(marks, named, `${d.path}: ${d.diff}`);
+    }
+  }
   const committed = await invoke('transaction-commit', {});
   assert.ok(committed.ok, `round ${round}: the commit of ${from} -> ${to} lands: ${JSON.stringify(committed)}`);
   for (const [p, bytes] of before) {
