@@ -9,9 +9,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentWorkbenchApi } from '../src/extension';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { EXTENSION_ID, envelopeProblem, invokeLm, short, stats } from './inHost';
+import { activatedWorkbench, envelopeProblem, invokeLm, short, stats } from './inHost';
 
 interface Synthetic {
   files: number;
@@ -38,9 +37,7 @@ async function measure(): Promise<void> {
   const calls = Number(process.env.AW_BENCH_NAV_CALLS ?? 20);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('the bench needs the generated folder open');
-  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
-  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
-  await ext.activate();
+  await activatedWorkbench();
   const channelUri = vscode.Uri.file(path.join(folder.uri.fsPath, synthetic.channelPath));
   await waitForDocumentSymbols(channelUri);
   // The TypeScript server has loaded the project once its references to Channel are all there.

@@ -29,6 +29,13 @@ import { LanguageServiceCaches } from '../src/core/documents/caches';
 import { ProjectReadiness } from '../src/core/symbols/readiness';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
+
+/** The extension's API, activated (the benches that do not time activation start here). */
+export async function activatedWorkbench(): Promise<AgentWorkbenchApi> {
+  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
+  return ext.activate();
+}
 const GREETER = 'src/greeter.ts';
 const CODE_CONTEXT_INPUT = { location: { selection: { document: { path: GREETER }, selectedText: 'greet(name: string)' } }, contextLines: 10 };
 /** The line and symbol VS Code's own tools are pointed at (the same method get-code-context reads). */

@@ -8,10 +8,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { registeredToolName } from '../src/core/chain/definition';
 import type { DiscoveryEntry } from '../src/mcp/discovery';
-import type { AgentWorkbenchApi } from '../src/extension';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
+import { activatedWorkbench } from './inHost';
 
-const EXTENSION_ID = 'agent-workbench.agent-workbench';
 const REFERENCES_INPUT = { symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } } };
 
 interface Measured {
@@ -98,7 +97,7 @@ export async function run(): Promise<void> {
   const calls = Number(process.env.AW_BENCH_CALLS ?? 1000);
   const concurrency = Number(process.env.AW_BENCH_CONCURRENCY ?? 8);
   const warmup = Number(process.env.AW_BENCH_WARMUP ?? 50);
-  const api = (await vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID)!.activate()) as AgentWorkbenchApi;
+  const api = await activatedWorkbench();
   const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
   await waitForDocumentSymbols(vscode.Uri.file(path.join(folder, 'src/greeter.ts')));
   await new Promise((r) => setTimeout(r, 3000));

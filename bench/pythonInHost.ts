@@ -4,9 +4,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { AgentWorkbenchApi } from '../src/extension';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { EXTENSION_ID, benchRuntime, envelopeProblem, measureGroup, short, stats } from './inHost';
+import { activatedWorkbench, benchRuntime, envelopeProblem, measureGroup, short, stats } from './inHost';
 import type { Row, Stats } from './inHost';
 
 interface Pair {
@@ -24,9 +23,7 @@ export async function run(): Promise<void> {
   const renameIterations = Number(process.env.AW_BENCH_RENAME_ITERATIONS ?? 30);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('the bench needs the python fixture open');
-  const ext = vscode.extensions.getExtension<AgentWorkbenchApi>(EXTENSION_ID);
-  if (!ext) throw new Error(`extension ${EXTENSION_ID} is not loaded`);
-  const api = await ext.activate();
+  const api = await activatedWorkbench();
   const uri = (file: string) => vscode.Uri.file(path.join(folder.uri.fsPath, file));
   /** The position of `text` right after `before` in a file (which must hold it once). */
   const at = async (file: string, text: string, before: string): Promise<vscode.Position> => {

@@ -477,6 +477,11 @@ try {
       ]);
       await frame.$eval('.more-files', (p) => p.scrollIntoView({ block: 'center' }));
       await page.screenshot({ path: path.join(ARTIFACTS, 'panel-many-files.png') });
+      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Dark Modern' });
+      await sleep(1500);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-many-files-dark.png') });
+      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
+      await sleep(1000);
       await click(frame, 'button[data-action=showAllFiles]');
       await waitFor('every file', async () => (await domFiles(frame)).length === 130);
       assert.deepEqual((await domFiles(frame)).map((f) => f.path).sort(), [...many].sort());

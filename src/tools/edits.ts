@@ -9,7 +9,7 @@ import { indentationOf, indentUnit, LineIndex, reindentLines, unitBelow } from '
 import type { MutationData, StagedChange } from '../core/transactions/types';
 import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
-import { countOf } from '../core/util/wording';
+import { countOf, pathsSaid } from '../core/util/wording';
 import { resolveSymbol } from '../core/symbols/symbols';
 import { elementBody, hasElementBodies, hasIndentedBodies, hasSectionBodies, indentedBody, sectionBody } from '../core/symbols/bodies';
 import { attributesOf } from '../core/symbols/attributes';
@@ -508,8 +508,3 @@ export const insertAfterSymbol = symbolEditTool(
   `Stages text as whole lines after the line where a symbol ends, e.g. a new method after another (start text with a blank line to separate them); ${TEXT_HELP} the symbol's. The symbol resolves in the editor buffer.`,
   { symbol: { symbolId: '1a2b3c4d:src/greeter.ts#Class:Greeter/Method:greet' }, text: '\nbye(): string {\n  return "bye";\n}' },
 );
-
-/** Up to three paths by name; more as a count with the first two (a summary is read in one line). */
-function pathsSaid(paths: string[]): string {
-  return paths.length <= 3 ? paths.join(', ') : `${paths.length} files (${paths.slice(0, 2).join(', ')}, …)`;
-}

@@ -249,11 +249,13 @@ export const transactionPreview = defineTool({
     let note: string | undefined;
     let shownDocuments = documents;
     if (input.includeDiff) {
-      const contextLines = input.contextLines ?? 3;
+      const selected = input.document && (input.document.path !== undefined || input.document.documentId !== undefined) ? input.document : undefined;
+      // A word diff (every document's, unless format unified) says each change in its line: no context unless asked.
+      const words = !selected && input.format !== 'unified';
+      const contextLines = input.contextLines ?? (words ? 0 : 3);
       // The asked-for diffs keep at least half of the limit; a long documents list gives way to them (output bounding cuts it).
       const listBytes = Math.min(utf8Bytes(JSON.stringify(documents)), Math.floor(ctx.maxOutputBytes / 2));
       const budget = ctx.maxOutputBytes - listBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
-      const selected = input.document && (input.document.path !== undefined || input.document.documentId !== undefined) ? input.document : undefined;
       if (selected) {
         const staged = findChanged(ws, selected, changed);
         const all = stagedHunks(staged, contextLines);
@@ -265,7 +267,6 @@ export const transactionPreview = defineTool({
       } else {
         // Every changed document in order, each with what fits of its diff; the list of documents is not repeated beside them.
         const items: PathDiff[] = [];
-        const words = input.format !== 'unified';
         const textOf = words ? hunkWordText : hunkText;
         let left = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES - NOTE_RESERVE_BYTES;
         let out = false; // the budget ran out: the rest are listed with their counts only
@@ -274,7 +275,7 @@ export const transactionPreview = defineTool({
           const item: PathDiff = { path: described.document?.path ?? staged.path ?? staged.origin?.path ?? '' };
           if (described.changeKind !== 'Modified') item.changeKind = described.changeKind;
           if (described.previousPath !== undefined) item.previousPath = described.previousPath;
-          const all = out ? [] : stagedHunks(staged, words ? (input.contextLines ?? 0) : contextLines);
+          const all = out ? [] : stagedHunks(staged, contextLines);
           const { hunks } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, textOf);
           if (hunks.length > 0) item.diff = hunks.map(textOf).join('\n');
           if (hunks.length < all.length || (out && described.preview.addedLines + described.preview.removedLines > 0)) {

@@ -13,3 +13,8 @@ export function nameAndFolder(path: string): { name: string; folder: string } {
   const slash = path.lastIndexOf('/');
   return { name: path.slice(slash + 1), folder: slash < 0 ? '' : path.slice(0, slash) };
 }
+
+/** Up to three paths by name; more as a count with the first two (a summary is read in one line). */
+export function pathsSaid(paths: readonly string[]): string {
+  return paths.length <= 3 ? paths.join(', ') : `${countOf(paths.length, 'file')} (${paths.slice(0, 2).join(', ')}, …)`;
+}
