@@ -20,6 +20,8 @@ export async function benchRealcode({ root, codeBases = Object.keys(CODE_BASES) 
   if (!fs.existsSync(testsPath)) throw new Error(`${path.relative(root, testsPath)} is missing: compile first (npx tsc -p . --noEmit false --outDir out)`);
   const results = [];
   const failures = [];
+  const dumpTo = process.env.AW_REALCODE_DUMP ? path.resolve(process.env.AW_REALCODE_DUMP) : undefined;
+  if (dumpTo) fs.mkdirSync(dumpTo, { recursive: true });
   for (const name of codeBases) {
     const ws = codeBaseWorkspace(name);
     const out = path.join(ws.scratch, 'realcode.json');
@@ -34,7 +36,7 @@ export async function benchRealcode({ root, codeBases = Object.keys(CODE_BASES) 
           AW_BENCH_OUT: out,
           AW_REALCODE_BASE: name,
           AW_REALCODE_META: JSON.stringify({ package: ws.package, version: ws.version }),
-          ...(process.env.AW_REALCODE_DUMP ? { AW_REALCODE_DUMP: path.resolve(process.env.AW_REALCODE_DUMP) } : {}),
+          ...(dumpTo ? { AW_REALCODE_DUMP: dumpTo } : {}),
         },
         userSettings: HEADLESS_USER_SETTINGS,
       });

@@ -72,7 +72,7 @@ export const GREP_WAYS: Record<Kind, string> = {
 const TOOL_WAYS: Record<Kind, string> = {
   references: 'find-references (referencesLimit 1000)',
   derived: 'find-derived-types (typesLimit 1000)',
-  callers2: 'find-callers on f, then find-callers on each caller by symbolId',
+  callers2: 'find-callers depth 2 (each caller with its own callers)',
   attributes: 'get-symbol-attributes (includeInherited)',
   info: 'get-symbol-info',
   rename: "rename-symbol + transaction-preview includeDiff (every document's hunks in one answer; one more call per document it left out)",
@@ -399,15 +399,15 @@ async function measure(): Promise<void> {
         };
       }
       case 'callers2': {
-        interface Callers {
-          calls: { items: { symbol: SymbolRef & { external?: unknown } }[]; hasMore?: boolean };
+        interface Call {
+          symbol: SymbolRef & { external?: unknown };
+          calls?: { items: Call[] };
         }
-        const level1 = dataOf<Callers>(await tool('find-callers', { symbol: sel(q), callersLimit: 1000 })).calls.items.map((c) => c.symbol);
-        const toolCallers = new Set(level1.map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
-        for (const c of level1) {
-          if (!c.symbolId) continue;
-          const level2 = dataOf<Callers>(await tool('find-callers', { symbol: { symbolId: c.symbolId }, callersLimit: 1000 })).calls.items.map((x) => x.symbol);
-          for (const s of level2) toolCallers.add(`${nameOf(s)}@${s.symbolId ? pathOfSymbolId(s.symbolId) : 'external'}`);
+        const answer = dataOf<{ calls: { items: Call[] } }>(await tool('find-callers', { symbol: sel(q), callersLimit: 1000, depth: 2 }));
+        const toolCallers = new Set<string>();
+        for (const c of answer.calls.items) {
+          const level2 = (c.calls?.items ?? []).map((x) => x.symbol);
+          for (const s of [c.symbol, ...level2]) toolCallers.add(`${nameOf(s)}@${s.symbolId ? pathOfSymbolId(s.symbolId) : 'external'}`);
         }
         const items = (await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', u, pos)) ?? [];
         const rawCallers = new Set<string>();

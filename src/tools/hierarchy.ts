@@ -1,7 +1,7 @@
 import { defineTool } from '../core/chain/definition';
 import type { LocationOutput, ResolvedDocument, ToolContext } from '../core/documents/context';
 import { retry, revise, ToolError } from '../core/chain/envelope';
-import type { HostRange, HostSymbol } from '../core/documents/editorPort';
+import type { HostCall, HostHierarchyItem, HostRange, HostSymbol } from '../core/documents/editorPort';
 import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
 import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
@@ -9,6 +9,7 @@ import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { indentationOf, LineIndex } from '../core/documents/text';
+import { mapConcurrently } from '../core/util/concurrency';
 import { pythonOverloads } from '../core/symbols/overloads';
 import { readsHeritage } from '../core/symbols/heritage';
 import { providerAnswered, providerAnswers } from '../core/symbols/providers';
@@ -90,10 +91,29 @@ const single = (target: ResolvedSymbol, ctx: ToolContext): SymbolOutput => symbo
 
 // ---------------------------------------------------------------- calls
 
-/** What find-callers and find-callees answer: each calling or called function with its call sites. */
-export type CallsData = { symbol: SymbolOutput; calls: Collection<{ symbol: AnySymbol; callSites: Site[] }> } & Partial<PartialAnswer>;
+/** A calling or called function with its call sites; `calls`, when asked for deeper levels, its own callers or callees. */
+export interface CallItem {
+  symbol: AnySymbol;
+  callSites: Site[];
+  calls?: Collection<CallItem>;
+}
 
-async function calls(ctx: ToolContext, selector: SymbolSelector, direction: 'incoming' | 'outgoing', limit: number | null | undefined): Promise<CallsData> {
+/** What find-callers and find-callees answer: each calling or called function with its call sites. */
+export type CallsData = { symbol: SymbolOutput; calls: Collection<CallItem>; unexpanded?: number } & Partial<PartialAnswer>;
+
+/** Levels a call answer may nest, and the call hierarchy queries one answer may spend on them. */
+export const MAX_CALL_DEPTH = 3;
+export const MAX_CALL_EXPANSIONS = 100;
+
+const itemKey = (i: Pick<HostHierarchyItem, 'absPath' | 'selectionRange'>) => `${i.absPath}#${i.selectionRange.start}`;
+
+async function calls(
+  ctx: ToolContext,
+  selector: SymbolSelector,
+  direction: 'incoming' | 'outgoing',
+  limit: number | null | undefined,
+  depth: number | undefined,
+): Promise<CallsData> {
   const target = await resolveSymbol(ctx, selector);
   const doc = target.document;
   const { answer: h, partial } = await whenCovered(
@@ -106,14 +126,33 @@ async function calls(ctx: ToolContext, selector: SymbolSelector, direction: 'inc
   if (h.roots === undefined) throw unsupportedFeature(doc, 'call hierarchy');
   if (h.roots.length === 0) await nothingPrepared(ctx, target);
   providerAnswered(ctx, doc, 'callHierarchy');
-  const items: { symbol: AnySymbol; callSites: Site[] }[] = [];
-  for (const edge of h.edges) {
-    // The call's span is the called function's name: the target's for callers, the edge's for callees.
-    const called = direction === 'incoming' ? target.symbol.name : edge.item.name;
-    items.push({ symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length) });
-  }
-  items.sort((a, b) => compareSymbols(a.symbol, b.symbol));
-  return { symbol: single(target, ctx), calls: limited(items, limit), ...partial };
+  let budget = MAX_CALL_EXPANSIONS;
+  let unexpanded = 0;
+  // One level: the edges as items in path order, each expanded while levels and budget remain (never into a function on its own path: recursion).
+  const level = async (edges: HostCall[], calledName: string, levelsLeft: number, path: ReadonlySet<string>): Promise<Collection<CallItem>> => {
+    const built = await mapConcurrently(edges, 8, async (edge) => {
+      // The call's span is the called function's name: the target's for callers, the edge's for callees.
+      const called = direction === 'incoming' ? calledName : edge.item.name;
+      const item: CallItem = { symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length) };
+      return { item, edge };
+    });
+    built.sort((a, b) => compareSymbols(a.item.symbol, b.item.symbol));
+    const page = limited(built, limit);
+    if (levelsLeft > 0) {
+      await mapConcurrently(page.items, 4, async ({ item, edge }) => {
+        if (isExternal(item.symbol) || path.has(itemKey(edge.item))) return;
+        if (budget <= 0) return void unexpanded++;
+        budget--;
+        const next = await ctx.editor.callHierarchy(edge.item.absPath, edge.item.selectionRange.start, direction);
+        if (!next.roots?.length) return void unexpanded++;
+        item.calls = await level(next.edges, edge.item.name, levelsLeft - 1, new Set([...path, itemKey(edge.item)]));
+      });
+    }
+    return { ...page, items: page.items.map((b) => b.item) };
+  };
+  const levels = Math.min(Math.max(depth ?? 1, 1), MAX_CALL_DEPTH);
+  const items = await level(h.edges, target.symbol.name, levels - 1, new Set(h.roots.map(itemKey)));
+  return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...partial };
 }
 
 /**
@@ -170,19 +209,30 @@ async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promis
   throw unsupportedFeature(doc, 'call hierarchy');
 }
 
-const callData = (what: string): JsonSchema => ({
+const callData = (what: string, nested: string): JsonSchema => ({
   type: 'object',
   properties: {
     symbol: symbolOutputSchema,
     calls: collectionOutput(what, {
       type: 'object',
-      properties: { symbol: anySymbolSchema, callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." } },
+      properties: {
+        symbol: anySymbolSchema,
+        callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." },
+        calls: { type: 'object', description: `depth > 1: ${nested}; none at the last level, for library functions, on recursion.` },
+      },
       required: ['symbol', 'callSites'],
     }),
+    unexpanded: {
+      type: 'integer',
+      minimum: 1,
+      description: `Items left without calls: over ${MAX_CALL_EXPANSIONS} expansions, or none prepared there.`,
+    },
     ...partialProperties,
   },
   required: ['symbol', 'calls'],
 });
+
+const depthParameter = { type: 'integer', minimum: 1, maximum: MAX_CALL_DEPTH, default: 1 } as const;
 
 export const findCallers = defineTool({
   name: 'find-callers',
@@ -190,12 +240,15 @@ export const findCallers = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods that call a symbol (incoming calls of the language's call hierarchy), each with its call sites; follows imports and aliases, unlike a text search.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers') }, ['symbol'], { workspace: false, view: true }),
-  dataSchema: callData('Callers, by path and position.'),
+    "Functions and methods that call a symbol (the language's call hierarchy), each with its call sites; follows imports and aliases, unlike grep. depth 2-3: each caller's callers in its calls.",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
+  dataSchema: callData('Callers, by path and position.', "the caller's callers"),
   annotations: queryAnnotations('Find Callers'),
   examples: example('find-callers', 'Callers', 'src/util.ts', 'formatName', 'Each calling function (Greeter.greet) with its call sites.'),
-  run: (input, ctx) => calls(ctx, input.symbol, 'incoming', input.callersLimit),
+  run: (input, ctx) => calls(ctx, input.symbol, 'incoming', input.callersLimit, input.depth),
 });
 
 export const findCallees = defineTool({
@@ -203,9 +256,13 @@ export const findCallees = defineTool({
   title: 'Find Callees',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: "Functions and methods a symbol calls (outgoing calls of the language's call hierarchy), each with the call sites in the symbol's body.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees') }, ['symbol'], { workspace: false, view: true }),
-  dataSchema: callData('Callees, by path and position (library symbols last).'),
+  description:
+    "Functions and methods a symbol calls (the language's call hierarchy), each with the call sites in the symbol's body. depth 2-3: each callee's callees in its calls.",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
+  dataSchema: callData('Callees, by path and position (library symbols last).', "the callee's callees"),
   annotations: queryAnnotations('Find Callees'),
   examples: example(
     'find-callees',
@@ -214,7 +271,7 @@ export const findCallees = defineTool({
     'welcomeAll',
     'Each called function (greetAll, then library functions) with its call sites in welcomeAll.',
   ),
-  run: (input, ctx) => calls(ctx, input.symbol, 'outgoing', input.calleesLimit),
+  run: (input, ctx) => calls(ctx, input.symbol, 'outgoing', input.calleesLimit, input.depth),
 });
 
 // ---------------------------------------------------------------- types

@@ -29,7 +29,7 @@ export const serverStatus = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Reports Agent Workbench itself: version, editor version, mode (configured, effective), trust, defaults (timeout, output limit, revisions, permissions), tools the mode allows, uptime, recovery state, failures recorded. Call it when a tool is refused or acts oddly.',
+    'Reports Agent Workbench itself: version, editor version, mode, trust, defaults (timeout, output limit, revisions, permissions), tools the mode allows, uptime, recovery state, failures recorded. Call it when a tool is refused or acts oddly.',
   inputSchema: inputSchema({}),
   dataSchema: {
     type: 'object',

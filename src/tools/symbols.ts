@@ -13,7 +13,7 @@ import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, sy
 import type { SymbolOutput } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
-import { signatureOf } from '../core/symbols/signature';
+import { readableHover, signatureOf } from '../core/symbols/signature';
 import { commonJsExports } from '../core/symbols/exports';
 import { collectionOf, inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
@@ -96,7 +96,7 @@ export const searchSymbols = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), by symbolId and line. Locals are left out and counted unless includeLocals. Better than text search for a class, function or member.",
+    "Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), by symbolId and line. Locals are left out and counted unless includeLocals. Better than grep for declarations.",
   inputSchema: searchInput,
   dataSchema: {
     type: 'object',
@@ -288,8 +288,6 @@ interface SymbolInfoData extends ResolvedSymbolData {
   memberCount: number;
 }
 
-const HOVER_MAX = 4000;
-
 export const getSymbolInfo = defineTool({
   name: 'get-symbol-info',
   title: 'Get Symbol Info',
@@ -303,7 +301,7 @@ export const getSymbolInfo = defineTool({
     properties: {
       ...(resolvedSymbolSchema.properties as object),
       signature: { type: 'string' },
-      hover: { type: 'array', items: { type: 'string' } },
+      hover: { type: 'array', items: { type: 'string' }, description: 'Markdown; links to editor commands reduced to their text.' },
       memberCount: { type: 'integer' },
     },
   },
@@ -315,9 +313,7 @@ export const getSymbolInfo = defineTool({
   ],
   async run(input, ctx): Promise<SymbolInfoData> {
     const r = await resolveSymbol(ctx, input.symbol);
-    const hover = ((await ctx.editor.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []).map((h) =>
-      h.length > HOVER_MAX ? `${h.slice(0, HOVER_MAX)}…` : h,
-    );
+    const hover = readableHover((await ctx.editor.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []);
     return {
       ...describeSymbol(ctx, r.document, r.symbol, r.containers),
       signature: signatureOf(r.document, r.symbol),

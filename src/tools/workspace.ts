@@ -274,7 +274,7 @@ export const getSolutionStructure = defineTool({
   ...QUERY,
   timeoutSeconds: 60,
   description:
-    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (symbols, folding, hover, definition, references, rename, semantic tokens, formatting), probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. Tells which semantic tools work; one folder's details: workspace-status.",
+    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (symbols, definition, references, rename and others), probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. One folder's details: workspace-status.",
   inputSchema: inputSchema({
     probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
     projectsLimit: limitParameter('projects per folder'),
@@ -390,7 +390,7 @@ export const getProjectDetails = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Details one project (projectId, name or path from get-solution-structure; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others' first lines), documents (files under it in no nested project, with language) and language counts.",
+    "Details one project (projectId, name or path from get-solution-structure; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others' first lines), documents (files in no nested project, with language) and language counts.",
   inputSchema: inputSchema({
     project: {
       ...projectSelectorInput,

@@ -181,6 +181,42 @@ describe('a real code base: rxjs 7 sources', function () {
     );
   });
 
+  it('find-callers depth 2 on arrRemove: each caller with its own callers, as two levels of the raw incoming calls say', async () => {
+    const file = 'src/internal/util/arrRemove.ts';
+    const uri = vscode.Uri.file(abs(file));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    const [item] =
+      (await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>(
+        'vscode.prepareCallHierarchy',
+        uri,
+        doc.positionAt(doc.getText().indexOf('arrRemove')),
+      )) ?? [];
+    assert.ok(item, 'the raw call hierarchy prepares arrRemove');
+    const incoming = async (i: vscode.CallHierarchyItem) =>
+      (await vscode.commands.executeCommand<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', i)) ?? [];
+    const rawKey = (i: vscode.CallHierarchyItem) =>
+      `${path.relative(workspaceRoot(), i.uri.fsPath).split(path.sep).join('/')}:${i.selectionRange.start.line + 1}`;
+    const raw = new Map<string, string[]>();
+    for (const call of await incoming(item)) raw.set(rawKey(call.from), (await incoming(call.from)).map((c) => rawKey(c.from)).sort());
+    type Call = { symbol: SymbolOutput; calls?: { items: Call[]; hasMore: boolean } };
+    const answer = expectOk<{ calls: { items: Call[]; hasMore: boolean }; unexpanded?: number }>(
+      await invoke('find-callers', {
+        symbol: { location: { selection: { document: { path: file }, selectedText: 'arrRemove', contextBefore: 'function ' } } },
+        depth: 2,
+        callersLimit: 1000,
+      }),
+    ).data;
+    const key = (s: SymbolOutput) => `${s.symbolId.slice(s.symbolId.indexOf(':') + 1, s.symbolId.indexOf('#'))}:${s.line}`;
+    const tool = new Map(answer.calls.items.map((c) => [key(c.symbol), (c.calls?.items ?? []).map((x) => key(x.symbol)).sort()]));
+    assert.equal(answer.unexpanded, undefined, 'every caller was expanded');
+    assert.ok(
+      answer.calls.items.every((c) => c.calls && !c.calls.hasMore),
+      'each caller carries its callers, none left out',
+    );
+    assert.ok(raw.size >= 8, `arrRemove has ${raw.size} callers`);
+    assert.deepEqual(tool, raw);
+  });
+
   it(`${ROUNDS} rounds of navigation, rename isFunction -> isCallable, commit, rename back, commit: every commit lands byte for byte`, async () => {
     const renamedFiles = new Map([...original].map(([p, b]) => [p, renamed(b, OLD, NEW)]));
     for (let round = 1; round <= ROUNDS; round++) {

@@ -13,3 +13,20 @@ export function signatureOf(doc: ResolvedDocument, symbol: HostSymbol): string {
     .trim();
   return compact.length > SIGNATURE_MAX ? `${compact.slice(0, SIGNATURE_MAX)}…` : compact;
 }
+
+const HOVER_MAX = 4000;
+/**
+ * A Markdown link whose target is a command: URI (TypeScript links a doc comment's {@link X} to
+ * `command:_typescript.openJsDocLink?<JSON naming the file's absolute path>`): a click target in
+ * the editor, hundreds of bytes an agent cannot use, and a path outside the workspace's terms.
+ * The title, when given, is quoted after the target.
+ */
+const COMMAND_LINK = /\[([^\]]*)\]\(command:[^)\s]*(?:\s+"[^"]*")?\)/g;
+
+/** A hover's parts as an agent reads them: command links reduced to their text, outer blank lines trimmed, each cut at HOVER_MAX. */
+export function readableHover(parts: readonly string[]): string[] {
+  return parts
+    .map((p) => p.replace(COMMAND_LINK, '$1').trim())
+    .filter((p) => p !== '')
+    .map((p) => (p.length > HOVER_MAX ? `${p.slice(0, HOVER_MAX)}…` : p));
+}

@@ -294,6 +294,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       if (direction === 'incoming') {
         // Given out of order: the tool sorts by path and position.
         if (s.name === 'middle') return { roots: [root], edges: [call('other', 'middle'), call('top', 'middle')] };
+        if (s.name === 'leaf') return { roots: [root], edges: [call('middle', 'leaf')] };
         return { roots: [root], edges: [] };
       }
       if (s.name === 'middle') {
@@ -362,6 +363,75 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     ).data;
     assert.deepEqual(page(d.calls), [1, true, 2]);
     assert.equal(readSymbol(d.calls.items[0].symbol).name, 'top');
+  });
+
+  type Call = { symbol: SymbolOutput | ExternalSymbol; callSites: { line: number }[]; calls?: Calls };
+  type Calls = { items: Call[]; hasMore: boolean; totalCount: number };
+  /** A call answer as a tree of names: each item's name, then its nested calls when it has them. */
+  const tree = (c: Calls): unknown[] => c.items.map((i) => (i.calls ? [readSymbol(i.symbol).name, tree(i.calls)] : readSymbol(i.symbol).name));
+
+  it('find-callers depth 2 and 3: each caller carries its own callers in calls, with call sites; depth 1 nests nothing', async () => {
+    const leaf = at('src/chain.ts', 'leaf', 'function ');
+    const one = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', leaf)).data;
+    assert.deepEqual(tree(one.calls), ['middle']);
+    const two = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...leaf, depth: 2 })).data;
+    assert.deepEqual(tree(two.calls), [['middle', ['top', 'other']]]);
+    const middle = two.calls.items[0];
+    assert.deepEqual(
+      middle.calls?.items.map((c) => c.callSites.map((s) => s.line)),
+      [[10], [14]],
+      "each nested caller's call sites of middle",
+    );
+    assert.deepEqual(page(middle.calls as Calls), [2, false, 2]);
+    assert.equal(two.unexpanded, undefined);
+    const three = (await h.ok<{ calls: Calls }>('find-callers', { ...leaf, depth: 3 })).data;
+    assert.deepEqual(
+      tree(three.calls),
+      [
+        [
+          'middle',
+          [
+            ['top', []],
+            ['other', []],
+          ],
+        ],
+      ],
+      'the last level expanded has calls, empty when nothing calls it',
+    );
+    const limited = (await h.ok<{ calls: Calls }>('find-callers', { ...leaf, depth: 2, callersLimit: 1 })).data;
+    assert.deepEqual(page(limited.calls.items[0].calls as Calls), [1, true, 2], 'callersLimit bounds every level');
+  });
+
+  it('find-callees depth 2: a library callee is not expanded; recursion stops at a function already on the path; depth past 3 is refused', async () => {
+    const top = (await h.ok<{ calls: Calls }>('find-callees', { ...at('src/chain.ts', 'top', 'function '), depth: 2 })).data;
+    assert.deepEqual(tree(top.calls), [['middle', ['leaf']], 'max']);
+    const callHierarchy = host.navigation.callHierarchy;
+    assert.ok(callHierarchy);
+    // middle also calls itself: its own callers list it, and it is not expanded again under itself.
+    host.navigation.callHierarchy = (absPath, offset, direction) => {
+      const answer = callHierarchy(absPath, offset, direction);
+      const s = service.symbolAt(absPath, offset);
+      if (direction !== 'incoming' || s?.name !== 'middle') return answer;
+      const self = answer.roots?.[0] as HostHierarchyItem;
+      return { ...answer, edges: [...answer.edges, { item: self, fromPath: chainPath, fromRanges: [self.selectionRange] }] };
+    };
+    const recursive = (await h.ok<{ calls: Calls }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 3 })).data;
+    assert.deepEqual(tree(recursive.calls), [['middle', ['middle', ['top', []], ['other', []]]]]);
+    await h.fail('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 4 }, 'InvalidRequest');
+  });
+
+  it('find-callers depth 2: a caller the call hierarchy prepares nothing at is left without calls and counted as unexpanded', async () => {
+    const callHierarchy = host.navigation.callHierarchy;
+    assert.ok(callHierarchy);
+    host.navigation.callHierarchy = (absPath, offset, direction) => {
+      const answer = callHierarchy(absPath, offset, direction);
+      if (service.symbolAt(absPath, offset)?.name !== 'leaf' || direction !== 'incoming') return answer;
+      const v = chainSymbols().find((x) => x.name === 'value') as HostSymbol;
+      return { ...answer, edges: [...answer.edges, { item: service.item(chainPath, v), fromPath: chainPath, fromRanges: [v.selectionRange] }] };
+    };
+    const d = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 })).data;
+    assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']], 'value']);
+    assert.equal(d.unexpanded, 1);
   });
 
   it('find-callees: call sites sorted by position; a library callee comes last, outside the workspace, without a symbolId', async () => {
