@@ -149,6 +149,8 @@ const escapeRe = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 /** The path in a symbolId `<folderId>:<path>#<Kind>:<name>/…`. */
 const pathOfSymbolId = (id: string): string => id.slice(id.indexOf(':') + 1, id.indexOf('#'));
 /** A listed symbol's name: given when the symbolId escapes it, else its symbolId's last segment ("Kind:name~n"). */
+/** TypeScript's outline names an accessor "(get) x", its call hierarchy "x". */
+const accessorName = (name: string): string => name.replace(/^\((?:get|set)\) /, '');
 const nameOf = (s: { name?: string; symbolId?: string }): string =>
   s.name ??
   decodeURIComponent(
@@ -407,7 +409,7 @@ async function measure(): Promise<void> {
         const toolCallers = new Set<string>();
         for (const c of answer.calls.items) {
           const level2 = (c.calls?.items ?? []).map((x) => x.symbol);
-          for (const s of [c.symbol, ...level2]) toolCallers.add(`${nameOf(s)}@${s.symbolId ? pathOfSymbolId(s.symbolId) : 'external'}`);
+          for (const s of [c.symbol, ...level2]) toolCallers.add(`${accessorName(nameOf(s))}@${s.symbolId ? pathOfSymbolId(s.symbolId) : 'external'}`);
         }
         const items = (await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', u, pos)) ?? [];
         const rawCallers = new Set<string>();

@@ -17,13 +17,13 @@ const sel = (p: string, selectedText: string, contextBefore?: string) => ({
   location: { selection: { document: { path: p }, selectedText, ...(contextBefore ? { contextBefore } : {}) } },
 });
 
-/** The six cross-file questions of an ordinary task, as an agent asks them when the window opens. */
+/** The cross-file questions of an ordinary task, as an agent asks them when the window opens. */
 const QUESTIONS: { tool: string; input: object }[] = [
   { tool: 'search-symbols', input: { query: 'Subscriber' } },
   { tool: 'find-implementations', input: { symbol: sel('src/internal/types.ts', 'SchedulerLike', 'export interface ') } },
   { tool: 'find-derived-types', input: { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') } },
   { tool: 'find-references', input: { symbol: sel('src/internal/Subscriber.ts', 'Subscriber', 'export class '), referencesLimit: 500 } },
-  { tool: 'find-callers', input: { symbol: sel(DECLARATION, 'isFunction', 'function ') } },
+  { tool: 'find-callers', input: { symbol: sel(DECLARATION, 'isFunction', 'function '), depth: 2 } },
   { tool: 'get-type-hierarchy', input: { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') } },
   { tool: 'go-to-definition', input: sel('src/internal/Subscriber.ts', 'isFunction', 'if (') },
 ];

@@ -7,8 +7,10 @@
  *   symbolId = <documentId> "#" <segment> ("/" <segment>)*
  *   segment  = <kind> ":" <name> ["~" <ordinal>]
  *
- * kind and name are percent-encoded (UTF-8) except [A-Za-z0-9_$-], so "/", "#", "~", ":", ".",
- * quotes, spaces and non-ASCII never clash with the separators. ordinal counts earlier siblings
+ * kind and name are percent-encoded (UTF-8) except [A-Za-z0-9_$-] and ". ()", so "/", "#", "~",
+ * ":", "%", quotes and non-ASCII never clash with the separators; the dot, parentheses and space
+ * that language services put in names ("(get) nodeViews", TypeScript's "operate() callback") stay
+ * as they are, where escaping tripled them. ordinal counts earlier siblings
  * with the same kind and name (overloads, merged declarations); it is left out when 0. The
  * documentId may itself contain "#", which is why the path starts at the last "#".
  */
@@ -79,7 +81,7 @@ interface Segment {
   ordinal: number;
 }
 
-const SAFE = /[A-Za-z0-9_$-]/;
+const SAFE = /[A-Za-z0-9_$. ()-]/;
 
 export function encodePart(text: string): string {
   let out = '';

@@ -23,11 +23,12 @@ const SHAPES = [
   '  $: 4,',
   '  naïve😀: 5,',
   '  "c#d~1%": 6,',
+  '  "(get) x.y z": 7,',
   '};',
   '',
 ].join('\n');
 
-const ODD_NAMES = ["'a/b'", '"x.y"', "'it\\'s'", '$', 'naïve😀', '"c#d~1%"'];
+const ODD_NAMES = ["'a/b'", '"x.y"', "'it\\'s'", '$', 'naïve😀', '"c#d~1%"', '(get) x.y z'];
 
 const USE = 'import { Circle } from "./shapes";\nconst c = new Circle();\nc.area();\n';
 
@@ -51,12 +52,13 @@ function shapeSymbols(text: string) {
 }
 
 describe('core: symbolId', () => {
-  it('parses what it builds, for odd names (/, ., quotes, $, #, ~, %, non-ASCII) and a documentId with #', () => {
+  it('parses what it builds, for odd names (/, ., quotes, $, #, ~, %, spaces, parentheses, non-ASCII) and a documentId with #', () => {
     const symbols = shapeSymbols(SHAPES);
     const odd = symbols[2];
     for (const child of odd.children) {
       const id = symbolIdOf('1a2b3c4d:src/we#ird.ts', symbols, [odd, child]);
-      assert.match(id.slice(id.lastIndexOf('#') + 1), /^[A-Za-z0-9_$%:~/-]+$/, id);
+      // Escapes leave only the separators, and the dot, parentheses and space that never clash with them.
+      assert.match(id.slice(id.lastIndexOf('#') + 1), /^[A-Za-z0-9_$%:~/. ()-]+$/, id);
       const parsed = parseSymbolId(id);
       assert.ok(parsed, id);
       assert.equal(parsed.documentId, '1a2b3c4d:src/we#ird.ts');
@@ -129,6 +131,11 @@ describe('tools: symbols and references over the fake host', () => {
     assert.ok(
       odd.some((s) => s.name !== undefined),
       'some odd names need escapes',
+    );
+    const readable = odd.find((s) => readSymbol(s).name === '(get) x.y z');
+    assert.ok(
+      readable?.symbolId.endsWith('#Variable:odd/Property:(get) x.y z') && readable.name === undefined,
+      'a dot, parentheses and spaces are kept as they are',
     );
     for (const s of odd) {
       const back = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { symbolId: s.symbolId } })).data;
