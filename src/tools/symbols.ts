@@ -4,7 +4,7 @@ import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
 import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPort';
 import { countLanguages, LanguageIndex } from '../core/documents/languages';
-import { beforeTimeout, inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';
+import { beforeTimeout, inTime, partialNote, partialProperties, READINESS, starting, whenCovered } from '../core/symbols/readiness';
 import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
@@ -13,7 +13,7 @@ import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, sy
 import type { SymbolOutput } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
-import { readableHover, signatureOf } from '../core/symbols/signature';
+import { hoverSaysLoading, readableHover, signatureOf } from '../core/symbols/signature';
 import { commonJsExports } from '../core/symbols/exports';
 import { collectionOf, inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
@@ -282,11 +282,7 @@ export const resolveSymbolTool = defineTool({
   },
 });
 
-interface SymbolInfoData extends ResolvedSymbolData {
-  signature: string;
-  hover: string[];
-  memberCount: number;
-}
+type SymbolInfoData = ResolvedSymbolData & { signature: string; hover: string[]; memberCount: number } & Partial<PartialAnswer>;
 
 export const getSymbolInfo = defineTool({
   name: 'get-symbol-info',
@@ -303,6 +299,7 @@ export const getSymbolInfo = defineTool({
       signature: { type: 'string' },
       hover: { type: 'array', items: { type: 'string' }, description: 'Markdown; links to editor commands reduced to their text.' },
       memberCount: { type: 'integer' },
+      ...partialProperties,
     },
   },
   annotations: queryAnnotations('Get Symbol Info'),
@@ -313,12 +310,23 @@ export const getSymbolInfo = defineTool({
   ],
   async run(input, ctx): Promise<SymbolInfoData> {
     const r = await resolveSymbol(ctx, input.symbol);
-    const hover = readableHover((await ctx.editor.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []);
+    const ask = async () => readableHover((await ctx.editor.hover(r.document.absolutePath, r.symbol.selectionRange.start)) ?? []);
+    let hover = await ask();
+    let partial: PartialAnswer | undefined;
+    // TypeScript's hover says "(loading...)" until its project has loaded: asked again once the service covers it.
+    if (hoverSaysLoading(hover)) ({ answer: hover, partial } = await whenCovered(ctx, r.document, 'hover', ask, () => false));
+    if (hoverSaysLoading(hover)) {
+      partial ??= {
+        complete: false,
+        note: `Partial: the ${r.document.host.languageId} hover says it is still loading. Ask again in ${READINESS.retryAfterSeconds} seconds.`,
+      };
+    }
     return {
       ...describeSymbol(ctx, r.document, r.symbol, r.containers),
       signature: signatureOf(r.document, r.symbol),
       hover,
       memberCount: r.symbol.children.length,
+      ...partial,
     };
   },
 });

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
+import { readableHover } from '../../src/core/symbols/signature';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SolutionStructureData } from '../../src/tools/workspace';
 import type { ReferencesData } from '../../src/tools/references';
@@ -318,11 +319,15 @@ const PROBES: Record<(typeof MATRIX_TOOLS)[number], Probe> = {
   },
   'get-symbol-info': async (c) => {
     const { doc, position } = await positionOf(c.file, c.symbol);
+    // The tool first: it waits while TypeScript's hover still says "(loading...)", and the raw hover asked after it then agrees.
+    const answer = await invoke('get-symbol-info', symbolInput(c, c.symbol));
     const hovers = (await raw<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
-    const texts = hovers.flatMap((h) => h.contents.map((x) => (typeof x === 'string' ? x : x.value))).filter((t) => t.trim() !== '');
+    const texts = readableHover(hovers.flatMap((h) => h.contents.map((x) => (typeof x === 'string' ? x : x.value))));
     return classify(
-      await invoke('get-symbol-info', symbolInput(c, c.symbol)),
-      (d: { hover?: string[] }) => {
+      answer,
+      (d: { hover?: string[]; complete?: boolean }) => {
+        // A hover asked while the service still loads says so (complete: false); what it shows then may differ.
+        if (d.complete === false) return (d.hover ?? []).some((h) => h.includes('(loading...)')) ? 1 : 'partial, yet its hover does not say loading';
         const missing = texts.filter((t) => !(d.hover ?? []).some((h) => h.includes(t)));
         return missing.length === 0 ? 1 : `the hover leaves out ${JSON.stringify(missing)}`;
       },

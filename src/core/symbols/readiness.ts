@@ -198,7 +198,7 @@ export interface PartialAnswer {
 
 /** The optional fields of an answer that may be partial (present only when it is). */
 export const partialProperties: Record<string, JsonSchema> = {
-  complete: { const: false, description: 'Present only when the answer is partial: a language service was still loading the project.' },
+  complete: { const: false, description: 'Only when partial: a language service was still loading the project.' },
   note: { type: 'string' },
 };
 

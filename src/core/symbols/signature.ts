@@ -30,3 +30,6 @@ export function readableHover(parts: readonly string[]): string[] {
     .filter((p) => p !== '')
     .map((p) => (p.length > HOVER_MAX ? `${p.slice(0, HOVER_MAX)}…` : p));
 }
+
+/** TypeScript prefixes its hover with "(loading...)" while its project loads: the type it shows may be wrong. */
+export const hoverSaysLoading = (parts: readonly string[]): boolean => parts.some((p) => p.includes('(loading...)'));

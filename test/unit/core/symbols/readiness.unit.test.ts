@@ -155,6 +155,30 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.match(refused.error.message, /implementation/);
   });
 
+  it('get-symbol-info: a hover that says "(loading...)" is asked again once the project has loaded; still loading, the answer says complete:false', async () => {
+    const hovers: string[] = [];
+    host.symbolProviders.hover = () => {
+      hovers.push(loaded ? 'loaded' : 'loading');
+      return [loaded ? '```typescript\nclass Circle\n```' : '```typescript\n(loading...) class Circle\n```'];
+    };
+    const partial = (await h.ok<{ hover: string[]; complete?: boolean; note?: string }>('get-symbol-info', circle)).data;
+    assert.deepEqual(partial.hover, ['```typescript\n(loading...) class Circle\n```']);
+    assert.equal(partial.complete, false);
+    assert.match(partial.note ?? '', /still loading/);
+    // The project finishes loading while the tool waits: the second hover is the loaded one, and the answer is whole.
+    hovers.length = 0;
+    host.symbolProviders.hover = () => {
+      const first = hovers.length === 0;
+      hovers.push(first ? 'loading' : 'loaded');
+      if (first) setTimeout(() => (loaded = true), 20);
+      return [first ? '```typescript\n(loading...) class Circle\n```' : '```typescript\nclass Circle\n```'];
+    };
+    const whole = (await h.ok<{ hover: string[]; complete?: boolean }>('get-symbol-info', circle)).data;
+    assert.deepEqual(whole.hover, ['```typescript\nclass Circle\n```']);
+    assert.equal(whole.complete, undefined);
+    assert.deepEqual(hovers, ['loading', 'loaded']);
+  });
+
   it('find-implementations: a non-empty answer from a loading service says complete:false', async () => {
     const circleAt = BASE.indexOf('Circle');
     host.navigation.locations = (feature) => (feature === 'implementation' ? [{ absPath: basePath, range: { start: circleAt, end: circleAt + 6 } }] : []);
