@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { readableHover } from '../../src/core/symbols/signature';
 import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope, SuccessEnvelope } from '../../src/core/chain/envelope';
 import { assertValidEnvelope } from '../shared/envelopes';
@@ -145,3 +146,7 @@ export function withSymbolsRead<T>(envelope: SuccessEnvelope<T>): SuccessEnvelop
   walk(envelope.data);
   return envelope;
 }
+
+/** The raw hover provider's texts as get-symbol-info reads them (command links reduced to their text, blank edges trimmed). */
+export const rawHoverTexts = (hovers: readonly vscode.Hover[]): string[] =>
+  readableHover(hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))));

@@ -3,14 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
-import { readableHover } from '../../src/core/symbols/signature';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SolutionStructureData } from '../../src/tools/workspace';
 import type { ReferencesData } from '../../src/tools/references';
 import { lineReferences } from '../../src/tools/references';
 import { diffMatrix, LANGUAGES, MATRIX_TOOLS, TOOL_FEATURES } from '../../scripts/languageMatrix';
 import type { Cell, Matrix } from '../../scripts/languageMatrix';
-import { activateExtension, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, expectOk, invoke, rawHoverTexts, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
  * One matrix: every tool that takes a document, symbol or location, on one small realistic
@@ -322,7 +321,7 @@ const PROBES: Record<(typeof MATRIX_TOOLS)[number], Probe> = {
     // The tool first: it waits while TypeScript's hover still says "(loading...)", and the raw hover asked after it then agrees.
     const answer = await invoke('get-symbol-info', symbolInput(c, c.symbol));
     const hovers = (await raw<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
-    const texts = readableHover(hovers.flatMap((h) => h.contents.map((x) => (typeof x === 'string' ? x : x.value))));
+    const texts = rawHoverTexts(hovers);
     return classify(
       answer,
       (d: { hover?: string[]; complete?: boolean }) => {

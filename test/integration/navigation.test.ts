@@ -11,7 +11,7 @@ import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
 import type { ReferencesData } from '../../src/tools/references';
 import { lineReferences, readLines, referencesListed } from '../../src/tools/references';
-import { activateExtension, expectError, expectOk, invoke, readListed, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, expectError, expectOk, invoke, rawHoverTexts, readListed, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
  * The symbol tools (search-symbols, get-document-outline, resolve-symbol, get-symbol-info,
@@ -278,7 +278,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       );
       const { doc, position } = await offsetOf('src/shapes.ts', 'describe(): string {\n    return `square', 'override ');
       const raw = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
-      const rawTexts = raw.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).filter((t) => t.trim() !== '');
+      const rawTexts = rawHoverTexts(raw);
       assert.ok(rawTexts.length > 0);
       for (const t of rawTexts) {
         assert.ok(

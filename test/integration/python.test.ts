@@ -8,7 +8,7 @@ import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import type { ReferencesData } from '../../src/tools/references';
 import { lineReferences, readLines } from '../../src/tools/references';
-import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
+import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, rawHoverTexts, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
 
 /*
  * The tools on Python, answered by a real Python language server: pyright, started by the test
@@ -212,7 +212,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
       assert.deepEqual([info.data.name, info.data.kind, info.data.containers], ['perimeter', 'Method', ['Square']]);
       const { doc, position } = await at('shapes/figures.py', 'perimeter', 'def ');
       const raw = (await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, position)) ?? [];
-      const rawTexts = raw.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).filter((t) => t.trim() !== '');
+      const rawTexts = rawHoverTexts(raw);
       assert.ok(rawTexts.length > 0, 'pyright hovers');
       for (const t of rawTexts) {
         assert.ok(

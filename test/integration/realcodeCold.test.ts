@@ -26,6 +26,8 @@ const QUESTIONS: { tool: string; input: object }[] = [
   { tool: 'find-callers', input: { symbol: sel(DECLARATION, 'isFunction', 'function '), depth: 2 } },
   { tool: 'get-type-hierarchy', input: { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') } },
   { tool: 'go-to-definition', input: sel('src/internal/Subscriber.ts', 'isFunction', 'if (') },
+  // TypeScript's hover says "(loading...)" before the project has loaded; the tool asks again or says it is partial.
+  { tool: 'get-symbol-info', input: { symbol: sel('src/internal/Subscriber.ts', 'Subscriber', 'export class ') } },
 ];
 
 type Verdict = 'equal' | 'partial' | 'refused';
@@ -56,7 +58,7 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
 
   after(() => console.log(`      [realcode-cold] ${JSON.stringify(figures)}`));
 
-  it('a rename, then six questions at once: each cold answer equals the loaded one, or says it is partial, or refuses', async function () {
+  it('a rename, then eight questions at once: each cold answer equals the loaded one, or says it is partial, or refuses', async function () {
     await activateExtension();
     // The agent's first actions: open the file, then the rename and the questions at once.
     const uri = vscode.Uri.file(path.join(workspaceRoot(), DECLARATION));
