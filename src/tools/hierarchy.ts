@@ -141,7 +141,8 @@ async function calls(
     if (levelsLeft > 0) {
       await mapConcurrently(page.items, 4, async ({ item, edge }) => {
         if (isExternal(item.symbol) || path.has(itemKey(edge.item))) return;
-        if (budget <= 0) return void unexpanded++;
+        // Near the call's timeout (or cancelled), the levels found so far are answered rather than a Timeout.
+        if (budget <= 0 || ctx.cancelled || ctx.remainingMs() < READINESS.marginMs) return void unexpanded++;
         budget--;
         const next = await ctx.editor.callHierarchy(edge.item.absPath, edge.item.selectionRange.start, direction);
         if (!next.roots?.length) return void unexpanded++;
@@ -225,7 +226,7 @@ const callData = (what: string, nested: string): JsonSchema => ({
     unexpanded: {
       type: 'integer',
       minimum: 1,
-      description: `Items left without calls: over ${MAX_CALL_EXPANSIONS} expansions, or none prepared there.`,
+      description: `Items left without calls: over ${MAX_CALL_EXPANSIONS} expansions, near the timeout, or none prepared there.`,
     },
     ...partialProperties,
   },

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { READINESS } from '../../../src/core/symbols/readiness';
 import * as path from 'node:path';
 import type { HostCall, HostHierarchyItem, HostSymbol, HostTarget } from '../../../src/core/documents/editorPort';
 import { readSymbol, walkSymbols } from '../../../src/core/symbols/symbols';
@@ -432,6 +433,28 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const d = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 })).data;
     assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']], 'value']);
     assert.equal(d.unexpanded, 1);
+  });
+
+  it('find-callers depth 3 near the timeout: the levels found so far come back, the rest counted as unexpanded, not a Timeout', async () => {
+    // 2 s to answer, expansions stop 1.5 s before: middle's starts at once, its callers' 700 ms later would not.
+    Object.assign(READINESS, { marginMs: 1_500 });
+    h.settings.defaultTimeoutSeconds = 2;
+    const callHierarchy = host.navigation.callHierarchy;
+    assert.ok(callHierarchy);
+    const slow = host.callHierarchy.bind(host);
+    // Each nested level takes 700 ms.
+    let asked = 0;
+    host.callHierarchy = async (absPath, offset, direction) => {
+      if (asked++ > 0) await new Promise((resolve) => setTimeout(resolve, 700));
+      return slow(absPath, offset, direction);
+    };
+    try {
+      const d = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 3 })).data;
+      assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']]], "middle's callers came back; theirs were not asked");
+      assert.equal(d.unexpanded, 2);
+    } finally {
+      Object.assign(READINESS, { marginMs: 3_000 });
+    }
   });
 
   it('find-callees: call sites sorted by position; a library callee comes last, outside the workspace, without a symbolId', async () => {
