@@ -151,8 +151,8 @@ async function calls(
     }
     return { ...page, items: page.items.map((b) => b.item) };
   };
-  const levels = Math.min(Math.max(depth ?? 1, 1), MAX_CALL_DEPTH);
-  const items = await level(h.edges, target.symbol.name, levels - 1, new Set(h.roots.map(itemKey)));
+  // depth is validated against depthParameter's bounds before the tool runs.
+  const items = await level(h.edges, target.symbol.name, (depth ?? 1) - 1, new Set(h.roots.map(itemKey)));
   return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...partial };
 }
 
