@@ -75,7 +75,7 @@ const TOOL_WAYS: Record<Kind, string> = {
   callers2: 'find-callers depth 2 (each caller with its own callers)',
   attributes: 'get-symbol-attributes (includeInherited)',
   info: 'get-symbol-info',
-  rename: "rename-symbol + transaction-preview includeDiff (every document's hunks in one answer; one more call per document it left out)",
+  rename: "rename-symbol with includeDiff (the rename and every document's word diff in one answer; one transaction-preview per document it left out)",
   search: 'search-symbols (default limit)',
 };
 
@@ -524,18 +524,17 @@ async function measure(): Promise<void> {
           }
           rawDocs.set(r, next);
         }
-        const staged = dataOf<{ documents: { items: { path: string }[]; totalCount: number } }>(await tool('rename-symbol', { symbol: sel(q), newName }));
-        // One preview gives every document's hunks (diffs), cut from the end to fit; what it left out is asked for one document at a time.
-        const preview = dataOf<{ documentsTruncated?: boolean; diffs: { items: { path: string; diff?: string; truncated?: boolean }[] } }>(
-          await tool('transaction-preview', { includeDiff: true }),
+        // The rename answers its own review (includeDiff: every changed file's word diff, cut from the end to fit); what it left out is asked for one document at a time.
+        const staged = dataOf<{ diffs: { items: { path: string; diff?: string; truncated?: boolean }[]; totalCount: number; hasMore: boolean } }>(
+          await tool('rename-symbol', { symbol: sel(q), newName, includeDiff: true }),
         );
         let truncatedDiffs = 0;
-        for (const d of preview.diffs.items) {
+        for (const d of staged.diffs.items) {
           if (!d.truncated) continue;
           const diff = dataOf<{ diff?: { truncated?: boolean } }>(await tool('transaction-preview', { document: { path: d.path }, includeDiff: true }));
           if (diff.diff?.truncated) truncatedDiffs++;
         }
-        const toolDocs = new Set(preview.diffs.items.map((d) => d.path));
+        const toolDocs = new Set(staged.diffs.items.map((d) => d.path));
         const g = grepKeys(run(['-rnw', q.name, 'src']));
         // The diff an agent reads to review the same change: GNU diff -u of each file, labelled like git diff.
         const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-realcode-diff-'));
@@ -566,7 +565,7 @@ async function measure(): Promise<void> {
           grepCount: g.length,
           grepFalsePositives: g.filter((k) => !editLines.has(k)).length,
           grepMisses: [...editLines].filter((k) => !g.includes(k)).length,
-          note: `${rawDocs.size} files, ${editLines.size} edited lines; the tool staged ${staged.documents.totalCount} documents and previewed ${toolDocs.size}${preview.documentsTruncated ? ' (list truncated)' : ''}, ${truncatedDiffs} diffs truncated; grep's lines that the rename does not edit are ones a sed would wrongly change`,
+          note: `${rawDocs.size} files, ${editLines.size} edited lines; the tool staged ${staged.diffs.totalCount} documents and showed ${toolDocs.size} diffs${staged.diffs.hasMore ? ' (list truncated)' : ''}, ${truncatedDiffs} diffs truncated; grep's lines that the rename does not edit are ones a sed would wrongly change`,
         };
       }
       case 'search': {

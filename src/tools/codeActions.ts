@@ -262,7 +262,7 @@ export const prepareFixAll = defineTool({
   category: 'Mutations',
   ...QUERY,
   description:
-    "Previews without staging what a document's source.fixAll or source.organizeImports would change: unified hunks per file, against the editor buffer. Stage it with stage-code-action and action.actionRef; action is null when there is nothing to do.",
+    "Previews without staging what a document's source.fixAll or source.organizeImports would change: unified hunks per file, against the editor buffer. Stage it with stage-code-action and action.actionRef; action null: nothing to do.",
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,

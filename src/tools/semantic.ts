@@ -15,8 +15,8 @@ import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { toChanges } from '../core/transactions/editorEdits';
 
 /** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
-import { coverageAfter, nothingChanged, refused, semanticMutationSchema, stage } from './shared/semanticStaging';
-import type { SemanticMutationData } from './shared/semanticStaging';
+import { coverageAfter, nothingChanged, refused, reviewed, reviewedMutationSchema, semanticMutationSchema, stage } from './shared/semanticStaging';
+import type { ReviewedMutationData, SemanticMutationData } from './shared/semanticStaging';
 
 function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): string | undefined {
   const doc = edit.documents.find((d) => d.absPath === absPath);
@@ -32,11 +32,17 @@ export const renameSymbol = defineTool({
   category: 'Mutations',
   ...MUTATION,
   description:
-    'Stages renaming a symbol to newName with its references in all files as one revision (written by transaction-commit); a location on a usage works. A refused rename returns the reason; edits overlapping staged edits give TransactionConflicted.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, newName: { type: 'string', minLength: 1, maxLength: 512 } }, ['symbol', 'newName'], {
-    workspace: false,
-  }),
-  dataSchema: semanticMutationSchema,
+    'Stages renaming a symbol and its references in all files to newName, one revision (written by transaction-commit); a location on a usage works. Refused: the reason; overlapping staged edits: TransactionConflicted.',
+  inputSchema: inputSchema(
+    {
+      symbol: symbolSelectorInput,
+      newName: { type: 'string', minLength: 1, maxLength: 512 },
+      includeDiff: { type: 'boolean', description: "Answer each file's word diff (diffs) instead of documents." },
+    },
+    ['symbol', 'newName'],
+    { workspace: false },
+  ),
+  dataSchema: reviewedMutationSchema,
   annotations: mutationAnnotations('Rename Symbol'),
   examples: [
     {
@@ -45,12 +51,16 @@ export const renameSymbol = defineTool({
       step: 1,
       id: 'rename-symbol-selection',
       title: 'Rename a function',
-      purpose: 'Rename formatName and every reference to it.',
-      expectedOutcome: 'One staged revision that edits the declaration and every file that uses it.',
-      request: { symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } }, newName: 'formatPersonName' },
+      purpose: 'Rename formatName and every reference to it, and review the change in the same answer.',
+      expectedOutcome: "One staged revision that edits the declaration and every file that uses it, answered with each file's word diff.",
+      request: {
+        symbol: { location: { selection: { document: { path: 'src/util.ts' }, selectedText: 'formatName' } } },
+        newName: 'formatPersonName',
+        includeDiff: true,
+      },
     },
   ],
-  async run(input, ctx): Promise<SemanticMutationData> {
+  async run(input, ctx): Promise<SemanticMutationData | ReviewedMutationData> {
     let resolvedDoc: ResolvedDocument;
     let offset: number;
     if (input.symbol.location) {
@@ -83,7 +93,8 @@ export const renameSymbol = defineTool({
     if (converted.changes.length === 0) {
       throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
     }
-    return stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
+    const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
+    return input.includeDiff ? reviewed(ctx, workspace, staged) : staged;
   },
 });
 

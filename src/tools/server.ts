@@ -126,7 +126,7 @@ export const getErrorDetails = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Details of a failed call by the correlationId of its error: tool, code, message, time, the request and, for UnhandledException, the stack. Kept on this machine; the latest 500 failures of the session.',
+    "Details of a failed call by its error's correlationId: tool, code, message, time, request and, for UnhandledException, the stack. Kept on this machine: the session's latest 500 failures.",
   inputSchema: inputSchema({ correlationId: { type: 'string', format: 'uuid', maxLength: 36, description: 'error.correlationId of a failure envelope.' } }, [
     'correlationId',
   ]),

@@ -348,7 +348,7 @@ export const getSymbolMembers = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Lists the members a symbol declares (a class's methods, properties...) in document order, with symbolId, kind, signature and location; inherited ones are not included (get-type-hierarchy).",
+    "Lists the members a symbol declares (a class's methods, properties...) in document order, with symbolId, kind, signature and location; not inherited ones (get-type-hierarchy).",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',
@@ -406,7 +406,7 @@ export const getApiSurface = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists what a document exposes: exported top-level declarations (export or module.exports; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not by type checking.',
+    'Lists what a document exposes: exported top-level declarations (export or module.exports; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not type checking.',
   inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
   dataSchema: {
     type: 'object',

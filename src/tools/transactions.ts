@@ -1,7 +1,6 @@
 /** Transactions while they are open: transaction-start, transaction-preview and transaction-history (ending one: transactionEnd.ts). */
 import type { DocumentSelector } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
-import { diffTexts, hunkText, hunkWordText } from '../core/transactions/diff';
 import type { DiffHunk } from '../core/transactions/diff';
 import { revise, ToolError } from '../core/chain/envelope';
 import { ANSWER_LIST_DEFAULT, limitItems, utf8Bytes } from '../core/chain/bounding';
@@ -11,7 +10,8 @@ import type { ChangedDocument, RevisionInfo, StagedDocument, TransactionState } 
 import { checkSummaryOf, checkSummarySchema } from './shared/stagedCheck';
 import type { CheckSummary } from './shared/stagedCheck';
 import type { Workspace } from '../core/documents/workspaces';
-import { countOf } from '../core/util/wording';
+import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, hunksWithin, pathDiffsSchema, stagedHunks } from './shared/reviewDiffs';
+import type { PathDiff } from './shared/reviewDiffs';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
 import {
   MUTATION,
@@ -26,9 +26,6 @@ import {
 import type { Collection } from './shared/common';
 
 const CATEGORY = 'Transactions' as const;
-
-/** Documents transaction-preview lists at most (documentCount says how many there are). */
-const PREVIEW_DOCUMENTS_MAX = 200;
 
 // ------------------------------------------------------------------ transaction-start
 
@@ -112,50 +109,10 @@ const documentDiffSchema: JsonSchema = {
   },
 };
 
-const DIFF_RESERVE_BYTES = 1024;
-/** Room kept for the note that says what was left out of diffs. */
-const NOTE_RESERVE_BYTES = 512;
-
-/**
- * A changed document in diffs: its path, its change kind unless Modified, and its unified diff as
- * one text (the hunks as `diff -u` prints them, without the file header). Line counts only where
- * the diff does not say them (left out or truncated).
- */
-interface PathDiff {
-  path: string;
-  changeKind?: ChangedDocument['changeKind'];
-  previousPath?: string;
-  diff?: string;
-  truncated?: true;
-  addedLines?: number;
-  removedLines?: number;
-  changedLines?: number;
-}
-
 interface DocumentDiff {
   document: ChangedDocument['document'] | null;
   hunks: DiffHunk[];
   truncated: boolean;
-}
-
-/** The unified hunks from a document's content before the transaction to its staged content. */
-function stagedHunks(staged: StagedDocument, contextLines: number): DiffHunk[] {
-  const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
-  const updated = staged.path === null ? '' : staged.text;
-  return diffTexts(original, updated, contextLines).hunks;
-}
-
-/** The hunks that fit in `budget` bytes (each as JSON, or as its unified text), in order, and the bytes they take. */
-function hunksWithin(all: DiffHunk[], budget: number, asText?: (h: DiffHunk) => string): { hunks: DiffHunk[]; used: number } {
-  const hunks: DiffHunk[] = [];
-  let used = 0;
-  for (const h of all) {
-    const size = utf8Bytes(JSON.stringify(asText ? asText(h) : h)) + 1;
-    if (used + size > budget) break;
-    hunks.push(h);
-    used += size;
-  }
-  return { hunks, used };
 }
 
 /** What transaction-preview answers: the changed documents (and the asked document's diff), or with includeDiff alone every document's diff. */
@@ -173,7 +130,7 @@ export const transactionPreview = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document every changed document with its diff (diffs instead of documents; cut from the end to fit: truncated, note).',
+    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document every changed document with its diff (diffs, not documents; cut to fit: truncated, note).',
   inputSchema: inputSchema({
     document: previewDocumentInput,
     includeDiff: bool('Include unified diff hunks.'),
@@ -196,22 +153,8 @@ export const transactionPreview = defineTool({
       documentCount: int('How many documents the transaction changes; documents may list fewer (documentsTruncated).'),
       documentsTruncated: bool('Whether documents were left out to fit the output limit.'),
       diff: { ...documentDiffSchema, description: 'The optional detailed diff.', type: ['object', 'null'] },
-      diffs: collectionOutput(
+      diffs: pathDiffsSchema(
         'With includeDiff and no document, instead of documents: every changed document, in path order, with its unified diff; diffs are cut from the end to fit the output limit (truncated, note). totalCount: changed documents.',
-        {
-          type: 'object',
-          properties: {
-            path: { type: 'string' },
-            changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
-            previousPath: { type: 'string' },
-            diff: { type: 'string', description: "Its hunks in format, '\\n'-separated. Left out when nothing fit." },
-            truncated: { type: 'boolean', enum: [true], description: 'Hunks (or the whole diff) were left out to fit: ask with document.' },
-            addedLines: { type: 'integer', description: 'Line counts only when diff is left out or truncated (else the diff says them).' },
-            removedLines: { type: 'integer' },
-            changedLines: { type: 'integer' },
-          },
-          required: ['path'],
-        },
       ),
       note: { type: 'string', description: 'What was left out of diffs and how to get it.' },
       check: checkSummarySchema,
@@ -243,7 +186,7 @@ export const transactionPreview = defineTool({
     const tx = tm.active(ws.id);
     const changed = tm.changedDocuments(ws);
     // Only the listed documents are described (their line counts cost a diff each).
-    const documents = await Promise.all(changed.slice(0, PREVIEW_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
+    const documents = await Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
     let diff: DocumentDiff | null = null;
     let diffs: { items: PathDiff[]; hasMore: boolean; totalCount: number } | undefined;
     let note: string | undefined;
@@ -266,39 +209,9 @@ export const transactionPreview = defineTool({
         shownDocuments = [entry];
       } else {
         // Every changed document in order, each with what fits of its diff; the list of documents is not repeated beside them.
-        const items: PathDiff[] = [];
-        const textOf = words ? hunkWordText : hunkText;
-        let left = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES - NOTE_RESERVE_BYTES;
-        let out = false; // the budget ran out: the rest are listed with their counts only
-        for (const [i, staged] of changed.slice(0, PREVIEW_DOCUMENTS_MAX).entries()) {
-          const described = documents[i];
-          const item: PathDiff = { path: described.document?.path ?? staged.path ?? staged.origin?.path ?? '' };
-          if (described.changeKind !== 'Modified') item.changeKind = described.changeKind;
-          if (described.previousPath !== undefined) item.previousPath = described.previousPath;
-          const all = out ? [] : stagedHunks(staged, contextLines);
-          const { hunks } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, textOf);
-          if (hunks.length > 0) item.diff = hunks.map(textOf).join('\n');
-          if (hunks.length < all.length || (out && described.preview.addedLines + described.preview.removedLines > 0)) {
-            item.truncated = true;
-            out = true;
-          }
-          if (item.truncated || item.diff === undefined) Object.assign(item, described.preview);
-          left -= utf8Bytes(JSON.stringify(item)) + 1;
-          items.push(item);
-        }
-        diffs = { items, hasMore: items.length < changed.length, totalCount: changed.length };
+        const room = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
+        ({ diffs, note } = documentDiffs(changed, documents, { words, contextLines, budget: room, askOne: 'Ask with document' }));
         shownDocuments = [];
-        const cut = items.filter((d) => d.truncated).map((d) => d.path);
-        if (diffs.hasMore || cut.length > 0) {
-          const rest = changed.slice(items.length).map((d) => d.path ?? d.origin?.path ?? d.removedPath ?? '');
-          const partial = items.filter((d) => d.truncated && d.diff !== undefined).map((d) => d.path);
-          const without = cut.length - partial.length;
-          note =
-            `Whole diffs of ${items.length - cut.length} of ${countOf(changed.length, 'changed document')} fit the output limit` +
-            (partial.length > 0 ? `; ${partial.join(', ')} lost hunks from its end` : '') +
-            (without > 0 ? `; ${countOf(without, 'document')} listed without ${without === 1 ? 'its' : 'their'} diff` : '') +
-            `. Ask with document for ${[...cut, ...rest].slice(0, 5).join(', ')}${rest.length + cut.length > 5 ? ', …' : ''} (one call each), or with fewer contextLines.`;
-        }
       }
     }
     const truncated = diff ? false : changed.length > shownDocuments.length;

@@ -80,16 +80,21 @@ async function navigate(name: string): Promise<void> {
 
 /** Stages the rename, commits it, and checks every touched file on disk holds exactly the renamed text. */
 async function renameAndCommit(from: string, to: string, before: Map<string, Buffer>, round: number): Promise<void> {
-  const staged = expectOk<MutationData>(await invoke('rename-symbol', { symbol: sel(DECLARATION, from, 'function '), newName: to }));
-  assert.equal(staged.data.documents.totalCount, before.size, `round ${round}: the rename of ${from} stages every file that uses it`);
-  if (round === 0) {
+  type Diffs = { diffs: { items: { path: string; diff?: string; truncated?: true }[]; hasMore: boolean; totalCount: number } };
+  // Round 0 asks for the review with the rename (includeDiff); the others for the documents list.
+  const review = round === 0;
+  const staged = await invoke('rename-symbol', { symbol: sel(DECLARATION, from, 'function '), newName: to, ...(review ? { includeDiff: true } : {}) });
+  if (!review) {
+    assert.equal(expectOk<MutationData>(staged).data.documents.totalCount, before.size, `round ${round}: the rename of ${from} stages every file that uses it`);
+  } else {
     // The review an agent reads: every changed line once, each renamed identifier marked where it was, nothing else.
-    type Diffs = { diffs: { items: { path: string; diff?: string; truncated?: true }[]; hasMore: boolean } };
-    const { diffs } = expectOk<Diffs>(await invoke('transaction-preview', { includeDiff: true })).data;
+    const { diffs } = expectOk<Diffs>(staged).data;
+    assert.equal(diffs.totalCount, before.size, `the rename of ${from} stages every file that uses it`);
     assert.deepEqual(
       diffs.items.map((d) => [d.path, d.truncated]),
       [...before.keys()].sort().map((p) => [p, undefined]),
     );
+    assert.deepEqual(expectOk<Diffs>(await invoke('transaction-preview', { includeDiff: true })).data.diffs, diffs, 'the review transaction-preview gives');
     const mark = `[-${from}-]{+${to}+}`;
     for (const d of diffs.items) {
       const lines = (d.diff ?? '').split('\n').filter((l) => !l.startsWith('@@ '));

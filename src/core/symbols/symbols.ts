@@ -62,8 +62,7 @@ export const symbolOutputSchema: JsonSchema = {
   properties: {
     symbolId: {
       type: 'string',
-      description:
-        'Pass it back as symbol.symbolId. "<folderId>:<path>#Kind:name" with its containers\' segments before (Class:C/Method:m): kind, name and container are read there.',
+      description: 'Pass it back as symbol.symbolId. "<folderId>:<path>#Class:C/Method:m": says kind, name, container.',
     },
     name: { type: 'string', description: 'Only when the symbolId percent-escapes it.' },
     line: { type: 'integer', minimum: 1, description: "The name's line." },

@@ -11,6 +11,10 @@ import type { ResolvedDocument } from '../../core/documents/context';
 import { starting } from '../../core/symbols/readiness';
 import { mutationDataSchema, stagedFileSchema } from './mutations';
 import type { ConvertedEdit } from '../../core/transactions/editorEdits';
+import { utf8Bytes } from '../../core/chain/bounding';
+import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, pathDiffsSchema } from './reviewDiffs';
+import type { PathDiff } from './reviewDiffs';
+import type { Collection } from './common';
 
 /** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
 /** A language service that is missing or refused: the error an agent can act on. */
@@ -100,4 +104,41 @@ export async function coverageAfter(ctx: ToolContext, doc: ResolvedDocument, wha
   const after = await ctx.services.readiness.coverage(ctx, doc, 0);
   if (after.state === 'loading') throw starting(after, `${what} may have been computed from the open files only, so nothing was staged`);
   return { languageId: doc.host.languageId, state: after.state };
+}
+
+/** A semantic mutation's answer with its review: each changed file's diff instead of the documents list. */
+export type ReviewedMutationData = Omit<SemanticMutationData, 'documents'> & { diffs: Collection<PathDiff> };
+
+export const reviewedMutationSchema: JsonSchema = {
+  ...semanticMutationSchema,
+  properties: {
+    ...(semanticMutationSchema.properties as Record<string, JsonSchema>),
+    diffs: pathDiffsSchema(
+      "With includeDiff, instead of documents: each file this revision changed, in path order, with its word diff since the transaction began (as transaction-preview's diffs); cut from the end to fit the output limit (truncated, notes).",
+    ),
+  },
+  required: ['transaction', 'revision', 'staged'],
+};
+
+/**
+ * The files this revision changed, each with its word diff (from the transaction's base, as
+ * transaction-preview shows them), in place of the documents list: a change and its review in
+ * one answer, the paths said once.
+ */
+export async function reviewed(ctx: ToolContext, workspace: Workspace, data: SemanticMutationData): Promise<ReviewedMutationData> {
+  const tm = ctx.services.transactions;
+  const revision = tm.history(workspace).find((r) => r.revision === data.revision.revision);
+  const paths = new Set(revision?.paths ?? data.documents.items.map((d) => d.path));
+  const changed = tm.changedDocuments(workspace).filter((d) => paths.has(d.path ?? d.origin?.path ?? d.removedPath ?? ''));
+  const described = await Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(workspace, d)));
+  const { documents: _listed, ...rest } = data;
+  const budget = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(rest)) - DIFF_RESERVE_BYTES;
+  const { diffs, note } = documentDiffs(changed, described, {
+    words: true,
+    contextLines: 0,
+    budget,
+    askOne: 'Ask transaction-preview with includeDiff and document',
+  });
+  const notes = [...(rest.notes ?? []), ...(note ? [note] : [])];
+  return { ...rest, ...(notes.length > 0 ? { notes } : {}), diffs };
 }

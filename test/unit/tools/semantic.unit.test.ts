@@ -5,7 +5,7 @@ import { ActionCache } from '../../../src/core/documents/caches';
 import { applyEdits } from '../../../src/core/transactions/editorEdits';
 import type { ReferencesData } from '../../../src/tools/references';
 import type { FixAllData, ListActionsData } from '../../../src/tools/codeActions';
-import type { SemanticMutationData } from '../../../src/tools/shared/semanticStaging';
+import type { ReviewedMutationData, SemanticMutationData } from '../../../src/tools/shared/semanticStaging';
 import { FAKE_ROOT, FakeHost, symbolsIn } from '../support/fakeHost';
 import type { FakeCodeAction, FakeEdits } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
@@ -88,6 +88,64 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.equal(host.diskWrites, before, 'nothing is written before commit');
       assert.equal(host.diskText(abs('src/util.ts')), UTIL);
       assert.equal(answer.snapshot.transactionRevision, 1);
+    });
+
+    it("with includeDiff answers each changed file's word diff instead of the documents list, as transaction-preview shows it", async () => {
+      const answer = await h.ok<ReviewedMutationData>('rename-symbol', {
+        symbol: { location: sel('src/util.ts', 'formatName') },
+        newName: 'formatPersonName',
+        includeDiff: true,
+      });
+      const d = answer.data;
+      assert.equal('documents' in d, false, 'the paths are said once, in diffs');
+      assert.deepEqual(d.diffs, {
+        items: [
+          {
+            path: 'src/greeter.ts',
+            diff: "@@ -1 +1 @@\nimport { [-formatName-]{+formatPersonName+} } from './util';\n@@ -4 +4 @@\n  return 'Hello ' + [-formatName-]{+formatPersonName+}(name);",
+          },
+          {
+            path: 'src/main.ts',
+            diff: "@@ -2 +2 @@\nimport { [-formatName-]{+formatPersonName+} } from './util';\n@@ -4 +4 @@\nconsole.log(greet([-formatName-]{+formatPersonName+}(' x ')));",
+          },
+          { path: 'src/util.ts', diff: '@@ -1 +1 @@\nexport function [-formatName-]{+formatPersonName+}(name: string): string {' },
+        ],
+        hasMore: false,
+        totalCount: 3,
+      });
+      assert.deepEqual([d.revision.summary, d.staged.edits, d.notes], ['Rename formatName to formatPersonName', 5, undefined]);
+      assert.equal(staged('src/greeter.ts'), GREETER.replaceAll('formatName', 'formatPersonName'));
+      const preview = await h.ok<{ diffs: ReviewedMutationData['diffs'] }>('transaction-preview', { includeDiff: true });
+      assert.deepEqual(preview.data.diffs, d.diffs, 'the same review transaction-preview gives');
+    });
+
+    it('with includeDiff after other staged edits lists only the files this revision changed, each diffed since the transaction began', async () => {
+      const ws = workspace();
+      const at = MAIN.indexOf("' x '");
+      await h.services.transactions.stage(
+        undefined,
+        ws,
+        { tool: 'edit-text', summary: 'edit' },
+        [
+          { kind: 'edit', path: 'src/main.ts', edits: [{ start: at, end: at + 5, newText: "'y'" }] },
+          { kind: 'edit', path: 'src/messy.ts', edits: [{ start: 0, end: 0, newText: '// messy\n' }] },
+        ],
+        { basis: 'staged' },
+      );
+      const d = (
+        await h.ok<ReviewedMutationData>('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'fmt', includeDiff: true })
+      ).data;
+      assert.deepEqual(
+        d.diffs.items.map((x) => x.path),
+        ['src/greeter.ts', 'src/main.ts', 'src/util.ts'],
+        'messy.ts, changed by revision 1 only, is not part of this review',
+      );
+      // main.ts shows revision 1's edit too: the diff is what the commit would write there.
+      assert.equal(
+        d.diffs.items[1].diff,
+        "@@ -2 +2 @@\nimport { [-formatName-]{+fmt+} } from './util';\n@@ -4 +4 @@\nconsole.log(greet([-formatName-]{+fmt+}('[- x -]{+y+}')));",
+      );
+      assert.equal(d.transaction.revision, 2);
     });
 
     it('renames the declaration a symbolId names', async () => {

@@ -5,7 +5,7 @@
 import * as assert from 'node:assert/strict';
 import { ANSWER_LIST_DEFAULT, SHORTENED_NOTE, boundToFit, fitsBytes, utf8Bytes } from '../../../../src/core/chain/bounding';
 import { defineTool } from '../../../../src/core/chain/definition';
-import type { SemanticMutationData } from '../../../../src/tools/shared/semanticStaging';
+import type { ReviewedMutationData, SemanticMutationData } from '../../../../src/tools/shared/semanticStaging';
 import { ALL_TOOLS } from '../../../../src/tools';
 import { MUTATION, mutationAnnotations } from '../../../../src/tools/shared/mutations';
 import { FakeHost } from '../../support/fakeHost';
@@ -162,6 +162,28 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
       await h.call('transaction-preview', { document: { path: next }, includeDiff: true }),
     ).data;
     assert.deepEqual([alone.diff.document.path, alone.diff.truncated, alone.diff.hunks.length > 0], [next, false, true]);
+  });
+
+  it('rename-symbol with includeDiff stages all 2,000 files and answers the diffs that fit, the rest counted and named', async () => {
+    const result = await h.call('rename-symbol', {
+      symbol: { location: { span: { document: { path: 'src/entity.ts' }, range: { start: 13, length: 6 } } } },
+      newName: 'Thing',
+      includeDiff: true,
+    });
+    assert.ok(utf8Bytes(result.text) <= LIMIT, `${utf8Bytes(result.text)} bytes`);
+    const d = expectOk<ReviewedMutationData>(result).data;
+    assert.deepEqual([d.staged.edits, d.diffs.totalCount, d.diffs.hasMore], [referenceCount, FILES, true]);
+    const whole = d.diffs.items.filter((i) => !i.truncated);
+    assert.ok(whole.length > 1, `${whole.length} whole diffs`);
+    assert.deepEqual(whole[0], { path: 'src/entity.ts', diff: '@@ -1 +1 @@\nexport class [-Entity-]{+Thing+} {' });
+    assert.equal(whole[1].diff?.split('\n').filter((l) => l.includes('{+Thing+}')).length, 4, 'a module: its import, the const, the return type and the new');
+    const next = d.diffs.items[whole.length].path;
+    assert.match(
+      d.notes?.join(' ') ?? '',
+      new RegExp(`of ${FILES} changed documents fit the output limit.*Ask transaction-preview with includeDiff and document for ${next.replace('.', '\\.')}`),
+    );
+    assert.equal(host.diskText(abs(modulePath(1998))), moduleText(1998), 'nothing written');
+    assert.equal(h.services.transactions.stagedText(ws(), modulePath(1998)), moduleText(1998).replaceAll('Entity', 'Thing'));
   });
 
   it('transaction-commit writes 2,000 files and answers a shortened files list; with a tiny budget a minimal success', async () => {
