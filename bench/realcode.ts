@@ -335,10 +335,10 @@ async function measure(): Promise<void> {
     const pos = await declPos(q);
     switch (q.kind) {
       case 'references': {
-        const data = dataOf<{ documents: { items: { path: string; lines: { line: number }[] }[]; hasMore?: boolean }; totalReferences: number }>(
+        const data = dataOf<{ documents: { items: { path: string; lines: [number, ...unknown[]][] }[]; hasMore?: boolean }; totalReferences: number }>(
           await tool('find-references', { symbol: sel(q), referencesLimit: 1000 }),
         );
-        const toolLines = new Set(data.documents.items.flatMap((d) => d.lines.map((l) => `${d.path}:${l.line}`)));
+        const toolLines = new Set(data.documents.items.flatMap((d) => d.lines.map((row) => `${d.path}:${row[0]}`)));
         const raw = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', u, pos)) ?? [];
         const rawLines = new Set(raw.filter((l) => rel(l.uri)).map((l) => lineKey(l.uri, l.range.start.line)));
         const g = grepKeys(run(['-rnw', q.name, 'src']));

@@ -8,6 +8,8 @@ import * as vscode from 'vscode';
 import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/chain/envelope';
 import { readSymbol } from '../../src/core/symbols/symbols';
+import { decodeLines, lineReferences } from '../../src/tools/references';
+import type { ReferenceDocument } from '../../src/tools/references';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../in-host/languageService';
 
@@ -111,8 +113,8 @@ function outcome(envelope: Envelope): string {
 type Data = Record<string, unknown>;
 const data = (e: Envelope): Data => (e as SuccessEnvelope<Data>).data;
 const items = (collection: unknown): Data[] => (collection as { items?: Data[] } | undefined)?.items ?? [];
-/** A find-references line's offsets, each listed once under its access. */
-const offsetsOf = (line: Data): number[] => ['at', 'write', 'decl', 'import'].flatMap((k) => (line[k] as number[] | undefined) ?? []).sort((a, b) => a - b);
+/** A find-references document's lines, read back from its rows. */
+const linesOf = (d: Data) => decodeLines(d as unknown as ReferenceDocument);
 
 /** Canonical span selectors quoted in a LocationAmbiguous message ("Candidates: line 2 column 3 {"span":…}; …"). */
 export function candidateSelectors(message: string): { span: { document: { documentId: string }; range: { start: number; length: number } } }[] {
@@ -242,7 +244,12 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
       expect: 'ok',
       check: (e) => {
-        const docs = items(data(e).documents).map((d) => `${String(d.path)}:${(d.lines as Data[]).flatMap((l) => offsetsOf(l).map(() => l.line)).join(',')}`);
+        const docs = items(data(e).documents).map(
+          (d) =>
+            `${String(d.path)}:${linesOf(d)
+              .flatMap((l) => lineReferences(l).map(() => l.line))
+              .join(',')}`,
+        );
         const expected = ['src/greeter.ts:23', 'src/services.ts:1,18'];
         return JSON.stringify(docs) === JSON.stringify(expected) && data(e).totalReferences === 3
           ? undefined
@@ -341,11 +348,11 @@ function sessionSteps(): Step[] {
       check: (e) => {
         // An import line comes without its text.
         const lines = items(data(e).documents).flatMap((d) =>
-          (d.lines as Data[]).map((l) => ({
+          linesOf(d).map((l) => ({
             path: String(d.path),
-            text: l.text === undefined ? undefined : String(l.text),
-            at: offsetsOf(l),
-            edited: l.edited as number[] | undefined,
+            text: l.text,
+            at: lineReferences(l),
+            edited: l.edited,
           })),
         );
         const bad = lines.filter((l) => (l.text !== undefined && !l.text.includes('formatPersonName')) || JSON.stringify(l.edited) !== JSON.stringify(l.at));

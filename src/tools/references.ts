@@ -54,11 +54,23 @@ export type ReferenceAccess = 'at' | 'write' | 'decl' | 'import';
 export const lineReferences = (l: ReferenceLine): number[] =>
   [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
 
+/** What a row says beside its text, container and plain offsets: the other accesses, lengths and staged marks. */
+export type ReferenceExtra = Pick<ReferenceLine, 'write' | 'decl' | 'import' | 'len' | 'edited'>;
+
+/**
+ * A ReferenceLine as the answer gives it, a row without keys (keys were 30% of an answer on real
+ * code, and a reference cost more than a grep line): `[line, text, in, ...at, extra]`. text is a
+ * string, or null when left out (the row before's, or an import line's, which has none) and in
+ * follows; it is left out with in when neither is said. in is a string only after text. The
+ * numbers are `at`; a last object holds the other fields. `decodeLines` reads rows back.
+ */
+export type ReferenceRow = [number, ...(string | number | null | ReferenceExtra)[]];
+
 /** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
 export interface ReferenceDocument {
   path: string;
   folderId?: string;
-  lines: ReferenceLine[];
+  lines: ReferenceRow[];
   /** Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's). */
   staged?: 'deleted' | 'unmapped';
 }
@@ -93,7 +105,7 @@ export interface ReferencesData {
 export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: string; in?: string }[] {
   let text: string | undefined;
   let container: string | undefined;
-  return doc.lines.map((l) => {
+  return decodeLines(doc).map((l) => {
     text = l.import ? undefined : (l.text ?? text);
     if (l.in !== undefined) container = l.in === '' ? undefined : l.in;
     return { ...(text !== undefined ? { text } : {}), ...(container !== undefined ? { in: container } : {}) };
@@ -101,7 +113,42 @@ export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: strin
 }
 
 export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
-  data.documents.items.reduce((n, d) => n + d.lines.reduce((m, l) => m + lineReferences(l).length, 0), 0);
+  data.documents.items.reduce((n, d) => n + decodeLines(d).reduce((m, l) => m + lineReferences(l).length, 0), 0);
+
+/** A line as its row: see ReferenceRow. */
+export function encodeLine(l: ReferenceLine): ReferenceRow {
+  const row: ReferenceRow = [l.line];
+  if (l.in !== undefined) row.push(l.text ?? null, l.in);
+  else if (l.text !== undefined) row.push(l.text);
+  row.push(...(l.at ?? []));
+  const extra: ReferenceExtra = {};
+  for (const k of ['decl', 'import', 'write', 'len', 'edited'] as const) if (l[k] !== undefined) extra[k] = l[k];
+  if (Object.keys(extra).length > 0) row.push(extra);
+  return row;
+}
+
+/** A document's rows read back as lines, as the tool built them (text and in left out where the rows leave them out). */
+export function decodeLines(doc: Pick<ReferenceDocument, 'lines'>): ReferenceLine[] {
+  return doc.lines.map((row) => {
+    const l: ReferenceLine = { line: row[0] };
+    let i = 1;
+    if (typeof row[i] === 'string' || row[i] === null) {
+      const text = row[i++];
+      if (typeof text === 'string') l.text = text;
+      const container = row[i];
+      if (typeof container === 'string') {
+        l.in = container;
+        i++;
+      }
+    }
+    const at: number[] = [];
+    for (let v = row[i]; typeof v === 'number'; v = row[++i]) at.push(v);
+    if (at.length > 0) l.at = at;
+    const extra = row[i];
+    if (extra !== null && typeof extra === 'object') Object.assign(l, extra);
+    return l;
+  });
+}
 
 const LINE_TEXT_MAX = 100;
 /** Characters kept before a long line's first reference when it is cut. */
@@ -155,7 +202,7 @@ export const findReferences = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references (no comments, strings, namesakes, unlike grep) by document and line: line text, container, offsets by access (decl/import/write, else at). complete:false: project loading, ask again. Documents over the output limit are dropped (hasMore).',
+    'Exact references (no comments, strings, namesakes, unlike grep) by document, a row a line: [line, text, container, ...offsets, {decl|import|write: offsets}]. complete:false: project loading, ask again. Over the output limit, documents drop (hasMore).',
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,
@@ -184,36 +231,45 @@ export const findReferences = defineTool({
           },
           lines: {
             type: 'array',
+            description:
+              'One row per line and container: [line, text, in, ...at, {decl, import, write, len, edited}], the later parts left out when empty. Each reference is listed once: in decl, else import, else write, else at.',
             items: {
-              type: 'object',
-              properties: {
-                line: { type: 'integer', minimum: 1 },
-                text: {
-                  type: 'string',
-                  description:
-                    'The trimmed line text; over 100 characters, a window around the first reference, "…" marking each cut. Left out on import lines, and when the entry before in the document has the same.',
-                },
-                at: { ...OFFSETS, description: 'Zero-based UTF-16 document offsets of references that read the symbol or are unclassified.' },
-                in: {
-                  type: 'string',
-                  description:
-                    'Containing named symbol (dotted name path; anonymous callbacks and a function\'s locals left out; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line. Left out when the entry before in the document says it; "" for none after one. A line whose references differ in it appears once per container.',
-                },
-                write: {
-                  ...OFFSETS,
-                  description:
-                    "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes).",
-                },
-                decl: { ...OFFSETS, description: 'Offsets of declarations.' },
-                import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
-                len: {
-                  ...OFFSETS,
-                  description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's.",
-                },
-                edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
+              type: 'array',
+              minItems: 1,
+              items: {
+                anyOf: [
+                  {
+                    type: 'integer',
+                    minimum: 0,
+                    description:
+                      'First the one-based line; then at: zero-based UTF-16 document offsets of references that read the symbol or are unclassified.',
+                  },
+                  {
+                    type: ['string', 'null'],
+                    description:
+                      'text: the trimmed line, over 100 characters a window around the first reference ("…" marking each cut); null or left out when the row before in the document has the same, and on import lines. ' +
+                      "in, after text: the containing named symbol (dotted name path; anonymous callbacks and a function's locals left out; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line; " +
+                      'left out when the row before says it, "" for none after one. A line whose references differ in it has a row per container.',
+                  },
+                  {
+                    type: 'object',
+                    properties: {
+                      write: {
+                        ...OFFSETS,
+                        description:
+                          "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes).",
+                      },
+                      decl: { ...OFFSETS, description: 'Offsets of declarations.' },
+                      import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
+                      len: {
+                        ...OFFSETS,
+                        description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's.",
+                      },
+                      edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
+                    },
+                  },
+                ],
               },
-              required: ['line'],
-              description: 'Each reference is listed once: in decl, else import, else write, else at.',
             },
           },
         },
@@ -321,7 +377,7 @@ export const findReferences = defineTool({
         listed++;
         if (mapped.edited) (current.edited ??= []).push(mapped.start);
       }
-      const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines };
+      const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines: lines.map(encodeLine) };
       if (doc.workspace.shortId !== folderId) document.folderId = doc.workspace.shortId;
       if (doc.staged && !view) document.staged = doc.staged.state as 'deleted' | 'unmapped';
       return { document };

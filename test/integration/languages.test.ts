@@ -6,7 +6,7 @@ import type { Envelope } from '../../src/core/chain/envelope';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SolutionStructureData } from '../../src/tools/workspace';
 import type { ReferencesData } from '../../src/tools/references';
-import { lineReferences } from '../../src/tools/references';
+import { decodeLines, lineReferences } from '../../src/tools/references';
 import { diffMatrix, LANGUAGES, MATRIX_TOOLS, TOOL_FEATURES } from '../../scripts/languageMatrix';
 import type { Cell, Matrix } from '../../scripts/languageMatrix';
 import { activateExtension, expectOk, invoke, rawHoverTexts, waitForSymbols, workspaceRoot } from './helpers';
@@ -374,7 +374,7 @@ const PROBES: Record<(typeof MATRIX_TOOLS)[number], Probe> = {
   'find-references': async (c) =>
     classify(
       await invoke('find-references', { ...symbolInput(c, c.symbol), referencesLimit: 1000 }),
-      (d: ReferencesData) => d.documents.items.flatMap((x) => x.lines.flatMap((l) => lineReferences(l))).length,
+      (d: ReferencesData) => d.documents.items.flatMap((x) => decodeLines(x).flatMap((l) => lineReferences(l))).length,
       (await rawLocations('vscode.executeReferenceProvider', c.file, c.symbol)).length,
     ),
   'find-callers': async (c) => callHierarchy(c, 'find-callers', 'vscode.provideIncomingCalls'),

@@ -6,7 +6,7 @@ import type { LocationOutput } from '../../src/core/documents/context';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { ReferencesData } from '../../src/tools/references';
-import { lineReferences, readLines } from '../../src/tools/references';
+import { decodeLines, lineReferences, readLines } from '../../src/tools/references';
 import type { FixAllData, ListActionsData } from '../../src/tools/codeActions';
 import type { SemanticMutationData } from '../../src/tools/shared/semanticStaging';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
@@ -153,14 +153,14 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
       const text = staged[path.basename(d.path)];
       const lines = text.split('\n');
       const read = readLines(d);
-      for (const [i, l] of d.lines.entries()) {
+      for (const [i, l] of decodeLines(d).entries()) {
         if (l.import) assert.match(lines[l.line - 1], /^import\b/, `${d.path} line ${l.line}: an import line, given without its text`);
         else assert.equal(read[i].text, lines[l.line - 1].trim(), `${d.path} line ${l.line} is the staged line`);
         for (const at of lineReferences(l)) assert.equal(text.slice(at, at + 'surfaceOf'.length), 'surfaceOf', `${d.path} offset ${at}`);
         assert.deepEqual(l.edited, lineReferences(l), 'every reference is marked edited: the rename replaced its text');
       }
     }
-    const lineNumbers = (data: ReferencesData) => data.documents.items.find((d) => d.path === file('report.ts'))?.lines.map((l) => l.line);
+    const lineNumbers = (data: ReferencesData) => data.documents.items.find((d) => d.path === file('report.ts'))?.lines.map((row) => row[0]);
     assert.deepEqual(lineNumbers(refs), [2, 5], 'report.ts lines follow the staged line inserted above');
     assert.equal(refs.symbol.staged, 'edited');
     // The buffer view still answers about the editor's text.
@@ -168,7 +168,9 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
       await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, referencesLimit: 100 }),
     ).data;
     assert.deepEqual(lineNumbers(inBuffer), [1, 4]);
-    assert.ok(inBuffer.documents.items.every((d) => d.lines.every((l) => l.edited === undefined && (l.import !== undefined || /areaOf/.test(l.text ?? '')))));
+    assert.ok(
+      inBuffer.documents.items.every((d) => decodeLines(d).every((l) => l.edited === undefined && (l.import !== undefined || /areaOf/.test(l.text ?? '')))),
+    );
     expectError(await invoke('find-references', { symbol: { location: selection('shapes.ts', 'areaOf') }, view: 'staged' }), 'LocationNotFound');
 
     // A usage selected in staged text leads to the staged definition.

@@ -10,7 +10,7 @@ import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
 import type { ReferencesData } from '../../src/tools/references';
-import { lineReferences, readLines, referencesListed } from '../../src/tools/references';
+import { decodeLines, lineReferences, readLines, referencesListed } from '../../src/tools/references';
 import { activateExtension, expectError, expectOk, invoke, rawHoverTexts, readListed, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
@@ -98,7 +98,7 @@ async function rawOutline(file: string): Promise<{ name: string; kind: string; d
 const refRows = (d: ReferencesData) =>
   d.documents.items.flatMap((doc) => {
     const read = readLines(doc);
-    return doc.lines.flatMap((l, i) =>
+    return decodeLines(doc).flatMap((l, i) =>
       lineReferences(l).map(
         (at) => [doc.path, l.line, at, read[i].text, read[i].in ?? '', l.write?.includes(at) ?? false, l.decl?.includes(at) ?? false] as const,
       ),
@@ -470,7 +470,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const doc = ours.data.documents.items[0];
       const documentId = `${ours.data.folderId}:${doc.path}`;
       const back = await call<CodeContextData>('get-code-context', {
-        location: { span: { document: { documentId }, range: { start: lineReferences(doc.lines[1])[0], length: 6 } } },
+        location: { span: { document: { documentId }, range: { start: lineReferences(decodeLines(doc)[1])[0], length: 6 } } },
         contextLines: 0,
       });
       assert.equal(back.data.window.text.trim(), 'return chainC(2);', 'folderId:path + an offset make a span selector');
@@ -480,7 +480,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       const all = await raw(cases[0]);
       const without = await call<ReferencesData>('find-references', input(cases[0], { includeDeclaration: false }));
       assert.equal(refCount(without.data), all.length - 1);
-      assert.ok(without.data.documents.items.every((d) => d.lines.every((l) => l.decl === undefined)));
+      assert.ok(without.data.documents.items.every((d) => decodeLines(d).every((l) => l.decl === undefined)));
       const two = await call<ReferencesData>('find-references', input(cases[0], { referencesLimit: 2 }));
       assert.equal(refCount(two.data), 2);
       assert.equal(two.data.documents.hasMore, true);
@@ -501,7 +501,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         ],
       );
       assert.deepEqual(
-        ours.data.documents.items.flatMap((d) => d.lines.map((l) => [l.at, l.write, l.decl])),
+        ours.data.documents.items.flatMap((d) => decodeLines(d).map((l) => [l.at, l.write, l.decl])),
         [
           [undefined, undefined, [4]],
           [[27], [17], undefined],
@@ -509,7 +509,15 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         'each reference listed once, under its access',
       );
       assert.deepEqual(
-        ours.data.documents.items.flatMap((d) => d.lines.map((l) => [l.line, l.text, lineReferences(l).length])),
+        ours.data.documents.items[0].lines,
+        [
+          [1, 'let counter = 0;', { decl: [4] }],
+          [2, 'counter = counter + 1;', 27, { write: [17] }],
+        ],
+        'as the answer gives them: a row a line, [line, text, ...at, {other accesses}]',
+      );
+      assert.deepEqual(
+        ours.data.documents.items.flatMap((d) => decodeLines(d).map((l) => [l.line, l.text, lineReferences(l).length])),
         [
           [1, 'let counter = 0;', 1],
           [2, 'counter = counter + 1;', 2],

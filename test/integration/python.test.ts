@@ -7,7 +7,7 @@ import { pathOfSymbol } from '../../src/core/symbols/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import type { ReferencesData } from '../../src/tools/references';
-import { lineReferences, readLines } from '../../src/tools/references';
+import { decodeLines, lineReferences, readLines } from '../../src/tools/references';
 import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, rawHoverTexts, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
 
 /*
@@ -80,7 +80,7 @@ async function rawReferencePlaces(file: string, text: string, before = ''): Prom
 }
 
 const referencePlaces = (d: ReferencesData): string[] =>
-  d.documents.items.flatMap((doc) => doc.lines.flatMap((l) => lineReferences(l).map((offset) => `${doc.path}@${offset}`))).sort();
+  d.documents.items.flatMap((doc) => decodeLines(doc).flatMap((l) => lineReferences(l).map((offset) => `${doc.path}@${offset}`))).sort();
 
 /** The raw document symbol tree, depth first by range start. */
 async function rawOutline(file: string): Promise<{ name: string; kind: string; depth: number; line: number }[]> {
@@ -285,8 +285,8 @@ describe('python: the tools on a real Python language server (pyright)', functio
       const highlights = (await vscode.commands.executeCommand<vscode.DocumentHighlight[]>('vscode.executeDocumentHighlights', doc.uri, position)) ?? [];
       const writes = highlights.filter((x) => x.kind === vscode.DocumentHighlightKind.Write).map((x) => `shapes/base.py@${doc.offsetAt(x.range.start)}`);
       assert.ok(writes.length > 0, 'pyright marks writes');
-      const oursWrites = ours.data.documents.items.flatMap((d) => d.lines.flatMap((l) => (l.write ?? []).map((o) => `${d.path}@${o}`)));
-      const decl = ours.data.documents.items.flatMap((d) => d.lines.flatMap((l) => (l.decl ?? []).map((o) => `${d.path}@${o}`)));
+      const oursWrites = ours.data.documents.items.flatMap((d) => decodeLines(d).flatMap((l) => (l.write ?? []).map((o) => `${d.path}@${o}`)));
+      const decl = ours.data.documents.items.flatMap((d) => decodeLines(d).flatMap((l) => (l.decl ?? []).map((o) => `${d.path}@${o}`)));
       assert.ok(decl.includes(`shapes/base.py@${doc.offsetAt(position)}`), `the declaration is marked: ${decl.join(', ')}`);
       // Each reference is listed once, a declaration as decl (pyright highlights it as a write too).
       assert.deepEqual(oursWrites.sort(), writes.filter((w) => !decl.includes(w)).sort());

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { containerLabel, isAnonymous, lineWindow, referencesListed } from '../../../src/tools/references';
-import type { ReferencesData } from '../../../src/tools/references';
+import { containerLabel, decodeLines, encodeLine, isAnonymous, lineWindow, readLines, referencesListed } from '../../../src/tools/references';
+import type { ReferenceLine, ReferencesData } from '../../../src/tools/references';
 import { FakeHost, symbolsIn } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 
@@ -15,6 +15,41 @@ describe('find-references: what a reference line costs', () => {
     assert.ok(cut.includes('target(1)'), 'the reference is inside the window');
     assert.equal(lineWindow(long, 0), `${long.slice(0, 100)}…`, 'a reference at the start: cut at the end only');
     assert.equal(lineWindow(long, long.length - 2), `…${long.slice(long.length - 100)}`, 'at the end: cut at the start only');
+  });
+
+  it('a line is a row without keys, [line, text, in, ...at, {other fields}], and reads back as the line it was', () => {
+    const lines: ReferenceLine[] = [
+      { line: 1, import: [9] },
+      { line: 4, text: 'return f(x);', in: 'Widget.run', at: [40] },
+      { line: 4, in: 'Widget.run.inner', at: [44] },
+      { line: 7, text: 'x = f(f(1));', at: [90], write: [80], len: [3, 1, 1] },
+      { line: 9, text: 'import("./f");', in: '', import: [120], edited: [120] },
+      { line: 12, text: 'class F {', decl: [150] },
+    ];
+    const rows = lines.map(encodeLine);
+    assert.deepEqual(rows, [
+      [1, { import: [9] }],
+      [4, 'return f(x);', 'Widget.run', 40],
+      [4, null, 'Widget.run.inner', 44],
+      [7, 'x = f(f(1));', 90, { write: [80], len: [3, 1, 1] }],
+      [9, 'import("./f");', '', { import: [120], edited: [120] }],
+      [12, 'class F {', { decl: [150] }],
+    ]);
+    assert.deepEqual(decodeLines({ lines: rows }), lines);
+    assert.deepEqual(
+      readLines({ lines: rows }).map((l) => [l.text, l.in]),
+      [
+        [undefined, undefined],
+        ['return f(x);', 'Widget.run'],
+        ['return f(x);', 'Widget.run.inner'],
+        ['x = f(f(1));', 'Widget.run.inner'],
+        [undefined, undefined],
+        ['class F {', undefined],
+      ],
+      'a row without text has the text of the row before (an import line none); without in, the container of the row before',
+    );
+    const bytes = (x: unknown) => JSON.stringify(x).length;
+    assert.ok(bytes(rows) < 0.75 * bytes(lines), `${bytes(rows)} B as rows, ${bytes(lines)} B as objects`);
   });
 
   it('containerLabel keeps a short path whole and the innermost names of a long one, marking the cut', () => {
@@ -92,8 +127,8 @@ describe('find-references: what a reference line costs', () => {
     ).data;
     const lines = d.documents.items.find((x) => x.path === 'src/widget.test.ts')?.lines;
     assert.deepEqual(lines, [
-      { line: 3, text: 'new Widget();', at: [first] },
-      { line: 8, text: 'new Widget(),', in: 'helper', at: [second] },
+      [3, 'new Widget();', first],
+      [8, 'new Widget(),', 'helper', second],
     ]);
   });
 
@@ -120,9 +155,9 @@ describe('find-references: what a reference line costs', () => {
     ).data;
     const use = d.documents.items.find((x) => x.path === 'src/use.ts');
     assert.deepEqual(use?.lines, [
-      { line: 1, import: [offsets[0]] },
-      { line: 2, import: [offsets[1]] },
-      { line: 3, text: 'const w = new Widget();', at: [offsets[2]] },
+      [1, { import: [offsets[0]] }],
+      [2, { import: [offsets[1]] }],
+      [3, 'const w = new Widget();', offsets[2]],
     ]);
     assert.equal(referencesListed(d), 4, 'imports count as references');
   });

@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { HostTextEdit } from '../../../src/core/documents/editorPort';
 import { ActionCache } from '../../../src/core/documents/caches';
 import { applyEdits } from '../../../src/core/transactions/editorEdits';
+import { decodeLines } from '../../../src/tools/references';
 import type { ReferencesData } from '../../../src/tools/references';
 import type { FixAllData, ListActionsData } from '../../../src/tools/codeActions';
 import type { ReviewedMutationData, SemanticMutationData } from '../../../src/tools/shared/semanticStaging';
@@ -511,21 +512,21 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const greeter = d.documents.items.find((x) => x.path === 'src/greeter.ts');
       const stagedGreeter = staged('src/greeter.ts') ?? '';
       assert.deepEqual(
-        greeter?.lines.map((l) => [l.line, l.text, l.import ?? l.at, l.edited]),
+        decodeLines(greeter ?? { lines: [] }).map((l) => [l.line, l.text, l.import ?? l.at, l.edited]),
         [
           [1, undefined, [9], [9]],
           [4, "return 'Hello ' + formatPersonName(name);", [stagedGreeter.lastIndexOf('formatPersonName')], [stagedGreeter.lastIndexOf('formatPersonName')]],
         ],
       );
       assert.deepEqual(
-        greeter?.lines.map((l) => l.len),
+        decodeLines(greeter ?? { lines: [] }).map((l) => l.len),
         [undefined, undefined],
         'the staged name is as long as the staged declaration',
       );
       const main = d.documents.items.find((x) => x.path === 'src/main.ts');
       assert.equal(main?.staged, 'deleted');
       assert.deepEqual(
-        main?.lines.map((l) => l.text ?? (l.import ? 'an import line' : '')),
+        decodeLines(main ?? { lines: [] }).map((l) => l.text ?? (l.import ? 'an import line' : '')),
         ['an import line', "console.log(greet(formatName(' x ')));"],
         'the buffer lines of a deleted document',
       );
@@ -564,7 +565,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       const refused = await h.fail('go-to-definition', { location: sel('src/fresh.ts', 'fresh'), view: 'staged' }, 'DocumentNotFound');
       assert.match(refused.error.message, /exists only in the staged transaction/);
       const d = (await h.ok<ReferencesData>('find-references', { symbol: { location: sel('src/util.ts', 'formatName') }, view: 'staged' })).data;
-      assert.ok(d.documents.items.every((x) => x.staged === undefined && x.lines.every((l) => l.edited === undefined)));
+      assert.ok(d.documents.items.every((x) => x.staged === undefined && decodeLines(x).every((l) => l.edited === undefined)));
       assert.equal(d.totalReferences, 5);
     });
   });

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { documentIdOfSymbol, encodePart, parseSymbolId, readSymbol, symbolIdOf, SYMBOLS_READINESS } from '../../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../../src/core/symbols/symbols';
 import type { ReferencesData } from '../../../../src/tools/references';
-import { readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/references';
+import { decodeLines, readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/references';
 import { READINESS } from '../../../../src/core/symbols/readiness';
 import { FakeHost, symbolsIn } from '../../support/fakeHost';
 import { createHarness, expectOk } from '../../support/harness';
@@ -181,9 +181,9 @@ describe('tools: symbols and references over the fake host', () => {
       ],
     );
     assert.equal(`${d.folderId}:src/shapes.ts`, documentIdOfSymbol(d.symbol.symbolId), 'folderId and path make the documentId');
-    assert.deepEqual(d.documents.items[0].lines, [{ line: 2, text: 'export class Circle implements Shape {', decl: [circleAt] }]);
+    assert.deepEqual(d.documents.items[0].lines, [[2, 'export class Circle implements Shape {', { decl: [circleAt] }]], 'a row: [line, text, {decl}]');
     assert.deepEqual(
-      d.documents.items[1].lines[1],
+      decodeLines(d.documents.items[1])[1],
       { line: 2, text: 'const c = new Circle();', write: [USE.lastIndexOf('Circle')] },
       'no container: c is declared on the line; a reference is listed once, by its access',
     );
@@ -223,7 +223,8 @@ describe('tools: symbols and references over the fake host', () => {
     host.symbolProviders.highlights = () => [];
     const third = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection })).data;
     assert.equal(asked().length, 4);
-    const line = third.documents.items.find((d) => d.path === 'src/use.ts')?.lines[0];
+    const use = third.documents.items.find((d) => d.path === 'src/use.ts');
+    const line = use && decodeLines(use)[0];
     assert.deepEqual([line?.line, line?.at, line?.write], [3, [useAt + 1], undefined]);
   });
 
@@ -261,13 +262,13 @@ describe('tools: symbols and references over the fake host', () => {
     assert.deepEqual(d.documents.items[0], {
       path: 'src/pair.ts',
       lines: [
-        { line: 1, import: [starts[0]] },
+        [1, { import: [starts[0]] }],
         // twice is declared on line 2, so its text names the container.
         // len follows position order across the access lists: the write (6), then the read (8).
-        { line: 2, text: 'export function twice(a: Circle, b: Circle) {', at: [starts[2]], write: [starts[1]], len: [6, 8] },
-        { line: 5, text: '(Circle)], y = [Circle', at: [starts[3]], in: 'x', len: [8] },
-        // The same line again for its other container (none: y is declared on it): its text is the entry before's.
-        { line: 5, in: '', write: [starts[4]] },
+        [2, 'export function twice(a: Circle, b: Circle) {', starts[2], { write: [starts[1]], len: [6, 8] }],
+        [5, '(Circle)], y = [Circle', 'x', starts[3], { len: [8] }],
+        // The same line again for its other container (none: y is declared on it): its text (null) is the row before's.
+        [5, null, '', { write: [starts[4]] }],
       ],
     });
     assert.deepEqual(readLines(d.documents.items[0]).slice(2), [{ text: '(Circle)], y = [Circle', in: 'x' }, { text: '(Circle)], y = [Circle' }]);
