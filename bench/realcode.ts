@@ -335,13 +335,13 @@ async function measure(): Promise<void> {
     const pos = await declPos(q);
     switch (q.kind) {
       case 'references': {
-        const data = dataOf<{ documents: { items: { path: string; lines: [number, ...unknown[]][] }[]; hasMore?: boolean }; totalReferences: number }>(
-          await tool('find-references', { symbol: sel(q), referencesLimit: 1000 }),
-        );
+        const answer = await tool('find-references', { symbol: sel(q), referencesLimit: 1000 });
+        const data = dataOf<{ documents: { items: { path: string; lines: [number, ...unknown[]][] }[]; hasMore?: boolean }; totalReferences: number }>(answer);
         const toolLines = new Set(data.documents.items.flatMap((d) => d.lines.map((row) => `${d.path}:${row[0]}`)));
         const raw = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', u, pos)) ?? [];
         const rawLines = new Set(raw.filter((l) => rel(l.uri)).map((l) => lineKey(l.uri, l.range.start.line)));
-        const g = grepKeys(run(['-rnw', q.name, 'src']));
+        const printed = run(['-rnw', q.name, 'src']);
+        const g = grepKeys(printed);
         return {
           raw: 'vscode.executeReferenceProvider (lines)',
           rawCount: rawLines.size,
@@ -350,7 +350,7 @@ async function measure(): Promise<void> {
           grepCount: g.length,
           grepFalsePositives: g.filter((k) => !rawLines.has(k)).length,
           grepMisses: [...rawLines].filter((k) => !g.includes(k)).length,
-          note: `lines with a reference; the tool lists ${data.totalReferences} references${data.documents.hasMore ? ' (hasMore: documents left out)' : ''}; grep's extra lines are comments, strings and namesakes`,
+          note: `lines with a reference; the tool lists ${data.totalReferences} references${data.documents.hasMore ? ' (hasMore: documents left out)' : ''}; grep's extra lines are comments, strings and namesakes; ${(bytesOf(answer) / Math.max(1, data.totalReferences)).toFixed(1)} B a reference (envelope included) against grep's ${(bytesOf(printed) / Math.max(1, g.length)).toFixed(1)} B a line`,
         };
       }
       case 'derived': {
