@@ -264,7 +264,7 @@ function sessionSteps(): Step[] {
       check: (e) => {
         const calls = items(data(e).calls).map(
           (c) =>
-            `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${(c.callSites as Data[]).map((s) => s.line).join(',')}`,
+            `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${(c.callSites as number[][]).map((s) => s[0]).join(',')}`,
         );
         return JSON.stringify(calls) === JSON.stringify(['WelcomeService.welcomeAll@18'])
           ? undefined

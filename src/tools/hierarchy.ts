@@ -24,16 +24,22 @@ import type { AnySymbol } from './shared/symbolAccess';
 const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
 
 const siteSchema: JsonSchema = {
-  type: 'object',
-  description: "A call, in the caller's document: at is its offset, the call's span {start: at, length: len, else the called function's name length}.",
-  properties: {
-    line: { type: 'integer' },
-    column: { type: 'integer' },
-    at: { type: 'integer', minimum: 0 },
-    len: { type: 'integer', minimum: 0 },
-    staged: { enum: ['edited', 'deleted', 'unmapped'], description: 'Staged view only, as on a location.' },
+  type: 'array',
+  minItems: 3,
+  description:
+    "A call, in the caller's document, as a row: [line, column, at, {len, staged}?]; at is its offset, the call's span {start: at, length: len, else the called function's name length}.",
+  items: {
+    anyOf: [
+      { type: 'integer', minimum: 0 },
+      {
+        type: 'object',
+        properties: {
+          len: { type: 'integer', minimum: 0 },
+          staged: { enum: ['edited', 'deleted', 'unmapped'], description: 'Staged view only, as on a location.' },
+        },
+      },
+    ],
   },
-  required: ['line', 'column', 'at'],
 };
 
 /** A call site: line, column and offset; its length only when it is not the called function's name's. */
@@ -46,14 +52,23 @@ export interface Site {
   staged?: LocationOutput['staged'];
 }
 
-async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], nameLength: number): Promise<Site[]> {
-  const site = (line: number, column: number, start: number, length: number, staged?: Site['staged']): Site => ({
-    line,
-    column,
-    at: start,
-    ...(length !== nameLength ? { len: length } : {}),
-    ...(staged ? { staged } : {}),
-  });
+/** A call site as the answer gives it, a row like a reference line: [line, column, at, {len, staged}?]. */
+export type SiteRow = [number, number, number] | [number, number, number, Pick<Site, 'len' | 'staged'>];
+
+export const siteRow = ({ line, column, at, ...rest }: Site): SiteRow => (Object.keys(rest).length > 0 ? [line, column, at, rest] : [line, column, at]);
+
+/** A row read back as the site it says. */
+export const readSite = (row: SiteRow): Site => ({ line: row[0], column: row[1], at: row[2], ...(row[3] ?? {}) });
+
+async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], nameLength: number): Promise<SiteRow[]> {
+  const site = (line: number, column: number, start: number, length: number, staged?: Site['staged']): SiteRow =>
+    siteRow({
+      line,
+      column,
+      at: start,
+      ...(length !== nameLength ? { len: length } : {}),
+      ...(staged ? { staged } : {}),
+    });
   const doc = ctx.view === 'staged' ? await ctx.document({ path: absPath }, undefined, 'site').catch(() => undefined) : undefined;
   if (doc) {
     return [...ranges]
@@ -94,7 +109,7 @@ const single = (target: ResolvedSymbol, ctx: ToolContext): SymbolOutput => symbo
 /** A calling or called function with its call sites; `calls`, when asked for deeper levels, its own callers or callees. */
 export interface CallItem {
   symbol: AnySymbol;
-  callSites: Site[];
+  callSites: SiteRow[];
   calls?: Collection<CallItem>;
 }
 
@@ -241,7 +256,7 @@ export const findCallers = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods that call a symbol (the language's call hierarchy), each with its call sites; follows imports and aliases, unlike grep. depth 2-3: each caller's callers in its calls.",
+    "Functions and methods that call a symbol, each with its call sites [line, column, offset]; follows imports and aliases, unlike grep. depth 2-3: each caller's callers in its calls.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter }, ['symbol'], {
     workspace: false,
     view: true,
@@ -258,7 +273,7 @@ export const findCallees = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods a symbol calls (the language's call hierarchy), each with the call sites in the symbol's body. depth 2-3: each callee's callees in its calls.",
+    "Functions and methods a symbol calls, each with the call sites [line, column, offset] in the symbol's body. depth 2-3: each callee's callees in its calls.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter }, ['symbol'], {
     workspace: false,
     view: true,

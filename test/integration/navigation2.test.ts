@@ -6,6 +6,7 @@ import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
 import type { Envelope } from '../../src/core/chain/envelope';
+import type { SiteRow } from '../../src/tools/hierarchy';
 
 /** Every listed symbol is compact (symbolId, line, column); its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
@@ -131,11 +132,11 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
 
   describe('find-callers and find-callees', function () {
     it('finds the callers of chainC across files, in the same answer as the raw incoming calls', async function () {
-      const answer = expectOk<{ symbol: Sym; calls: Coll<{ symbol: Sym; callSites: { line: number }[] }> }>(
+      const answer = expectOk<{ symbol: Sym; calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
         await invoke('find-callers', at('src/chain/c.ts', 'chainC')),
       );
       assert.deepEqual(
-        answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => s.line)]),
+        answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => s[0])]),
         [
           ['shortcut', 'src/chain/a.ts', [9]],
           ['chainB', 'src/chain/b.ts', [4]],
@@ -152,11 +153,9 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
     });
 
     it('finds the callees of chainC: chainD twice', async function () {
-      const answer = expectOk<{ calls: Coll<{ symbol: Sym; callSites: { line: number; column: number }[] }> }>(
-        await invoke('find-callees', at('src/chain/c.ts', 'chainC')),
-      );
+      const answer = expectOk<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(await invoke('find-callees', at('src/chain/c.ts', 'chainC')));
       assert.deepEqual(
-        answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => `${s.line}:${s.column}`)]),
+        answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
         [['chainD', 'src/chain/d.ts', ['4:10', '4:22']]],
       );
       const [item] = await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>(
@@ -167,7 +166,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
       const raw = await vscode.commands.executeCommand<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', item);
       assert.deepEqual(
         raw.map((c) => [c.to.name, c.fromRanges.map((r) => `${r.start.line + 1}:${r.start.character + 1}`).sort()]),
-        answer.data.calls.items.map((c) => [c.symbol.name, c.callSites.map((s) => `${s.line}:${s.column}`)]),
+        answer.data.calls.items.map((c) => [c.symbol.name, c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
         'parity with vscode.provideOutgoingCalls',
       );
     });

@@ -9,6 +9,7 @@ import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines } from '../../src/tools/references';
 import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, rawHoverTexts, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
+import type { SiteRow } from '../../src/tools/hierarchy';
 
 /*
  * The tools on Python, answered by a real Python language server: pyright, started by the test
@@ -294,7 +295,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
     });
 
     it('find-callers and find-callees match the raw call hierarchy, two levels deep', async function () {
-      const callers = expectOk<{ calls: Coll<{ symbol: Sym; callSites: { line: number }[] }> }>(
+      const callers = expectOk<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
         await invoke('find-callers', sym('shapes/catalog.py', 'total_area', { contextBefore: 'def ' })),
       );
       const { doc, position } = await at('shapes/catalog.py', 'total_area', 'def ');
@@ -313,14 +314,14 @@ describe('python: the tools on a real Python language server (pyright)', functio
         up.data.calls.items.map((c) => c.symbol.name),
         ['report'],
       );
-      const callees = expectOk<{ calls: Coll<{ symbol: Sym; callSites: { line: number; column: number }[] }> }>(
+      const callees = expectOk<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
         await invoke('find-callees', sym('shapes/catalog.py', 'report', { contextBefore: 'def ' })),
       );
       const r = await at('shapes/catalog.py', 'report', 'def ');
       const [reportItem] = await vscode.commands.executeCommand<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', r.doc.uri, r.position);
       const outgoing = await vscode.commands.executeCommand<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', reportItem);
       assert.deepEqual(
-        callees.data.calls.items.map((c) => [c.symbol.name, c.callSites.map((s) => `${s.line}:${s.column}`)]).sort(),
+        callees.data.calls.items.map((c) => [c.symbol.name, c.callSites.map((s) => `${s[0]}:${s[1]}`)]).sort(),
         outgoing.map((c) => [c.to.name, c.fromRanges.map((x) => `${x.start.line + 1}:${x.start.character + 1}`).sort()]).sort(),
       );
     });

@@ -7,6 +7,8 @@ import type { SymbolOutput } from '../../../src/core/symbols/symbols';
 import type { AttributesData } from '../../../src/tools/attributes';
 import type { DiagnosticsData } from '../../../src/tools/diagnostics';
 import type { ExternalSymbol } from '../../../src/tools/shared/symbolAccess';
+import { readSite } from '../../../src/tools/hierarchy';
+import type { SiteRow } from '../../../src/tools/hierarchy';
 import { FakeHost, symbolsIn } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 import type { Harness } from '../support/harness';
@@ -332,7 +334,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       await h.ok<{
         symbol: SymbolOutput;
         calls: {
-          items: { symbol: SymbolOutput; callSites: { line: number; column: number; at: number; len?: number }[] }[];
+          items: { symbol: SymbolOutput; callSites: SiteRow[] }[];
           hasMore: boolean;
           totalCount: number;
         };
@@ -340,17 +342,19 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     ).data;
     assert.equal(readSymbol(d.symbol).name, 'middle');
     assert.deepEqual(
-      d.calls.items.map((c) => [readSymbol(c.symbol).name, readSymbol(c.symbol).kind, c.symbol.line, c.callSites.map((s) => `${s.line}:${s.column}`)]),
+      d.calls.items.map((c) => [readSymbol(c.symbol).name, readSymbol(c.symbol).kind, c.symbol.line, c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
       [
         ['top', 'Function', 9, ['10:10']],
         ['other', 'Function', 13, ['14:10']],
       ],
     );
     assert.deepEqual(
-      d.calls.items[0].callSites[0],
-      { line: d.calls.items[0].callSites[0].line, column: d.calls.items[0].callSites[0].column, at: CHAIN.indexOf('middle() +') },
-      "the span is at and the called name's length",
+      d.calls.items[0].callSites,
+      [[10, 10, CHAIN.indexOf('middle() +')]],
+      "a row [line, column, at]: the span is at and the called name's length",
     );
+    assert.deepEqual(readSite(d.calls.items[0].callSites[0]), { line: 10, column: 10, at: CHAIN.indexOf('middle() +') });
+    assert.deepEqual(readSite([3, 5, 40, { len: 7, staged: 'edited' }]), { line: 3, column: 5, at: 40, len: 7, staged: 'edited' });
     assert.match(d.calls.items[0].symbol.symbolId, /src\/chain\.ts#Function:top$/);
     assert.deepEqual(page(d.calls), [2, false, 2]);
   });
@@ -366,7 +370,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.equal(readSymbol(d.calls.items[0].symbol).name, 'top');
   });
 
-  type Call = { symbol: SymbolOutput | ExternalSymbol; callSites: { line: number }[]; calls?: Calls };
+  type Call = { symbol: SymbolOutput | ExternalSymbol; callSites: SiteRow[]; calls?: Calls };
   type Calls = { items: Call[]; hasMore: boolean; totalCount: number };
   /** A call answer as a tree of names: each item's name, then its nested calls when it has them. */
   const tree = (c: Calls): unknown[] => c.items.map((i) => (i.calls ? [readSymbol(i.symbol).name, tree(i.calls)] : readSymbol(i.symbol).name));
@@ -379,7 +383,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.deepEqual(tree(two.calls), [['middle', ['top', 'other']]]);
     const middle = two.calls.items[0];
     assert.deepEqual(
-      middle.calls?.items.map((c) => c.callSites.map((s) => s.line)),
+      middle.calls?.items.map((c) => c.callSites.map((s) => s[0])),
       [[10], [14]],
       "each nested caller's call sites of middle",
     );
@@ -459,13 +463,10 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
 
   it('find-callees: call sites sorted by position; a library callee comes last, outside the workspace, without a symbolId', async () => {
     const middle = (
-      await h.ok<{ calls: { items: { symbol: SymbolOutput; callSites: { line: number; column: number }[] }[] } }>(
-        'find-callees',
-        at('src/chain.ts', 'middle', 'function '),
-      )
+      await h.ok<{ calls: { items: { symbol: SymbolOutput; callSites: SiteRow[] }[] } }>('find-callees', at('src/chain.ts', 'middle', 'function '))
     ).data;
     assert.deepEqual(
-      middle.calls.items.map((c) => [readSymbol(c.symbol).name, c.callSites.map((s) => `${s.line}:${s.column}`)]),
+      middle.calls.items.map((c) => [readSymbol(c.symbol).name, c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
       [['leaf', ['6:10', '6:19']]],
     );
     const top = (
