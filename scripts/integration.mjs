@@ -45,6 +45,12 @@ function generated(name, options) {
 }
 
 const only = process.argv.slice(2).filter((a) => !a.startsWith('-'));
+const unknown = only.filter((name) => !SUITES.some((s) => s.name === name));
+if (unknown.length > 0) {
+  // A misspelt suite would otherwise run nothing and pass.
+  console.error(`No integration suite named ${unknown.join(', ')}; the suites: ${SUITES.map((s) => s.name).join(', ')}`);
+  process.exit(2);
+}
 let failed = 0;
 for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.name))) {
   for (let run = 1; run <= (suite.runs ?? 1); run++) {
