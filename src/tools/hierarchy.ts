@@ -55,7 +55,7 @@ export interface Site {
 /** A call site as the answer gives it, a row like a reference line: [line, column, at, {len, staged}?]. */
 export type SiteRow = [number, number, number] | [number, number, number, Pick<Site, 'len' | 'staged'>];
 
-export const siteRow = ({ line, column, at, ...rest }: Site): SiteRow => (Object.keys(rest).length > 0 ? [line, column, at, rest] : [line, column, at]);
+const siteRow = ({ line, column, at, ...rest }: Site): SiteRow => (Object.keys(rest).length > 0 ? [line, column, at, rest] : [line, column, at]);
 
 /** A row read back as the site it says. */
 export const readSite = (row: SiteRow): Site => ({ line: row[0], column: row[1], at: row[2], ...(row[3] ?? {}) });

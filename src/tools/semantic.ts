@@ -14,10 +14,10 @@ import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { toChanges } from '../core/transactions/editorEdits';
 
-/** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
 import { coverageAfter, nothingChanged, refused, reviewed, reviewedMutationSchema, semanticMutationSchema, stage } from './shared/semanticStaging';
 import type { ReviewedMutationData, SemanticMutationData } from './shared/semanticStaging';
 
+/** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
 function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): string | undefined {
   const doc = edit.documents.find((d) => d.absPath === absPath);
   const e = doc?.edits.find((x) => x.start <= offset && offset <= x.start + x.length && x.length > 0);

@@ -10,6 +10,7 @@ import type { ChangedDocument, RevisionInfo, StagedDocument, TransactionState } 
 import { checkSummaryOf, checkSummarySchema } from './shared/stagedCheck';
 import type { CheckSummary } from './shared/stagedCheck';
 import type { Workspace } from '../core/documents/workspaces';
+import { stagedPath } from '../core/transactions/transaction';
 import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, hunksWithin, pathDiffsSchema, stagedHunks } from './shared/reviewDiffs';
 import type { PathDiff } from './shared/reviewDiffs';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
@@ -232,16 +233,15 @@ export const transactionPreview = defineTool({
 });
 
 function findChanged(ws: Workspace, selector: DocumentSelector, changed: StagedDocument[]): StagedDocument {
-  const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
   const wanted =
     selector.documentId !== undefined
-      ? changed.map(pathOf).find((p) => ws.documentId(p) === selector.documentId)
+      ? changed.map(stagedPath).find((p) => ws.documentId(p) === selector.documentId)
       : selector.path?.replace(/\\/g, '/').replace(/^\.\//, '');
-  const hit = changed.find((d) => pathOf(d) === wanted || (d.origin !== null && d.path !== null && d.origin.path !== d.path && d.origin.path === wanted));
+  const hit = changed.find((d) => stagedPath(d) === wanted || (d.origin !== null && d.path !== null && d.origin.path !== d.path && d.origin.path === wanted));
   if (hit) return hit;
   throw new ToolError(
     'DocumentNotFound',
-    `${selector.path ?? selector.documentId} has no staged change in ${ws.alias}. Changed documents: ${changed.map(pathOf).slice(0, 20).join(', ') || 'none'}.`,
+    `${selector.path ?? selector.documentId} has no staged change in ${ws.alias}. Changed documents: ${changed.map(stagedPath).slice(0, 20).join(', ') || 'none'}.`,
     revise('Name one of the changed documents (its staged path).'),
   );
 }

@@ -25,7 +25,7 @@ import type {
   TransactionState,
 } from './types';
 import type { CommitFile, CommitPlan, DocumentBase } from './plan';
-import { Transaction, changeKindOf } from './transaction';
+import { Transaction, changeKindOf, stagedPath } from './transaction';
 import { changedRegions, sha256 } from './segments';
 import { StateBuilder } from './stateBuilder';
 import { drift } from './drift';
@@ -174,7 +174,7 @@ export class TransactionManager {
   }
 
   async describe(workspace: Workspace, d: StagedDocument, counts: LineCounts = this.counts(d)): Promise<ChangedDocument> {
-    const p = d.path ?? d.origin?.path ?? d.removedPath ?? '';
+    const p = stagedPath(d);
     const project = await workspace.projectFor(p);
     const out: ChangedDocument = {
       document: { documentId: workspace.documentId(p), path: p, projectId: project.projectId },
@@ -360,15 +360,14 @@ export class TransactionManager {
       }
       // Described before the point of no return: after it nothing may fail. Only the listed ones
       // are counted (a diff each); transaction-preview counts the others when it shows them.
-      const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
-      const listed = [...touched].sort((a, b) => pathOf(a).localeCompare(pathOf(b))).slice(0, ANSWER_LIST_DEFAULT);
+      const listed = [...touched].sort((a, b) => stagedPath(a).localeCompare(stagedPath(b))).slice(0, ANSWER_LIST_DEFAULT);
       const items = listed.map((d): StagedFileSummary => {
         const previous = before.get(d.key);
         // Against the base these are the counts transaction-preview shows: cached for it.
         const counts = previous ? lineCounts(previous.path === null ? '' : previous.text, d.path === null ? '' : d.text) : this.counts(d);
         const kind = changeKindOf(d);
         return {
-          path: pathOf(d),
+          path: stagedPath(d),
           ...(kind === 'Modified' ? {} : { changeKind: kind }),
           ...(d.origin && d.path !== null && d.path !== d.origin.path ? { previousPath: d.origin.path } : {}),
           ...compactCounts(counts),

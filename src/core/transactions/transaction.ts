@@ -28,6 +28,9 @@ export function isEffective(d: StagedDocument): boolean {
   return d.path !== d.origin.path || d.text !== d.origin.text;
 }
 
+/** Where a changed document is named: its staged path, else its base path, else the path it was removed from. */
+export const stagedPath = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
+
 export function changeKindOf(d: StagedDocument): ChangeKind {
   if (!d.origin) return d.path === null ? 'Deleted' : 'Added';
   if (d.path === null) return 'Deleted';

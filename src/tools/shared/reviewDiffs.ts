@@ -6,6 +6,7 @@ import { collectionOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { ChangedDocument, StagedDocument } from '../../core/transactions/types';
 import { countOf } from '../../core/util/wording';
+import { stagedPath } from '../../core/transactions/transaction';
 import type { Collection } from './common';
 
 /**
@@ -110,8 +111,7 @@ export function documentDiffs(
   const diffs = { items, hasMore: items.length < changed.length, totalCount: changed.length };
   const cut = items.filter((d) => d.truncated).map((d) => d.path);
   if (!diffs.hasMore && cut.length === 0) return { diffs };
-  const pathOf = (d: StagedDocument): string => d.path ?? d.origin?.path ?? d.removedPath ?? '';
-  const rest = changed.slice(items.length).map(pathOf);
+  const rest = changed.slice(items.length).map(stagedPath);
   const partial = items.filter((d) => d.truncated && d.diff !== undefined).map((d) => d.path);
   const without = cut.length - partial.length;
   const named = [...cut, ...rest];

@@ -12,11 +12,11 @@ import { starting } from '../../core/symbols/readiness';
 import { mutationDataSchema, stagedFileSchema } from './mutations';
 import type { ConvertedEdit } from '../../core/transactions/editorEdits';
 import { utf8Bytes } from '../../core/chain/bounding';
+import { stagedPath } from '../../core/transactions/transaction';
 import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, pathDiffsSchema } from './reviewDiffs';
 import type { PathDiff } from './reviewDiffs';
 import type { Collection } from './common';
 
-/** The text a rename's edit replaces at an offset of a document (the symbol's old name), if one covers it. */
 /** A language service that is missing or refused: the error an agent can act on. */
 export function refused(outcome: Extract<HostOutcome<object>, { ok: false }>, what: string, languageId: string, revision: string): ToolError {
   if (outcome.unsupported) {
@@ -129,7 +129,7 @@ export async function reviewed(ctx: ToolContext, workspace: Workspace, data: Sem
   const tm = ctx.services.transactions;
   const revision = tm.history(workspace).find((r) => r.revision === data.revision.revision);
   const paths = new Set(revision?.paths ?? data.documents.items.map((d) => d.path));
-  const changed = tm.changedDocuments(workspace).filter((d) => paths.has(d.path ?? d.origin?.path ?? d.removedPath ?? ''));
+  const changed = tm.changedDocuments(workspace).filter((d) => paths.has(stagedPath(d)));
   const described = await Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(workspace, d)));
   const { documents: _listed, ...rest } = data;
   const budget = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(rest)) - DIFF_RESERVE_BYTES;

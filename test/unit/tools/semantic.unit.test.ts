@@ -61,6 +61,15 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
 
   const workspace = () => h.registry.all()[0];
   const staged = (p: string) => h.services.transactions.stagedText(workspace(), p);
+  /** Stages text edits as edit-text would, one revision: what an earlier call left staged. */
+  const stageEdits = (...edits: { path: string; start: number; end: number; newText: string }[]) =>
+    h.services.transactions.stage(
+      undefined,
+      workspace(),
+      { tool: 'edit-text', summary: 'edit' },
+      edits.map(({ path: p, ...e }) => ({ kind: 'edit' as const, path: p, edits: [e] })),
+      { basis: 'staged' },
+    );
 
   describe('rename-symbol', () => {
     it('stages the rename across files with exact staged text; disk is unchanged', async () => {
@@ -121,18 +130,8 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
     });
 
     it('with includeDiff after other staged edits lists only the files this revision changed, each diffed since the transaction began', async () => {
-      const ws = workspace();
       const at = MAIN.indexOf("' x '");
-      await h.services.transactions.stage(
-        undefined,
-        ws,
-        { tool: 'edit-text', summary: 'edit' },
-        [
-          { kind: 'edit', path: 'src/main.ts', edits: [{ start: at, end: at + 5, newText: "'y'" }] },
-          { kind: 'edit', path: 'src/messy.ts', edits: [{ start: 0, end: 0, newText: '// messy\n' }] },
-        ],
-        { basis: 'staged' },
-      );
+      await stageEdits({ path: 'src/main.ts', start: at, end: at + 5, newText: "'y'" }, { path: 'src/messy.ts', start: 0, end: 0, newText: '// messy\n' });
       const d = (
         await h.ok<ReviewedMutationData>('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'fmt', includeDiff: true })
       ).data;
@@ -196,13 +195,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
 
     it('merges with a staged edit it does not overlap', async () => {
       const at = MAIN.indexOf("' x '");
-      await h.services.transactions.stage(
-        undefined,
-        workspace(),
-        { tool: 'edit-text', summary: 'edit' },
-        [{ kind: 'edit', path: 'src/main.ts', edits: [{ start: at, end: at + 5, newText: "'  y  '" }] }],
-        { basis: 'staged' },
-      );
+      await stageEdits({ path: 'src/main.ts', start: at, end: at + 5, newText: "'  y  '" });
       const answer = await h.ok<SemanticMutationData>('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'fmt' });
       assert.equal(answer.data.transaction.revision, 2);
       assert.equal(staged('src/main.ts'), MAIN.replaceAll('formatName', 'fmt').replace("' x '", "'  y  '"));
@@ -212,13 +205,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
     it('answers TransactionConflicted when its edits overlap a staged edit, and stages nothing', async () => {
       const ws = workspace();
       const g = GREETER.indexOf('formatName(name)');
-      await h.services.transactions.stage(
-        undefined,
-        ws,
-        { tool: 'edit-text', summary: 'edit' },
-        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: g, end: g + 16, newText: 'formatName(name.trim())' }] }],
-        { basis: 'staged' },
-      );
+      await stageEdits({ path: 'src/greeter.ts', start: g, end: g + 16, newText: 'formatName(name.trim())' });
       const failure = await h.fail('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'other' }, 'TransactionConflicted');
       assert.match(failure.error.message, /src\/greeter\.ts/);
       assert.ok(failure.continuation, 'the conflict says what to do');
