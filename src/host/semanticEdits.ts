@@ -17,6 +17,7 @@ import type {
   HostTextEdit,
   HostWorkspaceEdit,
 } from '../core/documents/editorPort';
+import { guessIndentation } from '../core/documents/indentation';
 import { LineIndex } from '../core/documents/text';
 import { mapConcurrently } from '../core/util/concurrency';
 
@@ -182,14 +183,35 @@ export async function renameEdits(doc: vscode.TextDocument, offset: number, newN
   }
 }
 
-/** tabSize and insertSpaces as the editor would use them for the file: an open editor's, else the `editor` settings for it. */
+/**
+ * tabSize and insertSpaces as the editor would use them for the file: a visible editor's, else
+ * what an editor opening it would detect from its text (`editor.detectIndentation`), else the
+ * `editor` settings for it.
+ */
 export function formattingOptions(doc: vscode.TextDocument): HostFormattingOptions {
   const editor = vscode.window.visibleTextEditors.find((e) => e.document === doc);
+  if (typeof editor?.options.tabSize === 'number' && typeof editor.options.insertSpaces === 'boolean') {
+    return { tabSize: editor.options.tabSize, insertSpaces: editor.options.insertSpaces };
+  }
   const config = vscode.workspace.getConfiguration('editor', { uri: doc.uri, languageId: doc.languageId });
   const configuredTabSize = config.get<number | string>('tabSize', 4);
-  const tabSize = typeof editor?.options.tabSize === 'number' ? editor.options.tabSize : typeof configuredTabSize === 'number' ? configuredTabSize : 4;
-  const insertSpaces = typeof editor?.options.insertSpaces === 'boolean' ? editor.options.insertSpaces : config.get<boolean>('insertSpaces', true);
-  return { tabSize, insertSpaces };
+  const configured = { tabSize: typeof configuredTabSize === 'number' ? configuredTabSize : 4, insertSpaces: config.get<boolean>('insertSpaces', true) };
+  return config.get<boolean>('detectIndentation', true) ? guessIndentation(doc.getText(), configured) : configured;
+}
+
+/**
+ * TypeScript formats the code a refactoring or quick fix inserts with the indentation of the
+ * file's visible editor, else with its own default of 4 spaces (a 2-space file got a 14-space
+ * line among 12-space ones). A range format request with the file's options sets them for the
+ * file in the language server, which keeps them until told otherwise; it changes no text.
+ */
+async function setFileFormatting(doc: vscode.TextDocument): Promise<void> {
+  if (vscode.window.visibleTextEditors.some((e) => e.document === doc)) return;
+  try {
+    await vscode.commands.executeCommand('vscode.executeFormatRangeProvider', doc.uri, new vscode.Range(0, 0, 0, 0), formattingOptions(doc));
+  } catch {
+    // A language without a range formatter: its code actions format as it otherwise would.
+  }
 }
 
 export async function formatEdits(
@@ -228,6 +250,7 @@ export async function codeActions(
   open: Opener,
 ): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
   try {
+    await setFileFormatting(doc);
     const result = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[] | undefined>(
       'vscode.executeCodeActionProvider',
       doc.uri,

@@ -14,7 +14,7 @@ const SUITES: Record<string, string[]> = {
   transactions: ['transactions.test.js', 'mutations.test.js'],
   coldstart: ['coldstart.test.js'],
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
-  realcode: ['realcode.test.js'],
+  realcode: ['realcode.test.js', 'realcodeEdits.test.js'],
   'realcode-cold': ['realcodeCold.test.js'],
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],

@@ -205,10 +205,14 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.match(unknown.error.message, /in text the transaction staged/);
   });
 
-  it('format-document stages the formatter result with the editor options of the file', async () => {
+  it('format-document stages the formatter result with the indentation an editor detects for the file', async () => {
     const answer = expectOk<SemanticMutationData>(await invoke('format-document', { document: { path: file('messy.ts') } }));
     assert.equal(answer.data.revision.summary, `Format ${file('messy.ts')}`);
-    assert.equal(await stagedText('messy.ts'), 'export function messy(a: number, b: number) {\n    if (a > b) { return a - b }\n    return b - a;\n}\n');
+    // Its one indented line has 8 spaces, so an editor opening it detects 8 (editor.detectIndentation), not the default 4.
+    assert.equal(
+      await stagedText('messy.ts'),
+      'export function messy(a: number, b: number) {\n        if (a > b) { return a - b }\n        return b - a;\n}\n',
+    );
     assert.equal(onDisk('messy.ts'), originals['messy.ts']);
   });
 

@@ -318,6 +318,12 @@ export class ToolContext {
         revise(now ? `Use the staged path ${now}.` : 'Leave it out, or undo the deletion with transaction-history.'),
       );
     }
+    const movedHere = view === 'buffer' ? this.movedHere(workspace, relativePath) : undefined;
+    if (movedHere) {
+      // The language services see a document the transaction moves (or creates) only where it is now.
+      if (!movedHere.origin) throw onlyStaged(relativePath);
+      return this.document({ documentId: workspace.documentId(movedHere.origin.path) }, workspaceSelector, field, 'buffer');
+    }
     let host: HostDocument | undefined;
     if (staged) {
       const onDisk = staged.origin ? await this.editor.readDocument(absolutePath) : undefined;
@@ -359,6 +365,12 @@ export class ToolContext {
     return resolved;
   }
 
+  /** The staged document now at `relativePath` when the transaction moved it there from another path or created it. */
+  private movedHere(workspace: Workspace, relativePath: string): StagedDocument | undefined {
+    const d = this.services.transactions.stagedView(workspace, relativePath);
+    return d && d !== 'gone' && d.origin?.path !== relativePath ? d : undefined;
+  }
+
   /** The staged view of a buffer document the transaction changed; undefined when it is unchanged. */
   private async stagedViewOf(workspace: Workspace, relativePath: string, bufferText: string): Promise<StagedDocumentView | undefined> {
     if (!this.stagedByBase) {
@@ -391,6 +403,12 @@ export class ToolContext {
 
   async location(selector: LocationSelector, workspaceSelector?: WorkspaceSelector | null, view: TextView = 'buffer'): Promise<ResolvedLocation> {
     if (this.textView === 'staged' && view === 'buffer') return this.stagedLocation(selector, workspaceSelector);
+    const named = selector.span?.document ?? selector.selection?.document;
+    if (view === 'buffer' && named && this.registry.all().some((w) => this.services.transactions.active(w.id))) {
+      // A location at a document's staged path (where move-file put it) is given in its staged text.
+      const { workspace, relativePath } = await this.locate(named, workspaceSelector, 'location.document');
+      if (this.movedHere(workspace, relativePath)) return this.stagedLocation(selector, workspaceSelector);
+    }
     if (selector.span) {
       const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document', view);
       const { start, length } = selector.span.range;
@@ -457,22 +475,18 @@ export class ToolContext {
       const doc = await this.document({ path: stagedDoc.relativePath }, workspaceSelector);
       return { document: doc, start, length };
     }
-    if (!d.origin) {
-      throw new ToolError(
-        'DocumentNotFound',
-        `${stagedDoc.relativePath} exists only in the staged transaction; language services analyse it once it is committed.`,
-        revise('Ask about a document that exists in the editor, or commit the transaction first.'),
-      );
-    }
-    const doc = await this.document({ path: d.origin.path }, workspaceSelector);
-    if (doc.staged?.state === 'unmapped') {
+    if (!d.origin) throw onlyStaged(stagedDoc.relativePath);
+    const doc = await this.document({ documentId: stagedDoc.workspace.documentId(d.origin.path) }, workspaceSelector);
+    // Also in the buffer view, where a location at a moved document's staged path is resolved here.
+    const view = doc.staged ?? (await this.stagedViewOf(doc.workspace, doc.relativePath, doc.host.text));
+    if (view?.state === 'unmapped') {
       throw new ToolError(
         'TransactionConflicted',
         `${d.origin.path} changed in the editor after the transaction staged it, so staged offsets no longer match what the language service sees.`,
-        revise('Ask with view "buffer", or roll back (or undo) the staged change of that file and stage it again.'),
+        revise(`${this.textView === 'staged' ? 'Ask with view "buffer", or roll' : 'Roll'} back (or undo) the staged change of that file and stage it again.`),
       );
     }
-    const base = doc.staged?.state === 'mapped' ? doc.staged.map.toBase(start, start + length) : { start, end: start + length };
+    const base = view?.state === 'mapped' ? view.map.toBase(start, start + length) : { start, end: start + length };
     if (!base) {
       throw new ToolError(
         'LocationNotFound',
@@ -512,6 +526,14 @@ export class ToolContext {
       ...(own ? {} : { snapshot: workspace.snapshot() }),
     };
   }
+}
+
+function onlyStaged(relativePath: string): ToolError {
+  return new ToolError(
+    'DocumentNotFound',
+    `${relativePath} exists only in the staged transaction; language services analyse it once it is committed.`,
+    revise('Edit it with edit-text (its selectors resolve against the staged text), or commit the transaction first.'),
+  );
 }
 
 /** The span selector that resolves a returned location again. */

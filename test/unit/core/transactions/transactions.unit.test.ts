@@ -819,6 +819,37 @@ describe('transactions: symbol-level edits', () => {
     );
   });
 
+  it('edit a document move-file moved at its new path, by location or by a symbolId of that path, mapped through its staged edits', async () => {
+    const { h } = await withSymbols();
+    const ws = h.registry.all()[0];
+    await h.ok('move-file', { document: { path: 'src/greeter.ts' }, newPath: 'src/welcome/greeter.ts' });
+    // An edit of the moved text first, so the staged offsets differ from the buffer's.
+    await edit(h, 'src/welcome/greeter.ts', 'export class', '/** Greets. */\nexport class');
+    const body = await h.ok<MutationData>('replace-symbol-body', {
+      symbol: { location: sel('src/welcome/greeter.ts', 'greet', { contextAfter: '(name' }) },
+      text: 'return name;',
+    });
+    assert.deepEqual(
+      body.data.documents.items.map((d) => d.path),
+      ['src/welcome/greeter.ts'],
+    );
+    await h.ok('insert-after-symbol', {
+      symbol: { symbolId: `${ws.documentId('src/welcome/greeter.ts')}#Class:Greeter/Method:greet` },
+      text: '\nbye(): string {\n  return "bye";\n}',
+    });
+    assert.equal(
+      h.transactions.stagedText(ws, 'src/welcome/greeter.ts'),
+      '/** Greets. */\nexport class Greeter {\n  greet(name: string): string {\n    return name;\n  }\n\n  bye(): string {\n    return "bye";\n  }\n}\n',
+    );
+    assert.equal(h.transactions.stagedText(ws, 'src/greeter.ts'), undefined, 'nothing staged at the old path');
+    // Text only the transaction has is not what the language service sees: refused with the reason.
+    const refused = await h.fail('insert-before-symbol', { symbol: { location: sel('src/welcome/greeter.ts', 'Greets') }, text: '// x' }, 'LocationNotFound');
+    assert.match(refused.error.message, /in text the transaction staged/);
+    await h.ok('create-file', { path: 'src/fresh.ts', text: 'export function fresh() {}\n' });
+    const fresh = await h.fail('replace-symbol-body', { symbol: { location: sel('src/fresh.ts', 'fresh') }, text: 'return;' }, 'DocumentNotFound');
+    assert.match(fresh.error.message, /exists only in the staged transaction; language services analyse it once it is committed/);
+  });
+
   it('conflicts when the symbol region was already changed by a staged edit', async () => {
     const { h, id } = await withSymbols();
     await edit(h, 'src/greeter.ts', 'Hello', 'Hi');
