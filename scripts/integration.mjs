@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
-import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT, rxjsWorkspace } from './fixtures.mjs';
+import { codeBaseWorkspace, freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT, rxjsWorkspace } from './fixtures.mjs';
 import { generateWorkspace } from './synthetic-workspace.mjs';
 import { buildTestExtension } from './test-extensions.mjs';
 import { runExtensionTests } from './vscode-host.mjs';
@@ -27,6 +27,8 @@ const SUITES = [
   { name: 'realcode', workspace: rxjsWorkspace, trusted: true },
   // The same sources in fresh windows, asked at once while TypeScript loads the project: a partial answer showed in 3 runs of 4.
   { name: 'realcode-cold', workspace: rxjsWorkspace, trusted: true, runs: 3 },
+  // @loopback/rest's sources: symbol edits where declarations start with decorators, on a real code base.
+  { name: 'realcode-decorators', workspace: () => codeBaseWorkspace('loopback'), trusted: true },
   // The MCP door: its server on (user settings), discovery files in a temp directory of the run (AGENT_WORKBENCH_MCP_DIR).
   { name: 'mcp', fixture: 'sample', trusted: true, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
   // A real Python language server: pyright (a devDependency) started by the test extension test/extensions/python-lsp.

@@ -16,6 +16,7 @@ const SUITES: Record<string, string[]> = {
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
   realcode: ['realcode.test.js', 'realcodeEdits.test.js'],
   'realcode-cold': ['realcodeCold.test.js'],
+  'realcode-decorators': ['realcodeDecorators.test.js'],
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],
   check: ['check.test.js'],

@@ -239,4 +239,65 @@ describe('a real code base: an ordinary edit with every mutation tool, committed
       assert.deepEqual(changedFiles(before, tree()), [], 'every file is back byte for byte');
     });
   }
+
+  it('a new module imported by an operator, a module deleted that others import: the check finds what the delete breaks, undo and redo move it, the commit and its revert land', async () => {
+    const before = tree();
+    const NEW = 'src/internal/util/clamp.ts';
+    const NOOP = 'src/internal/util/noop.ts';
+    const noopImporters = [...before].filter(([, b]) => /from '\.[^']*\/noop'/.test(b.toString('utf8'))).map(([p]) => p);
+    assert.ok(noopImporters.length >= 5, `noop is imported by ${noopImporters.length} files`);
+    expectOk(
+      await invoke('create-file', {
+        path: NEW,
+        text: 'export function clamp(value: number, min: number, max: number): number {\n  return Math.min(max, Math.max(min, value));\n}\n',
+      }),
+    );
+    expectOk(
+      await invoke('edit-text', {
+        edits: [
+          {
+            location: { selection: { document: { path: OPERATOR }, selectedText: "import { arrRemove } from '../util/arrRemove';" } },
+            newText: "import { arrRemove } from '../util/arrRemove';\nimport { clamp } from '../util/clamp';",
+          },
+          {
+            location: { selection: { document: { path: OPERATOR }, selectedText: 'startBufferEvery = startBufferEvery ?? bufferSize;' } },
+            newText: 'startBufferEvery = clamp(startBufferEvery ?? bufferSize, 1, Number.MAX_SAFE_INTEGER);',
+          },
+        ],
+      }),
+    );
+    type Check = { introduced: { totalCount: number; items: { path: string; code: number }[] } };
+    const clean = expectOk<Check>(await invoke('transaction-check', {})).data;
+    assert.equal(clean.introduced.totalCount, 0, `a new module and its import introduce no error: ${JSON.stringify(clean)}`);
+
+    expectOk(await invoke('delete-file', { document: { path: NOOP } }));
+    const broken = expectOk<Check>(await invoke('transaction-check', { diagnosticsLimit: 200 })).data;
+    assert.deepEqual(
+      [...new Set(broken.introduced.items.filter((d) => d.code === 2307).map((d) => d.path))].sort(),
+      noopImporters.sort(),
+      `deleting noop.ts breaks each of its importers ("Cannot find module"): ${JSON.stringify(broken).slice(0, 600)}`,
+    );
+    expectOk(await invoke('transaction-history', { action: 'undo' }));
+    assert.equal(expectOk<Check>(await invoke('transaction-check', {})).data.introduced.totalCount, 0, 'undone, the delete breaks nothing');
+    expectOk(await invoke('transaction-history', { action: 'redo' }));
+    assert.ok(expectOk<Check>(await invoke('transaction-check', {})).data.introduced.totalCount > 0, 'redone, it breaks them again');
+    expectOk(await invoke('transaction-history', { action: 'undo' }));
+
+    const committed = await invoke('transaction-commit', {});
+    assert.ok(committed.ok, `the commit lands: ${JSON.stringify(committed).slice(0, 800)}`);
+    const after = tree();
+    assert.deepEqual(changedFiles(before, after), [NEW, OPERATOR].sort(), 'the new module and the operator; noop.ts stays');
+    const diagnostics = expectOk<{ documents: { items: { path: string; diagnostics: { items: unknown[] } }[] }; notChecked: unknown[] }>(
+      await invoke('get-diagnostics', { documents: [{ path: OPERATOR }, { path: NEW }], minimumSeverity: 'Error', waitSeconds: 20 }),
+    ).data;
+    assert.deepEqual(
+      diagnostics.documents.items.filter((d) => d.diagnostics.items.length > 0),
+      [],
+      'TypeScript sees the new module once committed',
+    );
+    expectOk(await invoke('transaction-revert', {}));
+    const reverted = await invoke('transaction-commit', {});
+    assert.ok(reverted.ok, `the revert lands: ${JSON.stringify(reverted).slice(0, 800)}`);
+    assert.deepEqual(changedFiles(before, tree()), [], 'every file is back byte for byte, the new module gone');
+  });
 });
