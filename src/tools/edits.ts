@@ -191,6 +191,40 @@ function withoutScriptExtension(p: string): string {
   return p.replace(/\.(d\.ts|ts|tsx|mts|cts|js|jsx|mjs|cjs)$/, '');
 }
 
+/**
+ * The moved file's own relative imports that the move breaks (the module they name stays where it
+ * is), with the specifier that reaches it from `target`: at the staged path, where edit-text finds them.
+ */
+function importsIn(ws: Workspace, text: string, moved: string, target: string): ImportReference[] {
+  const from = path.posix.dirname(moved);
+  const to = path.posix.dirname(target);
+  if (from === to) return [];
+  const items: ImportReference[] = [];
+  let lines: LineIndex | undefined;
+  for (const m of text.matchAll(SPECIFIER)) {
+    const spec = m[2];
+    if (!spec.startsWith('.')) continue;
+    const named = path.posix.normalize(path.posix.join(from, spec));
+    if (withoutScriptExtension(named) === withoutScriptExtension(moved)) continue;
+    let suggested = path.posix.relative(to, named) || '.';
+    if (!suggested.startsWith('.')) suggested = `./${suggested}`;
+    if (spec.endsWith('/') && !suggested.endsWith('/')) suggested += '/';
+    if (suggested === spec || items.length >= REFERENCE_LIMIT) continue;
+    const start = (m.index ?? 0) + m[0].length - spec.length - 1;
+    lines ??= new LineIndex(text);
+    const pos = lines.positionAt(start);
+    items.push({
+      document: { documentId: ws.documentId(target), path: target },
+      span: { start, length: spec.length },
+      line: pos.line + 1,
+      column: pos.character + 1,
+      specifier: spec,
+      suggested,
+    });
+  }
+  return items;
+}
+
 /** Relative import specifiers in script files that resolve to `moved`, with the specifier that would reach `target`. */
 async function importsOf(
   ctx: ToolContext,
@@ -249,7 +283,7 @@ export const moveFile = defineTool({
   category: CATEGORY,
   ...MUTATION,
   description:
-    'Stages moving the document to newPath. Imports are not updated: for TS/JS the answer lists relative imports of it (text scan) with the specifier to use (other languages: not searched, notes say so); fix them with edit-text.',
+    'Stages moving the document to newPath. Imports are not updated: for TS/JS the answer lists relative imports of it and in it (text scan) with the specifier to use (other languages: not searched, notes say so); fix them with edit-text.',
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,
@@ -319,13 +353,18 @@ export const moveFile = defineTool({
       return { ...data, notes: [...(data.notes ?? []), note] };
     }
     const refs = await importsOf(ctx, ws, doc.relativePath, target);
+    const own = importsIn(ws, ctx.services.transactions.stagedText(ws, target) ?? doc.host.text, doc.relativePath, target);
     const notes = [
       ...(data.notes ?? []),
       refs.items.length > 0
         ? `${doc.relativePath} is still named by ${countOf(refs.items.length, 'import')}; VS Code offers import updates only during a real rename, so they are not staged. Replace each span with its suggested specifier using edit-text.`
         : `No relative import of ${doc.relativePath} was found in ${countOf(refs.scanned, 'script file')}; other references (non-relative paths, other languages) are not searched.`,
+      ...(own.length > 0
+        ? [`Listed too, at its new path: ${countOf(own.length, 'relative import')} in the moved file, to change so they reach the same modules from there.`]
+        : []),
     ];
-    return { ...data, notes, referencesToFix: { items: refs.items, hasMore: refs.hasMore, totalCount: refs.items.length } };
+    const items = [...refs.items, ...own];
+    return { ...data, notes, referencesToFix: { items, hasMore: refs.hasMore, totalCount: items.length } };
   },
 });
 

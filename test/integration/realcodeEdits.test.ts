@@ -300,4 +300,28 @@ describe('a real code base: an ordinary edit with every mutation tool, committed
     assert.ok(reverted.ok, `the revert lands: ${JSON.stringify(reverted).slice(0, 800)}`);
     assert.deepEqual(changedFiles(before, tree()), [], 'every file is back byte for byte, the new module gone');
   });
+
+  it('move-file of a module with imports of its own: the imports it lists, its own among them, are all the check needs fixed', async () => {
+    const target = 'src/internal/operators/buffer/bufferCount.ts';
+    const moved = expectOk<MutationData & { referencesToFix: { items: ImportToFix[]; hasMore: boolean } }>(
+      await invoke('move-file', { document: { path: OPERATOR }, newPath: target }),
+    ).data;
+    const own = moved.referencesToFix.items.filter((r) => r.document.path === target).map((r) => [r.specifier, r.suggested]);
+    assert.deepEqual(own, [
+      ['../types', '../../types'],
+      ['../util/lift', '../../util/lift'],
+      ['./OperatorSubscriber', '../OperatorSubscriber'],
+      ['../util/arrRemove', '../../util/arrRemove'],
+    ]);
+    const broken = expectOk<{ introduced: { totalCount: number } }>(await invoke('transaction-check', {})).data;
+    assert.ok(broken.introduced.totalCount >= own.length, 'moved alone, the module and its importers break');
+    expectOk(
+      await invoke('edit-text', {
+        edits: moved.referencesToFix.items.map((r) => ({ location: { span: { document: { path: r.document.path }, range: r.span } }, newText: r.suggested })),
+      }),
+    );
+    const check = expectOk<{ introduced: { totalCount: number } }>(await invoke('transaction-check', {})).data;
+    assert.equal(check.introduced.totalCount, 0, `with every listed import fixed, nothing breaks: ${JSON.stringify(check)}`);
+    expectOk(await invoke('transaction-rollback', {}));
+  });
 });

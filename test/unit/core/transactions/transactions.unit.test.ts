@@ -306,6 +306,36 @@ describe('transactions: files, preview and history', () => {
     );
   });
 
+  it("move-file lists the moved file's own relative imports too, at its new path, and edit-text fixes them there", async () => {
+    const { h } = await setup();
+    type Moved = MutationData & {
+      referencesToFix: { items: { document: { path: string }; specifier: string; suggested: string; span: { start: number; length: number } }[] };
+    };
+    const moved = await h.ok<Moved>('move-file', { document: { path: 'src/main.ts' }, newPath: 'src/app/main.ts' });
+    assert.deepEqual(
+      moved.data.referencesToFix.items.map((r) => [r.document.path, r.specifier, r.suggested]),
+      [
+        ['src/app/main.ts', './util', '../util'],
+        ['src/app/main.ts', './greeter', '../greeter'],
+      ],
+    );
+    assert.ok(moved.data.notes?.some((n) => /Listed too, at its new path: 2 relative imports in the moved file/.test(n)));
+    await h.ok('edit-text', {
+      edits: moved.data.referencesToFix.items.map((r) => ({
+        location: { span: { document: { path: r.document.path }, range: r.span } },
+        newText: r.suggested,
+      })),
+    });
+    assert.equal(
+      h.transactions.stagedText(h.registry.all()[0], 'src/app/main.ts'),
+      MAIN.replace("'./util'", "'../util'").replace("'./greeter'", "'../greeter'"),
+    );
+    await h.ok('transaction-rollback', {});
+    // Within its folder, its own imports still reach their modules: none listed.
+    const renamed = await h.ok<Moved>('move-file', { document: { path: 'src/main.ts' }, newPath: 'src/app.ts' });
+    assert.deepEqual(renamed.data.referencesToFix.items, []);
+  });
+
   it('restore puts staged documents back to their base (a person discarding files in the panel)', async () => {
     const { h } = await setup();
     const ws = h.registry.all()[0];
