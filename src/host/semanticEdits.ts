@@ -219,11 +219,16 @@ export async function formatEdits(
   range: HostRange | undefined,
 ): Promise<HostOutcome<{ edit: HostDocumentEdits; options: HostFormattingOptions }>> {
   const options = formattingOptions(doc);
+  const format = (o: HostFormattingOptions) =>
+    range
+      ? vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatRangeProvider', doc.uri, toVsRange(doc, range), o)
+      : vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, o);
   try {
     const result = await stable(async () => {
-      const edits = range
-        ? await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatRangeProvider', doc.uri, toVsRange(doc, range), options)
-        : await vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, options);
+      let edits = await format(options);
+      // VS Code answers no edits and no formatter alike (undefined). A formatter changes an indented
+      // file's indentation to tabs (or spaces): then this file is already formatted, not unsupported.
+      if (!edits && (await format({ ...options, insertSpaces: !options.insertSpaces }))?.length) edits = [];
       if (!edits) return undefined;
       const converted = edits
         .map((t) => ({ start: doc.offsetAt(t.range.start), length: doc.offsetAt(t.range.end) - doc.offsetAt(t.range.start), newText: t.newText }))
@@ -231,7 +236,10 @@ export async function formatEdits(
       const document: HostDocumentEdits = { absPath: doc.uri.fsPath, edits: converted, version: doc.version, baseText: doc.getText() };
       return { documents: [document] };
     });
-    if (!result) return { ok: false, reason: `No ${range ? 'range ' : ''}formatter for ${doc.languageId} documents answered.`, unsupported: true };
+    if (!result) {
+      const reason = `No ${range ? 'range ' : ''}formatter for ${doc.languageId} documents changed anything, even with ${options.insertSpaces ? 'tabs' : 'spaces'} for indentation: none is installed, or the text has nothing one would change.`;
+      return { ok: false, reason, unsupported: true };
+    }
     return { ok: true, edit: result.documents[0], options };
   } catch (error) {
     return { ok: false, reason: messageOf(error) };

@@ -216,6 +216,13 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.equal(onDisk('messy.ts'), originals['messy.ts']);
   });
 
+  it('format-document on a file already formatted at its own indentation: InvalidRequest saying so, not "no formatter"', async () => {
+    // VS Code answers "no edits" and "no formatter" alike; TypeScript's formatter is there.
+    const refused = expectError(await invoke('format-document', { document: { path: file('shapes.ts') } }), 'InvalidRequest');
+    assert.match(refused.error.message, /is already formatted \(tabSize 2, spaces\)/);
+    assert.equal(onDisk('shapes.ts'), originals['shapes.ts']);
+  });
+
   it('format-document formats only a range when asked', async () => {
     const text = originals['messy.ts'];
     const start = text.indexOf('if(a>b)');

@@ -318,12 +318,6 @@ export class ToolContext {
         revise(now ? `Use the staged path ${now}.` : 'Leave it out, or undo the deletion with transaction-history.'),
       );
     }
-    const movedHere = view === 'buffer' ? this.movedHere(workspace, relativePath) : undefined;
-    if (movedHere) {
-      // The language services see a document the transaction moves (or creates) only where it is now.
-      if (!movedHere.origin) throw onlyStaged(relativePath);
-      return this.document({ documentId: workspace.documentId(movedHere.origin.path) }, workspaceSelector, field, 'buffer');
-    }
     let host: HostDocument | undefined;
     if (staged) {
       const onDisk = staged.origin ? await this.editor.readDocument(absolutePath) : undefined;
@@ -338,7 +332,13 @@ export class ToolContext {
     } else {
       host = await this.editor.readDocument(absolutePath);
     }
-    if (!host) throw await this.notFound(workspace, relativePath);
+    if (!host) {
+      const movedHere = view === 'buffer' ? this.movedHere(workspace, relativePath) : undefined;
+      if (!movedHere) throw await this.notFound(workspace, relativePath);
+      // The language services see a document the transaction moves (or creates) only where it is now.
+      if (!movedHere.origin) throw onlyStaged(relativePath);
+      return this.document({ documentId: workspace.documentId(movedHere.origin.path) }, workspaceSelector, field, 'buffer');
+    }
     this.use(workspace, [relativePath]);
     const project = await workspace.projectFor(relativePath);
     if (selector.project && !projectMatches(project, selector.project)) {
@@ -365,7 +365,11 @@ export class ToolContext {
     return resolved;
   }
 
-  /** The staged document now at `relativePath` when the transaction moved it there from another path or created it. */
+  /**
+   * The staged document now at `relativePath` when the transaction moved it there from another path
+   * or created it. Asked only where the editor has no document at that path: a language service's
+   * answer naming a file that a move will overwrite means the file it sees.
+   */
   private movedHere(workspace: Workspace, relativePath: string): StagedDocument | undefined {
     const d = this.services.transactions.stagedView(workspace, relativePath);
     return d && d !== 'gone' && d.origin?.path !== relativePath ? d : undefined;
@@ -407,7 +411,10 @@ export class ToolContext {
     if (view === 'buffer' && named && this.registry.all().some((w) => this.services.transactions.active(w.id))) {
       // A location at a document's staged path (where move-file put it) is given in its staged text.
       const { workspace, relativePath } = await this.locate(named, workspaceSelector, 'location.document');
-      if (this.movedHere(workspace, relativePath)) return this.stagedLocation(selector, workspaceSelector);
+      if (this.movedHere(workspace, relativePath)) {
+        const absolutePath = await confinePath(workspace.fsPath, relativePath, this.realPath, 'location.document.path');
+        if (!(await this.editor.readDocument(absolutePath))) return this.stagedLocation(selector, workspaceSelector);
+      }
     }
     if (selector.span) {
       const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document', view);

@@ -880,6 +880,13 @@ describe('transactions: symbol-level edits', () => {
     assert.match(fresh.error.message, /exists only in the staged transaction; language services analyse it once it is committed/);
   });
 
+  it('a file a move will overwrite is, in the buffer view, still the file the language service sees', async () => {
+    const { h } = await setup();
+    await h.ok('move-file', { document: { path: 'src/main.ts' }, newPath: 'src/util.ts', overwrite: true });
+    const context = await h.ok('get-code-context', { location: sel('src/util.ts', 'shout', { contextAfter: '(text' }) });
+    assert.match(JSON.stringify(context.data), /toUpperCase/, "util.ts's own text, not main.ts's");
+  });
+
   it('conflicts when the symbol region was already changed by a staged edit', async () => {
     const { h, id } = await withSymbols();
     await edit(h, 'src/greeter.ts', 'Hello', 'Hi');
