@@ -318,6 +318,12 @@ export class ToolContext {
         revise(now ? `Use the staged path ${now}.` : 'Leave it out, or undo the deletion with transaction-history.'),
       );
     }
+    const movedHere = view === 'buffer' ? await this.movedHere(workspace, relativePath, absolutePath) : undefined;
+    if (movedHere) {
+      // The language services see a document the transaction moves (or creates) only where it is now.
+      if (!movedHere.origin) throw onlyStaged(relativePath);
+      return this.document({ documentId: workspace.documentId(movedHere.origin.path) }, workspaceSelector, field, 'buffer');
+    }
     let host: HostDocument | undefined;
     if (staged) {
       const onDisk = staged.origin ? await this.editor.readDocument(absolutePath) : undefined;
@@ -332,13 +338,7 @@ export class ToolContext {
     } else {
       host = await this.editor.readDocument(absolutePath);
     }
-    if (!host) {
-      const movedHere = view === 'buffer' ? this.movedHere(workspace, relativePath) : undefined;
-      if (!movedHere) throw await this.notFound(workspace, relativePath);
-      // The language services see a document the transaction moves (or creates) only where it is now.
-      if (!movedHere.origin) throw onlyStaged(relativePath);
-      return this.document({ documentId: workspace.documentId(movedHere.origin.path) }, workspaceSelector, field, 'buffer');
-    }
+    if (!host) throw await this.notFound(workspace, relativePath);
     this.use(workspace, [relativePath]);
     const project = await workspace.projectFor(relativePath);
     if (selector.project && !projectMatches(project, selector.project)) {
@@ -367,12 +367,14 @@ export class ToolContext {
 
   /**
    * The staged document now at `relativePath` when the transaction moved it there from another path
-   * or created it. Asked only where the editor has no document at that path: a language service's
-   * answer naming a file that a move will overwrite means the file it sees.
+   * or created it, and no file is on disk there: a language service's answer naming a file that a
+   * move will overwrite means the file it sees. (The disk, not the editor: VS Code keeps the buffer
+   * of a file deleted from disk, such as one a reverted move put there.)
    */
-  private movedHere(workspace: Workspace, relativePath: string): StagedDocument | undefined {
+  private async movedHere(workspace: Workspace, relativePath: string, absolutePath: string): Promise<StagedDocument | undefined> {
     const d = this.services.transactions.stagedView(workspace, relativePath);
-    return d && d !== 'gone' && d.origin?.path !== relativePath ? d : undefined;
+    if (!d || d === 'gone' || d.origin?.path === relativePath) return undefined;
+    return (await this.realPath(absolutePath)) === undefined ? d : undefined;
   }
 
   /** The staged view of a buffer document the transaction changed; undefined when it is unchanged. */
@@ -411,10 +413,8 @@ export class ToolContext {
     if (view === 'buffer' && named && this.registry.all().some((w) => this.services.transactions.active(w.id))) {
       // A location at a document's staged path (where move-file put it) is given in its staged text.
       const { workspace, relativePath } = await this.locate(named, workspaceSelector, 'location.document');
-      if (this.movedHere(workspace, relativePath)) {
-        const absolutePath = await confinePath(workspace.fsPath, relativePath, this.realPath, 'location.document.path');
-        if (!(await this.editor.readDocument(absolutePath))) return this.stagedLocation(selector, workspaceSelector);
-      }
+      const absolutePath = await confinePath(workspace.fsPath, relativePath, this.realPath, 'location.document.path');
+      if (await this.movedHere(workspace, relativePath, absolutePath)) return this.stagedLocation(selector, workspaceSelector);
     }
     if (selector.span) {
       const doc = await this.document(selector.span.document, workspaceSelector, 'location.span.document', view);

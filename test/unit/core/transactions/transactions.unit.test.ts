@@ -880,6 +880,16 @@ describe('transactions: symbol-level edits', () => {
     assert.match(fresh.error.message, /exists only in the staged transaction; language services analyse it once it is committed/);
   });
 
+  it('a moved document is found at its new path although the editor kept a buffer there of a file since deleted (a move committed, then reverted)', async () => {
+    const { h, abs } = await withSymbols();
+    h.host.writeFile(abs('src/welcome/greeter.ts'), 'export const stale = 1;\n');
+    h.host.openDocument(abs('src/welcome/greeter.ts'));
+    h.host.deleteFile(abs('src/welcome/greeter.ts'));
+    await h.ok('move-file', { document: { path: 'src/greeter.ts' }, newPath: 'src/welcome/greeter.ts' });
+    await h.ok('replace-symbol-body', { symbol: { location: sel('src/welcome/greeter.ts', 'greet', { contextAfter: '(name' }) }, text: 'return name;' });
+    assert.match(h.transactions.stagedText(h.registry.all()[0], 'src/welcome/greeter.ts') ?? '', /greet\(name: string\): string \{\n {4}return name;\n {2}\}/);
+  });
+
   it('a file a move will overwrite is, in the buffer view, still the file the language service sees', async () => {
     const { h } = await setup();
     await h.ok('move-file', { document: { path: 'src/main.ts' }, newPath: 'src/util.ts', overwrite: true });
