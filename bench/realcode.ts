@@ -13,7 +13,7 @@ import type { Envelope } from '../src/core/chain/envelope';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { invokeLm, short } from './inHost';
 
-type Kind = 'references' | 'derived' | 'callers2' | 'attributes' | 'info' | 'rename' | 'search';
+type Kind = 'references' | 'derived' | 'callers2' | 'attributes' | 'info' | 'rename' | 'search' | 'outline';
 
 interface Question {
   kind: Kind;
@@ -35,6 +35,7 @@ const QUESTIONS: Record<string, Question[]> = {
     { kind: 'info', file: 'src/internal/Subscriber.ts', name: 'Subscriber', before: 'export class ' },
     { kind: 'rename', file: 'src/internal/util/isFunction.ts', name: 'isFunction', before: 'export function ', newName: 'isCallable' },
     { kind: 'search', file: 'src/internal/Subscriber.ts', name: 'Subscriber', before: 'export class ', query: 'Subscriber' },
+    { kind: 'outline', file: 'src/internal/testing/TestScheduler.ts', name: 'TestScheduler', before: 'export class ' },
   ],
   tiptap: [
     { kind: 'references', file: 'src/Editor.ts', name: 'Editor', before: 'export class ' },
@@ -44,6 +45,7 @@ const QUESTIONS: Record<string, Question[]> = {
     { kind: 'info', file: 'src/Editor.ts', name: 'Editor', before: 'export class ' },
     { kind: 'rename', file: 'src/types.ts', name: 'RawCommands', before: 'export type ', newName: 'RawCommandMap' },
     { kind: 'search', file: 'src/InputRule.ts', name: 'InputRule', before: 'export class ', query: 'Rule' },
+    { kind: 'outline', file: 'src/lib/ResizableNodeView.ts', name: 'ResizableNodeView', before: 'export class ' },
   ],
   loopback: [
     { kind: 'references', file: 'src/keys.ts', name: 'RestBindings', before: 'export namespace ' },
@@ -53,6 +55,7 @@ const QUESTIONS: Record<string, Question[]> = {
     { kind: 'info', file: 'src/rest.server.ts', name: 'RestServer', before: 'export class ' },
     { kind: 'rename', file: 'src/keys.ts', name: 'RestBindings', before: 'export namespace ', newName: 'RestKeys' },
     { kind: 'search', file: 'src/providers/send.provider.ts', name: 'SendProvider', before: 'export class ', query: 'Provider' },
+    { kind: 'outline', file: 'src/rest.server.ts', name: 'RestServer', before: 'export class ' },
   ],
 };
 
@@ -67,6 +70,7 @@ export const GREP_WAYS: Record<Kind, string> = {
   rename:
     '`grep -rnw Name src` to list the uses, plus the unified diff of every renamed file (`diff -u`, git-style `a/` `b/` labels) an agent reads to review it',
   search: '`grep -rniE "(class|interface|function|type|enum|namespace|const|let|var) +\\w*query\\w*" src`',
+  outline: "`cat` of the file (grep finds no method or property by a keyword)",
 };
 
 const TOOL_WAYS: Record<Kind, string> = {
@@ -77,6 +81,7 @@ const TOOL_WAYS: Record<Kind, string> = {
   info: 'get-symbol-info',
   rename: "rename-symbol with includeDiff (the rename and every document's word diff in one answer; one transaction-preview per document it left out)",
   search: 'search-symbols (default limit)',
+  outline: 'get-document-outline (symbolsLimit 1000; locals left out and counted)',
 };
 
 export interface Answer {
@@ -321,6 +326,8 @@ async function measure(): Promise<void> {
         return `Rename ${x.name} to ${x.newName ?? ''} and review every changed file`;
       case 'search':
         return `Which declarations have names containing "${x.query ?? ''}"?`;
+      case 'outline':
+        return `What does ${x.file.split('/').pop() ?? ''} declare?`;
     }
   }
 
@@ -489,6 +496,40 @@ async function measure(): Promise<void> {
           grepFalsePositives: null,
           grepMisses: null,
           note: `files read: ${filesRead.join(', ')}; the class${filesRead.length > 1 ? ' and its bases' : ''} carry ${written} class decorators and ${memberDecorators} member or parameter decorators; the tool lists ${data.attributes.items.map((a) => `@${a.name}${a.inherited ? ' (inherited)' : ''}`).join(', ') || 'none'}${written === 0 && memberDecorators === 0 ? '; this code base has no decorators here' : ''}`,
+        };
+      }
+      case 'outline': {
+        const data = dataOf<{ symbols: { items: { name?: string; symbolId: string; line: number }[]; hasMore?: boolean }; localsLeftOut?: number }>(
+          await tool('get-document-outline', { document: { path: q.file }, symbolsLimit: 1000 }),
+        );
+        const listed = new Set(data.symbols.items.map((s) => `${nameOf(s)}@${s.line}`));
+        // The raw tree's declarations outside any function, method, constructor or accessor body and
+        // not a variable in a variable's initializer: what the tool must list.
+        const raw = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', u)) ?? [];
+        const bodies = new Set([vscode.SymbolKind.Function, vscode.SymbolKind.Method, vscode.SymbolKind.Constructor]);
+        const declarations: string[] = [];
+        let rawCount = 0;
+        const variables = new Set([vscode.SymbolKind.Variable, vscode.SymbolKind.Constant]);
+        const walk = (level: readonly vscode.DocumentSymbol[], inBody: boolean, inVariable: boolean): void => {
+          for (const s of level) {
+            rawCount++;
+            if (!inBody && !(inVariable && (variables.has(s.kind) || s.kind === vscode.SymbolKind.Function))) {
+              declarations.push(`${s.name}@${s.selectionRange.start.line + 1}`);
+            }
+            walk(s.children, inBody || bodies.has(s.kind) || /^\((get|set)\) /.test(s.name), inVariable || variables.has(s.kind));
+          }
+        };
+        walk(raw, false, false);
+        const file = read(textOf(q.file));
+        return {
+          raw: 'vscode.executeDocumentSymbolProvider (declarations outside bodies)',
+          rawCount: declarations.length,
+          toolCount: listed.size,
+          toolMisses: declarations.filter((d) => !listed.has(d)).length,
+          grepCount: file.split('\n').length - 1,
+          grepFalsePositives: null,
+          grepMisses: null,
+          note: `grep count: lines of ${q.file} read; the raw tree has ${rawCount} symbols, the tool lists ${data.symbols.items.length} and says ${data.localsLeftOut ?? 0} locals were left out${data.symbols.hasMore ? ' (hasMore)' : ''}`,
         };
       }
       case 'info': {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs, idempotently, what the real VS Code host needs on a fresh Debian machine:
-# Debian's chromium and libkrb5-dev, Node 24 and code-server (a complete VS Code build) from npm.
+# Debian's chromium, libkrb5-dev and python3-rich, Node 24 and code-server (a complete VS Code build) from npm.
 # Cached under ~/.cache/agent-workbench, keyed by the pinned versions. Prints the host folder.
 set -euo pipefail
 
@@ -19,6 +19,8 @@ flock 9
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+# Real Python code for the python suite: rich's sources (its segment.py), as Debian ships them.
+dpkg -s python3-rich >/dev/null 2>&1 || need_apt+=(python3-rich)
 if [ ${#need_apt[@]} -gt 0 ]; then
   log "installing Debian packages: ${need_apt[*]}"
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"

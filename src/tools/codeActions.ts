@@ -120,7 +120,7 @@ export const listCodeActions = defineTool({
   category: 'Mutations',
   ...QUERY,
   description:
-    'Lists quick fixes, refactorings and source actions at a location, optionally of one kind (quickfix, refactor.extract...). Each has the files it edits and an actionRef for stage-code-action, valid 10 minutes or until one of those files changes.',
+    'Lists quick fixes, refactorings and source actions at a location, optionally of one kind (quickfix, refactor.extract...). Each has the files it edits and an actionRef for stage-code-action, valid 10 minutes or until those files change.',
   inputSchema: inputSchema({ location: locationSelectorInput, kind: kindInput, actionsLimit: limitParameter('actions', 50, 200) }, ['location'], {
     workspace: false,
   }),

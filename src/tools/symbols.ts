@@ -9,7 +9,16 @@ import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import type { ToolInput } from '../core/chain/schemaTypes';
-import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols/symbols';
+import {
+  documentSymbolTree,
+  isLocal,
+  resolveSymbol,
+  symbolOutput,
+  symbolOutputSchema,
+  symbolSelectorInput,
+  symbolsAt,
+  walkSymbols,
+} from '../core/symbols/symbols';
 import type { SymbolOutput } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
@@ -38,15 +47,6 @@ const searchInput = inputSchema(
   ['query'],
   { view: true },
 );
-
-/** Containers whose variables and functions are locals: a body's. */
-const BODY_KINDS = new Set(['Function', 'Method', 'Constructor', 'Variable', 'Constant']);
-const LOCAL_KINDS = new Set(['Variable', 'Constant', 'Function']);
-
-/** A variable, constant or function declared inside a function, method, accessor or variable initializer: a local. */
-export function isLocal(symbol: HostSymbol, containers: readonly HostSymbol[]): boolean {
-  return LOCAL_KINDS.has(symbol.kind) && containers.some((c) => BODY_KINDS.has(c.kind) || (c.kind === 'Property' && /^\((get|set)\) /.test(c.name)));
-}
 
 /** Documents whose symbol trees search-symbols asks for at once. */
 const SEARCH_DOCUMENTS_AT_ONCE = 8;
@@ -96,7 +96,7 @@ export const searchSymbols = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), by symbolId and line. Locals are left out and counted unless includeLocals. Better than grep for declarations.",
+    "Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), by symbolId and line. Locals (what bodies declare) left out and counted unless includeLocals. Better than grep.",
   inputSchema: searchInput,
   dataSchema: {
     type: 'object',
@@ -197,6 +197,7 @@ interface OutlineItem extends SymbolOutput {
 export interface OutlineData {
   document: DocumentRef;
   symbols: Collection<OutlineItem>;
+  localsLeftOut?: number;
 }
 
 export const getDocumentOutline = defineTool({
@@ -205,9 +206,14 @@ export const getDocumentOutline = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Lists the symbols a document declares (classes, functions, members, headings), depth first in document order, by symbolId (it says kind and name), depth and line: cheaper than reading the file. No symbol provider: UnsupportedLanguageFeature.',
+    "A document's declarations (classes, functions, members, headings), depth first, by symbolId (says kind and name), depth and line: cheaper than reading it. Locals (what bodies declare) left out and counted unless includeLocals.",
   inputSchema: inputSchema(
-    { document: documentSelectorInput, maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 }, symbolsLimit: limitParameter('symbols') },
+    {
+      document: documentSelectorInput,
+      maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 },
+      symbolsLimit: limitParameter('symbols'),
+      includeLocals: { type: 'boolean', default: false },
+    },
     ['document'],
     { workspace: false, view: true },
   ),
@@ -219,6 +225,7 @@ export const getDocumentOutline = defineTool({
         ...symbolOutputSchema,
         properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } },
       }),
+      localsLeftOut: { type: 'integer', minimum: 1, description: 'Locals left out (not in totalCount).' },
     },
     required: ['document', 'symbols'],
   },
@@ -227,7 +234,9 @@ export const getDocumentOutline = defineTool({
   async run(input, ctx): Promise<OutlineData> {
     const doc = await ctx.document(input.document);
     const roots = await documentSymbolTree(ctx, doc);
-    const all = [...walkSymbols(roots)].filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
+    const deep = [...walkSymbols(roots)].filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
+    const all = input.includeLocals ? deep : deep.filter((h) => !isLocal(h.symbol, h.containers));
+    const localsLeftOut = deep.length - all.length;
     const page = limited(all, input.symbolsLimit);
     return {
       document: doc.ref,
@@ -239,6 +248,7 @@ export const getDocumentOutline = defineTool({
           return out;
         }),
       },
+      ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     };
   },
 });

@@ -151,7 +151,7 @@ export const transactionCommit = defineTool({
   requiredPermission: 'workspace.commit',
   notApprovedCode: 'TransactionCommitNotApproved',
   description:
-    'Writes the staged transaction once the person approves: checks every file still holds the text its edits were computed on, applies one workspace edit, saves, verifies the bytes; on failure all files stay as they were and the transaction is kept. autonomous-trusted: refused (NewErrorsIntroduced) if transaction-check finds new errors, unless allowNewErrors.',
+    'Writes the staged transaction once the person approves: checks every file still holds the text its edits were computed on, applies one workspace edit, saves, verifies the bytes; on failure every file is put back, the transaction kept. autonomous-trusted: refused (NewErrorsIntroduced) if transaction-check finds new errors, unless allowNewErrors.',
   timeoutSeconds: 120,
   inputSchema: inputSchema({ allowNewErrors: bool('Commit even if the staged TypeScript/JavaScript introduces errors.') }),
   dataSchema: {

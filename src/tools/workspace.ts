@@ -274,7 +274,7 @@ export const getSolutionStructure = defineTool({
   ...QUERY,
   timeoutSeconds: 60,
   description:
-    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (symbols, definition, references, rename and others), probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. One folder's details: workspace-status.",
+    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (symbols, definition, references, rename...), probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. One folder's details: workspace-status.",
   inputSchema: inputSchema({
     probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
     projectsLimit: limitParameter('projects per folder'),

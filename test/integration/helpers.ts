@@ -7,11 +7,11 @@ import * as vscode from 'vscode';
 import { readableHover } from '../../src/core/symbols/signature';
 import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope, SuccessEnvelope } from '../../src/core/chain/envelope';
-import { assertValidEnvelope } from '../shared/envelopes';
+import { assertValidEnvelope, expectOk as expectOkEnvelope } from '../shared/envelopes';
 
 export { assertValidEnvelope, expectError, expectOk } from '../shared/envelopes';
 import { stableUuid } from '../../src/core/documents/snapshots';
-import { documentIdOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
+import { documentIdOfSymbol, parseSymbolId, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
@@ -150,3 +150,55 @@ export function withSymbolsRead<T>(envelope: SuccessEnvelope<T>): SuccessEnvelop
 /** The raw hover provider's texts as get-symbol-info reads them (command links reduced to their text, blank edges trimmed). */
 export const rawHoverTexts = (hovers: readonly vscode.Hover[]): string[] =>
   readableHover(hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))));
+
+/** What the default outline of a file lists and leaves out, beside the same outline with includeLocals. */
+export interface OutlineLocals {
+  kept: (SymbolOutput & { depth: number })[];
+  leftOut: string[];
+  bytes: number;
+}
+
+const BODY_KINDS = ['Function', 'Method', 'Constructor'];
+const inBody = (symbolId: string): boolean =>
+  (parseSymbolId(symbolId)?.segments.slice(0, -1) ?? []).some((c) => BODY_KINDS.includes(c.kind) || (c.kind === 'Property' && /^\((get|set)\) /.test(c.name)));
+const inInitializer = (symbolId: string): boolean => {
+  const segments = parseSymbolId(symbolId)?.segments ?? [];
+  const last = segments[segments.length - 1];
+  return ['Variable', 'Constant', 'Function'].includes(last?.kind ?? '') && segments.slice(0, -1).some((c) => c.kind === 'Variable' || c.kind === 'Constant');
+};
+
+/**
+ * get-document-outline of a file by default and with includeLocals: the default lists, in the
+ * same order, every symbol but those a body declares (by the kinds of their containers in the
+ * symbolId), says how many it left out, and lists nothing from inside a body.
+ */
+export async function outlineLocals(file: string): Promise<OutlineLocals> {
+  type Outline = { symbols: { items: (SymbolOutput & { depth: number })[]; totalCount: number; hasMore: boolean }; localsLeftOut?: number };
+  const ask = async (includeLocals: boolean) => {
+    const envelope = await invoke('get-document-outline', { document: { path: file }, symbolsLimit: 1000, includeLocals });
+    return { data: expectOkEnvelope<Outline>(envelope).data, bytes: JSON.stringify(envelope).length };
+  };
+  const all = (await ask(true)).data;
+  const { data: kept, bytes } = await ask(false);
+  assert.equal(all.symbols.hasMore || kept.symbols.hasMore, false, `${file}: whole outlines`);
+  const keptIds = new Set(kept.symbols.items.map((s) => s.symbolId));
+  assert.deepEqual(
+    kept.symbols.items.map((s) => s.symbolId),
+    all.symbols.items.filter((s) => keptIds.has(s.symbolId)).map((s) => s.symbolId),
+    `${file}: the default outline is the full one with symbols left out`,
+  );
+  const leftOut = all.symbols.items.filter((s) => !keptIds.has(s.symbolId)).map((s) => s.symbolId);
+  assert.equal(kept.localsLeftOut ?? 0, leftOut.length, `${file}: localsLeftOut counts what is left out`);
+  assert.equal(kept.symbols.totalCount, kept.symbols.items.length);
+  assert.deepEqual(
+    leftOut.filter((id) => !inBody(id) && !inInitializer(id)),
+    [],
+    `${file}: only what a body or an initializer declares is left out`,
+  );
+  assert.deepEqual(
+    kept.symbols.items.filter((s) => inBody(s.symbolId)).map((s) => s.symbolId),
+    [],
+    `${file}: nothing from inside a body is listed`,
+  );
+  return { kept: kept.symbols.items, leftOut, bytes };
+}

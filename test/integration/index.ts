@@ -15,13 +15,13 @@ const SUITES: Record<string, string[]> = {
   coldstart: ['coldstart.test.js'],
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
   realcode: ['realcode.test.js', 'realcodeEdits.test.js'],
+  python: ['python.test.js'],
   'realcode-cold': ['realcodeCold.test.js'],
   'realcode-decorators': ['realcodeDecorators.test.js'],
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],
   check: ['check.test.js'],
   'check-tsdk': ['checkTsdk.test.js'],
-  python: ['python.test.js'],
   languages: ['languages.test.js'],
 };
 

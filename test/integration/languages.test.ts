@@ -287,7 +287,7 @@ type Probe = (c: LanguageCase) => Promise<Outcome>;
 const PROBES: Record<(typeof MATRIX_TOOLS)[number], Probe> = {
   'get-document-outline': async (c) =>
     classify(
-      await invoke('get-document-outline', { document: { path: c.file }, symbolsLimit: 1000 }),
+      await invoke('get-document-outline', { document: { path: c.file }, symbolsLimit: 1000, includeLocals: true }),
       (d: { symbols: { totalCount: number } }) => d.symbols.totalCount,
       flat(await rawSymbols(c.file)).length,
     ),

@@ -11,7 +11,7 @@ import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines, referencesListed } from '../../src/tools/references';
-import { activateExtension, expectError, expectOk, invoke, rawHoverTexts, readListed, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, expectError, expectOk, invoke, outlineLocals, rawHoverTexts, readListed, waitForSymbols, workspaceRoot } from './helpers';
 
 /*
  * The symbol tools (search-symbols, get-document-outline, resolve-symbol, get-symbol-info,
@@ -190,9 +190,13 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
   });
 
   describe('get-document-outline', function () {
-    it('lists what executeDocumentSymbolProvider lists, depth first, with exact names, depths and lines', async function () {
+    it('lists what executeDocumentSymbolProvider lists (includeLocals), depth first, with exact names, depths and lines', async function () {
       for (const file of ['src/shapes.ts', 'src/overloads.ts', 'src/merging.ts', 'src/odd.ts', 'src/decorators.ts', 'src/windows.ts']) {
-        const ours = await call<{ symbols: Coll<SymbolOutput & { depth: number }> }>('get-document-outline', { document: { path: file }, symbolsLimit: 1000 });
+        const ours = await call<{ symbols: Coll<SymbolOutput & { depth: number }> }>('get-document-outline', {
+          document: { path: file },
+          symbolsLimit: 1000,
+          includeLocals: true,
+        });
         const raw = await rawOutline(file);
         assert.ok(raw.length > 0, file);
         assert.deepEqual(
@@ -211,6 +215,22 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       assert.deepEqual(
         top.data.symbols.items.map((s) => s.line),
         [2, 7, 11, 21, 31, 45, 55, 67, 71],
+      );
+    });
+
+    it('leaves out and counts what function and method bodies declare, unless includeLocals', async function () {
+      const leftOut: string[] = [];
+      for (const file of ['src/shapes.ts', 'src/overloads.ts', 'src/merging.ts', 'src/odd.ts', 'src/decorators.ts', 'src/windows.ts']) {
+        leftOut.push(...(await outlineLocals(file)).leftOut);
+      }
+      assert.deepEqual(
+        leftOut.map((id) => id.split('#')[1]),
+        [
+          'Function:largest/Function:sort() callback',
+          'Function:totalArea/Function:shapes.reduce() callback',
+          'Module:Windows/Function:openAll/Function:titles.map() callback',
+        ],
+        "callbacks in function bodies; the classes' members, merged declarations and odd names stay",
       );
     });
   });

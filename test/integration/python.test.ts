@@ -8,7 +8,17 @@ import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines } from '../../src/tools/references';
-import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, rawHoverTexts, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
+import {
+  activateExtension,
+  expectError,
+  expectOk as expectOkEnvelope,
+  invoke,
+  outlineLocals,
+  rawHoverTexts,
+  waitForSymbols,
+  withSymbolsRead,
+  workspaceRoot,
+} from './helpers';
 import type { SiteRow } from '../../src/tools/hierarchy';
 
 /*
@@ -173,7 +183,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
     it('get-document-outline lists what executeDocumentSymbolProvider lists, non-ASCII names included', async function () {
       for (const file of FILES) {
         const ours = expectOk<{ symbols: Coll<Sym & { depth: number }> }>(
-          await invoke('get-document-outline', { document: { path: file }, symbolsLimit: 1000 }),
+          await invoke('get-document-outline', { document: { path: file }, symbolsLimit: 1000, includeLocals: true }),
         );
         const raw = await rawOutline(file);
         assert.ok(raw.length > 0, file);
@@ -185,6 +195,18 @@ describe('python: the tools on a real Python language server (pyright)', functio
       }
       const masse = expectOk<{ symbols: Coll<Sym> }>(await invoke('get-document-outline', { document: { path: 'shapes/masse.py' } }));
       assert.ok(names(masse.data.symbols.items).includes('Größe') && names(masse.data.symbols.items).includes('fläche'));
+    });
+
+    it("get-document-outline leaves out a function's parameters and locals, keeps the attributes __init__ assigns", async function () {
+      const figures = await outlineLocals('shapes/figures.py');
+      assert.deepEqual(
+        figures.leftOut.map((id) => id.split('#')[1]),
+        ['Class:Circle/Method:__init__/Variable:radius', 'Class:Square/Method:__init__/Variable:side'],
+        'the parameters of __init__',
+      );
+      const kept = figures.kept.map((s) => s.symbolId.split('#')[1]);
+      assert.ok(kept.includes('Class:Circle/Variable:radius') && kept.includes('Class:Square/Variable:side'), 'self.radius and self.side stay');
+      for (const file of FILES) await outlineLocals(file);
     });
 
     it('search-symbols finds what executeWorkspaceSymbolProvider finds, and each symbolId resolves back', async function () {
@@ -701,6 +723,34 @@ describe('python: the tools on a real Python language server (pyright)', functio
         moved.data.notes.some((n) => /neither updated nor searched/.test(n)),
         moved.data.notes.join('\n'),
       );
+    });
+  });
+
+  describe('real code', function () {
+    // rich's segment.py (Debian's python3-rich, installed by scripts/ensure-host.sh): pyright lists every parameter and local.
+    const SEGMENT = '/usr/lib/python3/dist-packages/rich/segment.py';
+    const copy = 'real_code/segment.py';
+
+    after(() => fs.rmSync(path.join(root(), 'real_code'), { recursive: true, force: true }));
+
+    it("get-document-outline of rich's segment.py (739 lines) costs a fraction of reading it: the methods, not their locals", async function () {
+      assert.ok(fs.existsSync(SEGMENT), `${SEGMENT} is missing: scripts/ensure-host.sh installs python3-rich`);
+      fs.mkdirSync(path.join(root(), 'real_code'), { recursive: true });
+      fs.copyFileSync(SEGMENT, path.join(root(), copy));
+      await waitForSymbols(copy);
+      const outline = await outlineLocals(copy);
+      const fileBytes = fs.statSync(path.join(root(), copy)).size;
+      const kept = outline.kept.map((s) => s.symbolId.split('#')[1]);
+      for (const member of [
+        'Class:Segment/Method:split_cells',
+        'Class:Segment/Method:divide',
+        'Class:Segments/Method:__rich_console__',
+        'Class:ControlType/Constant:BELL',
+      ]) {
+        assert.ok(kept.includes(member), member);
+      }
+      assert.ok(outline.leftOut.length > 100, `${outline.leftOut.length} locals left out`);
+      assert.ok(outline.bytes < fileBytes / 3, `outline ${outline.bytes} B against the file's ${fileBytes} B`);
     });
   });
 });

@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import { readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { MutationData } from '../../src/core/transactions/types';
-import { activateExtension, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
 
 /**
  * rxjs 7's own TypeScript sources (scripts/fixtures.mjs rxjsWorkspace): 251 files loaded as one
@@ -184,6 +184,23 @@ describe('a real code base: rxjs 7 sources', function () {
       definition.targets.length >= 1 && definition.targets.every((t) => t.symbol?.symbolId.includes('innerFrom.ts#Function:innerFrom')),
       'a call of innerFrom leads to its declarations',
     );
+  });
+
+  it("get-document-outline of TestScheduler.ts (25 KB) lists its declarations, not its methods' locals and callbacks, in a fraction of the file's bytes", async () => {
+    const file = 'src/internal/testing/TestScheduler.ts';
+    const outline = await outlineLocals(file);
+    const kept = outline.kept.map((s) => s.symbolId.split('#')[1]);
+    for (const member of [
+      'Interface:RunHelpers/Property:cold',
+      'Class:TestScheduler/Method:createColdObservable',
+      'Class:TestScheduler/Method:run',
+      'Class:TestScheduler/Property:frameTimeFactor',
+    ]) {
+      assert.ok(kept.includes(member), member);
+    }
+    assert.ok(outline.leftOut.length > 100, `${outline.leftOut.length} locals left out`);
+    const fileBytes = fs.statSync(abs(file)).size;
+    assert.ok(outline.bytes < fileBytes / 3, `outline ${outline.bytes} B against the file's ${fileBytes} B`);
   });
 
   it('find-callers depth 2 on arrRemove: each caller with its own callers, as two levels of the raw incoming calls say', async () => {

@@ -243,6 +243,21 @@ export function* walkSymbols(roots: readonly HostSymbol[], containers: HostSymbo
   }
 }
 
+const FUNCTION_KINDS = new Set(['Function', 'Method', 'Constructor']);
+const INITIALIZER_KINDS = new Set(['Variable', 'Constant']);
+const LOCAL_KINDS = new Set(['Variable', 'Constant', 'Function']);
+
+/**
+ * Declared inside a function, method, constructor or accessor body (its locals and parameters,
+ * the object literals and callbacks in it), or a variable or function inside a variable's
+ * initializer: what an agent does not select from outside. The properties and methods of a
+ * module-level object literal are not locals.
+ */
+export function isLocal(symbol: HostSymbol, containers: readonly HostSymbol[]): boolean {
+  if (containers.some((c) => FUNCTION_KINDS.has(c.kind) || (c.kind === 'Property' && /^\((get|set)\) /.test(c.name)))) return true;
+  return LOCAL_KINDS.has(symbol.kind) && containers.some((c) => INITIALIZER_KINDS.has(c.kind));
+}
+
 /** A location without its documentId when the symbolId already names that document (a staged move may put it elsewhere). */
 export function placeOf(location: LocationOutput, documentId: string): Place | LocationOutput {
   if (location.documentId !== documentId) return location;

@@ -1,5 +1,14 @@
 import * as assert from 'node:assert/strict';
-import { documentIdOfSymbol, encodePart, parseSymbolId, readSymbol, symbolIdOf, SYMBOLS_READINESS } from '../../../../src/core/symbols/symbols';
+import {
+  documentIdOfSymbol,
+  encodePart,
+  isLocal,
+  parseSymbolId,
+  readSymbol,
+  symbolIdOf,
+  SYMBOLS_READINESS,
+  walkSymbols,
+} from '../../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../../src/core/symbols/symbols';
 import type { ReferencesData } from '../../../../src/tools/references';
 import { decodeLines, readLines, REFERENCE_DOCUMENTS_AT_ONCE, referencesListed } from '../../../../src/tools/references';
@@ -81,6 +90,83 @@ describe('core: symbolId', () => {
   });
 });
 
+const MODULE = `export function run(input: string) {
+  const trimmed = input.trim();
+  const handler = { onDone() { const inner = 1; } };
+  return trimmed;
+}
+export class Box {
+  size = 1;
+  open() { class Hidden {} }
+}
+export const config = { label: 'x', start() { const begun = 0; } };
+export const make = () => { const made = 1; };
+`;
+
+function moduleSymbols(text: string) {
+  return symbolsIn(text, [
+    {
+      name: 'run',
+      kind: 'Function',
+      from: 'export function run',
+      to: '\n}',
+      children: [
+        { name: 'trimmed', kind: 'Variable', from: 'const trimmed', to: ';' },
+        {
+          name: 'handler',
+          kind: 'Variable',
+          from: 'const handler',
+          to: '};',
+          children: [
+            { name: 'onDone', kind: 'Method', from: 'onDone', to: '} }', children: [{ name: 'inner', kind: 'Variable', from: 'const inner', to: ';' }] },
+          ],
+        },
+      ],
+    },
+    {
+      name: 'Box',
+      kind: 'Class',
+      from: 'export class Box',
+      to: '\n}',
+      children: [
+        { name: 'size', kind: 'Property', from: 'size', to: ';' },
+        { name: 'open', kind: 'Method', from: 'open()', to: '} }', children: [{ name: 'Hidden', kind: 'Class', from: 'class Hidden', to: '{}' }] },
+      ],
+    },
+    {
+      name: 'config',
+      kind: 'Variable',
+      from: 'export const config',
+      to: '};',
+      children: [
+        { name: 'label', kind: 'Property', from: 'label', to: ',' },
+        { name: 'start', kind: 'Method', from: 'start()', to: '} }', children: [{ name: 'begun', kind: 'Variable', from: 'const begun', to: ';' }] },
+      ],
+    },
+    { name: 'make', kind: 'Variable', from: 'export const make', to: '};', children: [{ name: 'made', kind: 'Variable', from: 'const made', to: ';' }] },
+  ]);
+}
+
+describe('core: locals', () => {
+  it("are what bodies declare and what a variable initializer declares, not a module-level object literal's members", () => {
+    const walk = [...walkSymbols(moduleSymbols(MODULE))];
+    const name = (w: (typeof walk)[number]) => [...w.containers.map((c) => c.name), w.symbol.name].join('.');
+    assert.deepEqual(walk.filter((w) => isLocal(w.symbol, w.containers)).map(name), [
+      'run.trimmed',
+      'run.handler',
+      'run.handler.onDone',
+      'run.handler.onDone.inner',
+      'Box.open.Hidden',
+      'config.start.begun',
+      'make.made',
+    ]);
+    const getter = { name: '(get) area', detail: '', kind: 'Property', range: { start: 0, end: 1 }, selectionRange: { start: 0, end: 1 }, children: [] };
+    const inGetter = { ...getter, name: 'a', kind: 'Variable' };
+    assert.equal(isLocal(inGetter, [walk[5].symbol, getter]), true, "an accessor's body is a body");
+    assert.equal(isLocal(getter, [walk[5].symbol]), false, 'the accessor itself is a member');
+  });
+});
+
 describe('tools: symbols and references over the fake host', () => {
   let h: Harness;
   let host: FakeHost;
@@ -150,6 +236,32 @@ describe('tools: symbols and references over the fake host', () => {
     assert.equal(failure.continuation?.kind, 'ReviseRequest');
     await h.fail('resolve-symbol', { symbol: { symbolId: 'nonsense' } }, 'InvalidRequest');
     await h.fail('resolve-symbol', { symbol: {} }, 'InvalidRequest');
+  });
+
+  it('get-document-outline leaves out and counts what bodies declare unless includeLocals', async () => {
+    const modulePath = host.abs(host.folders()[0], 'src/module.ts');
+    host.writeFile(modulePath, MODULE);
+    host.setSymbols(modulePath, moduleSymbols(MODULE));
+    type Outline = { symbols: { items: (SymbolOutput & { depth: number })[]; totalCount: number }; localsLeftOut?: number };
+    const outline = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' } })).data;
+    assert.deepEqual(
+      outline.symbols.items.map((s) => [readSymbol(s).name, s.depth, s.line]),
+      [
+        ['run', 0, 1],
+        ['Box', 0, 6],
+        ['size', 1, 7],
+        ['open', 1, 8],
+        ['config', 0, 10],
+        ['label', 1, 10],
+        ['start', 1, 10],
+        ['make', 0, 11],
+      ],
+    );
+    assert.deepEqual([outline.symbols.totalCount, outline.localsLeftOut], [8, 7]);
+    const all = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' }, includeLocals: true })).data;
+    assert.deepEqual([all.symbols.totalCount, 'localsLeftOut' in all], [15, false]);
+    const top = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' }, maxDepth: 0 })).data;
+    assert.deepEqual([top.symbols.items.map((s) => readSymbol(s).name), top.localsLeftOut], [['run', 'Box', 'config', 'make'], undefined]);
   });
 
   it('answers UnsupportedLanguageFeature with ResolveExternally for a document without a symbol provider', async () => {
