@@ -70,7 +70,7 @@ export const GREP_WAYS: Record<Kind, string> = {
   rename:
     '`grep -rnw Name src` to list the uses, plus the unified diff of every renamed file (`diff -u`, git-style `a/` `b/` labels) an agent reads to review it',
   search: '`grep -rniE "(class|interface|function|type|enum|namespace|const|let|var) +\\w*query\\w*" src`',
-  outline: "`cat` of the file (grep finds no method or property by a keyword)",
+  outline: '`cat` of the file (grep finds no method or property by a keyword)',
 };
 
 const TOOL_WAYS: Record<Kind, string> = {
