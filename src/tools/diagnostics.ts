@@ -1,10 +1,9 @@
 import * as path from 'node:path';
 import { defineTool } from '../core/chain/definition';
-import type { DocumentRef } from '../core/documents/workspaces';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostDiagnostic } from '../core/documents/editorPort';
 import { isInside, toPosix } from '../core/documents/paths';
-import { collectionOutput, documentRefOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
+import { collectionOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
 
 export type Severity = HostDiagnostic['severity'];
@@ -21,7 +20,7 @@ export interface DiagnosticItem {
 }
 
 export interface DocumentDiagnostics {
-  document: DocumentRef;
+  path: string;
   diagnostics: { items: DiagnosticItem[]; hasMore: boolean; totalCount: number };
 }
 
@@ -63,7 +62,7 @@ export const getDiagnostics = defineTool({
       documents: collectionOutput('Documents with diagnostics at or above minimumSeverity (named documents always), by path.', {
         type: 'object',
         properties: {
-          document: documentRefOutput,
+          path: { type: 'string', description: "Workspace-relative, as in checked (the folder's documentId and project are derivable)." },
           diagnostics: collectionOutput('By position.', {
             type: 'object',
             properties: {
@@ -78,7 +77,7 @@ export const getDiagnostics = defineTool({
             required: ['severity', 'message', 'line', 'column', 'span'],
           }),
         },
-        required: ['document', 'diagnostics'],
+        required: ['path', 'diagnostics'],
       }),
       counts: {
         type: 'object',
@@ -177,7 +176,7 @@ export const getDiagnostics = defineTool({
       const taken = all.slice(0, budget);
       budget -= taken.length;
       items.push({
-        document: doc.ref,
+        path: doc.relativePath,
         diagnostics: {
           items: taken.map((d) => {
             const pos = doc.lines.positionAt(d.range.start);

@@ -347,7 +347,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
       const answer = expectOk<DiagnosticsData>(
         await invoke('get-diagnostics', { documents: [{ path: 'src/broken.ts' }, { path: 'src/shapes.ts' }, { path: 'docs/notes.txt' }], waitSeconds: 10 }),
       );
-      const broken = answer.data.documents.items.find((d) => d.document.path === 'src/broken.ts');
+      const broken = answer.data.documents.items.find((d) => d.path === 'src/broken.ts');
       assert.ok(broken);
       assert.deepEqual(
         broken.diagnostics.items.map((d) => [d.severity, d.code, d.line, d.column]),
@@ -372,7 +372,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
       assert.equal(limited.data.documents.hasMore, true);
       const workspace = expectOk<DiagnosticsData>(await invoke('get-diagnostics', { minimumSeverity: 'Error' }));
       assert.equal(workspace.data.scope, 'workspace');
-      assert.ok(workspace.data.documents.items.some((d) => d.document.path === 'src/broken.ts'));
+      assert.ok(workspace.data.documents.items.some((d) => d.path === 'src/broken.ts'));
     });
   });
 });

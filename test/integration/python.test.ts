@@ -448,7 +448,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
       assert.deepEqual(ours.data.checked.sort(), [...files].sort());
       for (const f of files) {
         const raw = vscode.languages.getDiagnostics(uri(f));
-        const mine = ours.data.documents.items.find((d) => d.document.path === f);
+        const mine = ours.data.documents.items.find((d) => d.path === f);
         assert.ok(mine, f);
         assert.deepEqual(
           mine.diagnostics.items.map((d) => [d.line, d.column, d.message]),

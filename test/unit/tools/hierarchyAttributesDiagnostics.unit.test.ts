@@ -771,8 +771,13 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       d.notChecked.map((n) => n.path),
       ['notes.txt'],
     );
+    // A document is its path, said once: no documentId or project beside it.
     assert.deepEqual(
-      d.documents.items.map((x) => [x.document.path, x.diagnostics.items.map((i) => `${i.severity} ${i.line}:${i.column} ${i.message}`)]),
+      d.documents.items.map((x) => Object.keys(x)),
+      d.documents.items.map(() => ['path', 'diagnostics']),
+    );
+    assert.deepEqual(
+      d.documents.items.map((x) => [x.path, x.diagnostics.items.map((i) => `${i.severity} ${i.line}:${i.column} ${i.message}`)]),
       [
         ['notes.txt', []],
         ['src/chain.ts', ['Warning 1:17 early', 'Error 13:17 late']],
@@ -794,7 +799,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const limited = (await h.ok<DiagnosticsData>('get-diagnostics', { documents: [{ path: 'src/chain.ts' }, { path: 'src/shapes.ts' }], diagnosticsLimit: 1 }))
       .data;
     assert.deepEqual(
-      limited.documents.items.map((x) => [x.document.path, page(x.diagnostics)]),
+      limited.documents.items.map((x) => [x.path, page(x.diagnostics)]),
       [['src/chain.ts', [1, true, 2]]],
     );
     assert.equal(limited.documents.hasMore, true);
@@ -810,13 +815,13 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const all = (await h.ok<DiagnosticsData>('get-diagnostics', {})).data;
     assert.equal(all.scope, 'workspace');
     assert.deepEqual(
-      all.documents.items.map((x) => x.document.path),
+      all.documents.items.map((x) => x.path),
       ['src/chain.ts', 'src/shapes.ts'],
       'a file outside the workspace is not reported',
     );
     const errors = (await h.ok<DiagnosticsData>('get-diagnostics', { minimumSeverity: 'Error' })).data;
     assert.deepEqual(
-      errors.documents.items.map((x) => x.document.path),
+      errors.documents.items.map((x) => x.path),
       ['src/shapes.ts'],
     );
     assert.deepEqual(errors.counts, { Error: 1, Warning: 0, Information: 0, Hint: 0 });
