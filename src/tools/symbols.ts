@@ -1,5 +1,4 @@
 import { defineTool } from '../core/chain/definition';
-import type { DocumentRef } from '../core/documents/workspaces';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
 import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPort';
@@ -195,7 +194,7 @@ interface OutlineItem extends SymbolOutput {
 }
 
 export interface OutlineData {
-  document: DocumentRef;
+  documentId: string;
   symbols: Collection<OutlineItem>;
   localsLeftOut?: number;
 }
@@ -220,14 +219,14 @@ export const getDocumentOutline = defineTool({
   dataSchema: {
     type: 'object',
     properties: {
-      document: { type: 'object' },
+      documentId: { type: 'string', description: '<folderId>:<path> (its path and project are derivable).' },
       symbols: collectionOf({
         ...symbolOutputSchema,
         properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } },
       }),
       localsLeftOut: { type: 'integer', minimum: 1, description: 'Locals left out (not in totalCount).' },
     },
-    required: ['document', 'symbols'],
+    required: ['documentId', 'symbols'],
   },
   annotations: queryAnnotations('Get Document Outline'),
   examples: [example('find-symbols', 2, 'outline-file', 'Outline a file', { document: { path: 'src/greeter.ts' } })],
@@ -239,7 +238,7 @@ export const getDocumentOutline = defineTool({
     const localsLeftOut = deep.length - all.length;
     const page = limited(all, input.symbolsLimit);
     return {
-      document: doc.ref,
+      documentId: doc.ref.documentId,
       symbols: {
         ...page,
         items: page.items.map((h) => {
@@ -406,7 +405,7 @@ function isPublic(doc: ResolvedDocument, symbol: HostSymbol, topLevel: boolean, 
 const SCRIPT_LANGUAGES = new Set(['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
 
 export interface ApiSurfaceData {
-  document: DocumentRef;
+  documentId: string;
   symbols: Collection<ApiItem>;
 }
 
@@ -421,13 +420,13 @@ export const getApiSurface = defineTool({
   dataSchema: {
     type: 'object',
     properties: {
-      document: { type: 'object' },
+      documentId: { type: 'string', description: '<folderId>:<path> (its path and project are derivable).' },
       symbols: collectionOf({
         ...symbolOutputSchema,
         properties: { ...(symbolOutputSchema.properties as object), signature: { type: 'string' }, depth: { type: 'integer' } },
       }),
     },
-    required: ['document', 'symbols'],
+    required: ['documentId', 'symbols'],
   },
   annotations: queryAnnotations('Get API Surface'),
   examples: [example('read-symbols', 3, 'api-surface', 'What a module exports', { document: { path: 'src/greeter.ts' } })],
@@ -448,7 +447,7 @@ export const getApiSurface = defineTool({
     }
     const page = limited(all, input.symbolsLimit);
     return {
-      document: doc.ref,
+      documentId: doc.ref.documentId,
       symbols: {
         ...page,
         items: page.items.map((h) => ({

@@ -242,7 +242,7 @@ describe('tools: symbols and references over the fake host', () => {
     const modulePath = host.abs(host.folders()[0], 'src/module.ts');
     host.writeFile(modulePath, MODULE);
     host.setSymbols(modulePath, moduleSymbols(MODULE));
-    type Outline = { symbols: { items: (SymbolOutput & { depth: number })[]; totalCount: number }; localsLeftOut?: number };
+    type Outline = { documentId: string; symbols: { items: (SymbolOutput & { depth: number })[]; totalCount: number }; localsLeftOut?: number };
     const outline = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' } })).data;
     assert.deepEqual(
       outline.symbols.items.map((s) => [readSymbol(s).name, s.depth, s.line]),
@@ -258,6 +258,9 @@ describe('tools: symbols and references over the fake host', () => {
       ],
     );
     assert.deepEqual([outline.symbols.totalCount, outline.localsLeftOut], [8, 7]);
+    // The document is said once, by its documentId: its path and project are derivable.
+    assert.deepEqual(Object.keys(outline).sort(), ['documentId', 'localsLeftOut', 'symbols']);
+    assert.equal(outline.documentId, documentIdOfSymbol(outline.symbols.items[0].symbolId));
     const all = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' }, includeLocals: true })).data;
     assert.deepEqual([all.symbols.totalCount, 'localsLeftOut' in all], [15, false]);
     const top = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' }, maxDepth: 0 })).data;
