@@ -36,6 +36,10 @@ const SUITES = [
   // One matrix of the tools on TypeScript, JavaScript, Python (pyright), JSON, CSS, HTML and Markdown; docs/languages.json is what it must find.
   { name: 'languages', fixture: 'languages', trusted: true, extensions: ['python-lsp'] },
   { name: 'mcp-untrusted', fixture: 'sample', trusted: false, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
+  // A repository whose .vscode/settings.json (and, in the second, its .code-workspace file) asks for autonomous-trusted and more: ignored.
+  { name: 'repo-settings', fixture: 'repo-settings', trusted: true, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
+  { name: 'repo-settings-workspace', fixture: 'repo-settings', trusted: true, workspaceFile: 'repo.code-workspace' },
+  { name: 'repo-settings-untrusted', fixture: 'repo-settings', trusted: false },
 ];
 
 /** A generated workspace in a temp folder, with what the tests need to know about it (exact reference counts). */

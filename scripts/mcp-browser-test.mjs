@@ -11,6 +11,8 @@
 //   - two windows on two folders: the stdio bridge started in each folder reaches its own window;
 //   - a rename that waits for a language service still loading a large project, cancelled by the
 //     client (notifications/cancelled): the call ends at once as Cancelled and nothing is staged;
+//   - a repository whose own settings ask for autonomous-trusted: the person is told what was
+//     ignored, and a commit over MCP or through vscode.lm (Try a Tool) still asks;
 //   - an untrusted window offers the read tools only; the person trusts it in the workspace trust
 //     editor and the client hears notifications/tools/list_changed, then sees the write tools.
 //
@@ -302,6 +304,87 @@ try {
       assert.equal((await again).error?.code, 'TransactionCommitNotApproved');
       files.forEach((f, i) => assert.ok(read(sample.folder, f).equals(before[i]), `${f} is unchanged on disk`));
       await ok(client, 'transaction-rollback', {});
+    } finally {
+      await close(client);
+    }
+  });
+
+  await test("a repository's own settings cannot switch off the review: the person is told what was ignored, and a commit over MCP or through vscode.lm (Try a Tool) still asks", async () => {
+    // test/fixtures/repo-settings/.vscode/settings.json asks for autonomous-trusted, commits with new errors, more permissions, a custom profile and no panel.
+    const repo = fixture('repo-settings');
+    const w = await openWindow(trusted, repo.folder, 'repo-settings');
+    current = w.page;
+    const client = await connect(w.entry);
+    try {
+      // The notice waits in the notification center (a toast may be hidden behind the workspace-file prompt): open it as a person would.
+      await w.page.keyboard.press('F1');
+      await w.page.keyboard.type('Notifications: Show Notifications');
+      await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'Show Notifications' }).first().waitFor({ timeout: 30_000 });
+      await w.page.keyboard.press('Enter');
+      const item = w.page.locator('.notifications-center .notification-list-item', { hasText: 'Agent Workbench ignored' });
+      await item.waitFor({ timeout: 60_000 });
+      assert.equal(await item.count(), 1, 'told once');
+      const notice = (await item.textContent()) ?? '';
+      assert.match(
+        notice,
+        /\.vscode\/settings\.json sets operationalMode \("autonomous-trusted"\), newErrorsOnCommit \("allow"\), grantedPermissions \(4 values\)/,
+      );
+      assert.match(notice, /review\.openOnFirstStage \(false\)/);
+      assert.match(notice, /Only your user settings decide/);
+      await w.page.screenshot({ path: path.join(ARTIFACTS, 'repo-settings-notice.png') });
+      await w.page.keyboard.press('Escape');
+      assert.match(agentLog(trusted), /Ignored the workspace setting agentWorkbench\.operationalMode = "autonomous-trusted" \(\.vscode\/settings\.json\)/);
+      const status = await ok(client, 'server-status', {});
+      assert.equal(status.effectiveMode, 'transactional');
+      assert.deepEqual(
+        status.ignoredWorkspaceSettings.map((i) => i.setting),
+        ['operationalMode', 'newErrorsOnCommit', 'grantedPermissions', 'toolProfile', 'toolProfileTools', 'review.openOnFirstStage'].map(
+          (k) => `agentWorkbench.${k}`,
+        ),
+      );
+
+      const before = read(repo.folder, 'src/version.ts');
+      await ok(client, 'edit-text', {
+        edits: [{ location: { selection: { document: { path: 'src/version.ts' }, selectedText: "'1.0.0'" } }, newText: "'2.0.0'" }],
+      });
+      const commit = call(client, 'transaction-commit', {});
+      commit.catch(() => {}); // awaited below; not an unhandled rejection if an assertion fails first
+      const m = await modal(w.page);
+      await w.page.screenshot({ path: path.join(ARTIFACTS, 'repo-settings-mcp-commit.png') });
+      assert.match(m.title, /An agent connected over MCP asks: Commit 1 file to disk\?/);
+      await w.page.keyboard.press('Escape');
+      assert.equal((await commit).error?.code, 'TransactionCommitNotApproved');
+      await m.box.waitFor({ state: 'detached' });
+      assert.ok(read(repo.folder, 'src/version.ts').equals(before), 'nothing written');
+
+      // The vscode.lm door outside a chat (as any extension calls it): Try a Tool runs vscode.lm.invokeTool, and VS Code shows our confirmation.
+      const palette = async (command) => {
+        await w.page.keyboard.press('F1');
+        await w.page.keyboard.type(command);
+        await w.page
+          .locator('.quick-input-list .monaco-list-row', { hasText: command.replace(/^Agent Workbench: /, '') })
+          .first()
+          .waitFor({ timeout: 30_000 });
+        await w.page.keyboard.press('Enter');
+      };
+      await palette('Agent Workbench: Try a Tool…');
+      await w.page.locator('.quick-input-widget', { hasText: 'try which tool?' }).waitFor({ timeout: 30_000 });
+      await w.page.keyboard.type('transaction-commit');
+      await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'transaction-commit' }).first().waitFor({ timeout: 30_000 });
+      await w.page.keyboard.press('Enter');
+      await w.page.locator('.tab', { hasText: 'transaction-commit.input.json' }).first().waitFor({ timeout: 30_000 });
+      await palette('Agent Workbench: Run the Tool Input in This Editor');
+      const lm = await modal(w.page);
+      await w.page.screenshot({ path: path.join(ARTIFACTS, 'repo-settings-lm-commit.png') });
+      assert.match(`${lm.title} ${lm.detail}`, /Commit 1 file to disk\?/);
+      assert.match(lm.detail, /src\/version\.ts/);
+      await w.page.keyboard.press('Escape');
+      await lm.box.waitFor({ state: 'detached' });
+      await sleep(1000);
+      assert.ok(read(repo.folder, 'src/version.ts').equals(before), 'nothing written');
+      assert.equal((await ok(client, 'transaction-preview', {})).transaction.revision, 1, 'the staged change is still there to review');
+      await ok(client, 'transaction-rollback', {});
+      await w.page.close();
     } finally {
       await close(client);
     }

@@ -109,7 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   });
   const mcp = registerMcp({ context, runner, tools: ALL_TOOLS, log, version });
   context.subscriptions.push(
-    watchSettings(),
+    watchSettings(log),
     kept,
     log,
     services.checks.follow(transactions),

@@ -12,7 +12,7 @@ import { offeredTools } from '../mcp/profile';
 import type { Offer } from '../mcp/profile';
 import type { McpHttpServer } from '../mcp/server';
 import { clientSetups } from '../mcp/setup';
-import { readSettings, SECTION } from './settings';
+import { readSettings, SECTION, settingValue } from './settings';
 
 /**
  * The MCP door's VS Code side: the settings, the server's life (off until the person turns it on),
@@ -29,15 +29,14 @@ interface McpSettings {
 }
 
 export function readMcpSettings(): McpSettings {
-  const c = vscode.workspace.getConfiguration(SECTION);
-  const port = c.get<number>('mcp.port');
-  const origins = c.get<unknown>('mcp.allowedOrigins');
+  const port = settingValue<number>('mcp.port');
+  const origins = settingValue<unknown>('mcp.allowedOrigins');
   return {
-    enabled: c.get<boolean>('mcp.enabled') === true,
+    enabled: settingValue<boolean>('mcp.enabled') === true,
     port: typeof port === 'number' && Number.isInteger(port) && port >= 0 && port <= 65535 ? port : 0,
     allowedOrigins: Array.isArray(origins) ? origins.filter((o): o is string => typeof o === 'string') : [],
-    untrusted: c.get<string>('mcp.untrustedWorkspace') === 'nothing' ? 'nothing' : 'read-tools',
-    profile: parseProfile(c.get('toolProfile'), c.get('toolProfileTools')),
+    untrusted: settingValue<string>('mcp.untrustedWorkspace') === 'nothing' ? 'nothing' : 'read-tools',
+    profile: parseProfile(settingValue('toolProfile'), settingValue('toolProfileTools')),
   };
 }
 

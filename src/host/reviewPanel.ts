@@ -12,9 +12,9 @@ import type { Workspace } from '../core/documents/workspaces';
 import { nameAndFolder } from '../core/util/wording';
 import { baseUri, registerStagedText, stagedUri } from './personEdits';
 import { registerTryTool } from './tryTool';
+import { settingValue } from './settings';
 
 export const REVIEW_VIEW_TYPE = 'agentWorkbench.review';
-const SETTING_OPEN_ON_FIRST_STAGE = 'agentWorkbench.review.openOnFirstStage';
 
 export interface ReviewDeps {
   services: Services;
@@ -259,7 +259,7 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
       if (e.reason !== 'staged' || e.revision !== 1 || panel.isOpen) return;
       const ws = services.registry.byId(e.workspaceId);
       const last = ws ? services.transactions.history(ws)[0] : undefined;
-      if (last?.by === 'agent' && vscode.workspace.getConfiguration().get<boolean>(SETTING_OPEN_ON_FIRST_STAGE, true)) panel.open(true);
+      if (last?.by === 'agent' && settingValue<boolean>('review.openOnFirstStage') !== false) panel.open(true);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentWorkbench')) void panel.refresh();

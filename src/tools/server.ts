@@ -1,7 +1,7 @@
 import { defineTool } from '../core/chain/definition';
 import { revise, ToolError } from '../core/chain/envelope';
 import { modeAllows } from '../core/chain/modes';
-import type { OperationalMode } from '../core/chain/modes';
+import type { IgnoredWorkspaceSetting, OperationalMode } from '../core/chain/modes';
 import type { ErrorRecord } from '../core/chain/errorStore';
 import type { RecoveryReport } from '../core/transactions/journal';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
@@ -21,6 +21,8 @@ export interface ServerStatusData {
   uptimeSeconds: number;
   recovery: RecoveryReport;
   recordedFailures: number;
+  /** Workspace values of user-only settings that were not applied; absent when there are none. */
+  ignoredWorkspaceSettings?: IgnoredWorkspaceSetting[];
 }
 
 export const serverStatus = defineTool({
@@ -63,6 +65,15 @@ export const serverStatus = defineTool({
         required: ['state', 'detail'],
       },
       recordedFailures: { type: 'integer', description: 'Failures kept for get-error-details in this session.' },
+      ignoredWorkspaceSettings: {
+        type: 'array',
+        description: 'What the workspace set but only user settings may.',
+        items: {
+          type: 'object',
+          properties: { setting: { type: 'string' }, value: {}, source: { type: 'string' } },
+          required: ['setting', 'value', 'source'],
+        },
+      },
     },
     required: [
       'product',
@@ -113,6 +124,7 @@ export const serverStatus = defineTool({
       uptimeSeconds: Math.round((Date.now() - ctx.services.startedAt) / 100) / 10,
       recovery: ctx.services.transactions.recovery(),
       recordedFailures: ctx.services.errors.size,
+      ...(s.ignoredWorkspaceSettings.length > 0 ? { ignoredWorkspaceSettings: [...s.ignoredWorkspaceSettings] } : {}),
     };
   },
 });

@@ -17,7 +17,7 @@ const check = async (): Promise<CheckData> => expectOk<CheckData>(await invoke('
 const rollback = async () => expectOk(await invoke('transaction-rollback', {}));
 const errors = (d: CheckData, which: 'introduced' | 'resolved' = 'introduced'): StagedDiagnostic[] =>
   (d[which]?.items ?? []).filter((x) => x.severity === 'error');
-const setMode = (mode: string) => vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', mode, vscode.ConfigurationTarget.Workspace);
+const setMode = (mode: string) => vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', mode, vscode.ConfigurationTarget.Global);
 
 describe('transaction-check: the staged text checked before it is written', function () {
   this.timeout(240_000);

@@ -23,6 +23,9 @@ const SUITES: Record<string, string[]> = {
   check: ['check.test.js'],
   'check-tsdk': ['checkTsdk.test.js'],
   languages: ['languages.test.js'],
+  'repo-settings': ['repoSettings.test.js'],
+  'repo-settings-workspace': ['repoSettings.test.js'],
+  'repo-settings-untrusted': ['repoSettings.test.js'],
 };
 
 export async function run(): Promise<void> {

@@ -226,11 +226,11 @@ describe('the MCP door', function () {
       );
 
       // approval-required: refused with ResolveExternally, nobody asked.
-      await config().update('operationalMode', 'approval-required', vscode.ConfigurationTarget.Workspace);
+      await config().update('operationalMode', 'approval-required', vscode.ConfigurationTarget.Global);
       const refused = await mcpCall(client, 'transaction-commit', {});
       assert.equal((refused.envelope as { continuation: { kind: string } }).continuation.kind, 'ResolveExternally');
       assert.equal(asked.length, 1);
-      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
 
       // The person approves: written, byte for byte what was staged.
       api.testHooks.mcp.setConfirmHook(async (summary) => {
@@ -246,14 +246,14 @@ describe('the MCP door', function () {
       );
     } finally {
       api.testHooks.mcp.setConfirmHook(undefined);
-      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
   it('commits without asking in autonomous-trusted mode', async function () {
     const root = workspaceRoot();
     const before = fs.readFileSync(path.join(root, 'src/util.ts'), 'utf8');
-    await config().update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+    await config().update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
     try {
       expectOk(
         (
@@ -265,13 +265,13 @@ describe('the MCP door', function () {
       expectOk((await mcpCall(client, 'transaction-commit', {})).envelope);
       assert.equal(fs.readFileSync(path.join(root, 'src/util.ts'), 'utf8'), before.replace("'world'", "'everyone'"));
     } finally {
-      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 
   it('in inspection-only mode says list_changed, lists only read tools and refuses a write tool called by name', async function () {
     const changed = nextListChange(client);
-    await config().update('operationalMode', 'inspection-only', vscode.ConfigurationTarget.Workspace);
+    await config().update('operationalMode', 'inspection-only', vscode.ConfigurationTarget.Global);
     try {
       await changed;
       const { tools } = await client.listTools();
@@ -284,7 +284,7 @@ describe('the MCP door', function () {
       assert.equal((refused.envelope as { error: { code: string } }).error.code, 'SourceMutationDisabled');
     } finally {
       const back = nextListChange(client);
-      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
       await back;
     }
     assert.equal((await client.listTools()).tools.length, ALL_TOOLS.length);
@@ -292,7 +292,7 @@ describe('the MCP door', function () {
 
   it('applies the tool profile to the MCP list and refuses other tools by name', async function () {
     const changed = nextListChange(client);
-    await config().update('toolProfile', 'navigation', vscode.ConfigurationTarget.Workspace);
+    await config().update('toolProfile', 'navigation', vscode.ConfigurationTarget.Global);
     try {
       await changed;
       assert.deepEqual(
@@ -304,7 +304,7 @@ describe('the MCP door', function () {
       const refused = await mcpCall(client, 'transaction-start', {});
       assert.match((refused.envelope as { error: { message: string } }).error.message, /tool profile/);
     } finally {
-      await config().update('toolProfile', undefined, vscode.ConfigurationTarget.Workspace);
+      await config().update('toolProfile', undefined, vscode.ConfigurationTarget.Global);
     }
   });
 

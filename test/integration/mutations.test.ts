@@ -308,11 +308,11 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.equal(await stagedText('needsImport.ts'), expected);
     assert.equal(onDisk('needsImport.ts'), originals['needsImport.ts']);
     const config = vscode.workspace.getConfiguration('agentWorkbench');
-    await config.update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+    await config.update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
     try {
       expectOk(await invoke('transaction-commit', {}));
     } finally {
-      await config.update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+      await config.update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
     }
     assert.equal(onDisk('needsImport.ts'), expected, 'the commit wrote the staged text');
   });

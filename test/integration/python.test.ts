@@ -109,11 +109,11 @@ async function rawOutline(file: string): Promise<{ name: string; kind: string; d
 
 async function commit(): Promise<void> {
   const config = vscode.workspace.getConfiguration('agentWorkbench');
-  await config.update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+  await config.update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
   try {
     expectOkEnvelope(await invoke('transaction-commit', {}));
   } finally {
-    await config.update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+    await config.update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
   }
 }
 

@@ -30,7 +30,7 @@ interface ReferencesData {
 }
 
 async function setMode(mode: string | undefined): Promise<void> {
-  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', mode, vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', mode, vscode.ConfigurationTarget.Global);
 }
 
 /** The identifier, not the module name in an import path ('../util/isFunction'): in these sources every such occurrence is the function. */

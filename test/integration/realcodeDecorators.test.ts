@@ -19,13 +19,13 @@ describe('a real code base with decorators: @loopback/rest', function () {
 
   before(async () => {
     await activateExtension();
-    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
     await waitForSymbols(FILE);
   });
 
   after(async () => {
     await invoke('transaction-rollback', {});
-    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('inserts above a decorated property and a decorated class, replaces a method body, renames the class; checked, committed, reverted', async () => {

@@ -65,7 +65,7 @@ describe('a real code base: an ordinary edit with every mutation tool, committed
     await activateExtension();
     // As the realcode suite: VS Code for the web's auto-save on, commits without a person's approval.
     await vscode.workspace.getConfiguration('files').update('autoSave', 'afterDelay', vscode.ConfigurationTarget.Workspace);
-    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
     await waitForSymbols(FROM);
   });
 
@@ -75,7 +75,7 @@ describe('a real code base: an ordinary edit with every mutation tool, committed
   });
 
   after(async () => {
-    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', undefined, vscode.ConfigurationTarget.Workspace);
+    await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', undefined, vscode.ConfigurationTarget.Global);
     await vscode.workspace.getConfiguration('files').update('autoSave', undefined, vscode.ConfigurationTarget.Workspace);
   });
 

@@ -47,7 +47,7 @@ async function invokeWithToken(tool: string, input: unknown, token: vscode.Cance
 }
 
 async function setMode(mode: string | undefined): Promise<void> {
-  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', mode, vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', mode, vscode.ConfigurationTarget.Global);
 }
 
 async function stagedText(p: string): Promise<string> {

@@ -60,7 +60,7 @@ export async function run(): Promise<void> {
   const entityUri = vscode.Uri.file(path.join(folder.uri.fsPath, info.entityPath));
   const result: Record<string, unknown> = { typescriptReadyMs: await waitForDocumentSymbols(entityUri) };
   await activateWorkbench();
-  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
   const symbol = (name: string) => ({
     location: { span: { document: { path: info.entityPath }, range: { start: 'export class '.length, length: name.length } } },
   });

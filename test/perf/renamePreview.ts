@@ -21,7 +21,7 @@ export async function run(): Promise<void> {
   const entityUri = vscode.Uri.file(entityAbs);
   await waitForDocumentSymbols(entityUri);
   const api = await activateWorkbench();
-  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Workspace);
+  await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
   const { services, runner, dispose } = await benchRuntime(api.version);
   const at = 'export class '.length;
   const pos = new vscode.Position(0, at);

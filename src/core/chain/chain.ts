@@ -148,14 +148,18 @@ export class ToolRunner {
       throw new ToolError(
         'SourceMutationDisabled',
         `${tool.name} changes code, and ${why}. Nothing was staged or written.`,
-        resolveExternally('Ask the person to trust the workspace or change the setting agentWorkbench.operationalMode; query tools still work.'),
+        resolveExternally(
+          'Ask the person to trust the workspace or change agentWorkbench.operationalMode in their user settings (a workspace cannot); query tools still work.',
+        ),
       );
     }
     if (tool.requiredPermission && !settings.grantedPermissions.includes(tool.requiredPermission)) {
       throw new ToolError(
         'PermissionDenied',
         `${tool.name} needs the permission "${tool.requiredPermission}", which agentWorkbench.grantedPermissions does not grant.`,
-        resolveExternally(`Ask the person to add "${tool.requiredPermission}" to agentWorkbench.grantedPermissions.`),
+        resolveExternally(
+          `Ask the person to add "${tool.requiredPermission}" to agentWorkbench.grantedPermissions in their user settings (a workspace cannot).`,
+        ),
       );
     }
     const validation = validate(input);

@@ -14,10 +14,20 @@ export interface Settings {
   newErrorsOnCommit: 'refuse' | 'allow';
 }
 
+/** A workspace value of a user-only setting that was not applied (core/chain/userSettings.ts). */
+export interface IgnoredWorkspaceSetting {
+  /** The full setting name, e.g. agentWorkbench.operationalMode. */
+  setting: string;
+  value: unknown;
+  /** Where it was written: `.vscode/settings.json`, `<folder>/.vscode/settings.json` or the `.code-workspace` file's name. */
+  source: string;
+}
+
 export interface EffectiveSettings extends Settings {
   /** The mode that applies: inspection-only whenever the workspace is not trusted. */
   effectiveMode: OperationalMode;
   trusted: boolean;
+  ignoredWorkspaceSettings: readonly IgnoredWorkspaceSetting[];
 }
 
 export const DEFAULT_SETTINGS: Settings = {
@@ -29,8 +39,8 @@ export const DEFAULT_SETTINGS: Settings = {
   newErrorsOnCommit: 'refuse',
 };
 
-export function effectiveSettings(settings: Settings, trusted: boolean): EffectiveSettings {
-  return { ...settings, trusted, effectiveMode: trusted ? settings.operationalMode : 'inspection-only' };
+export function effectiveSettings(settings: Settings, trusted: boolean, ignoredWorkspaceSettings: readonly IgnoredWorkspaceSetting[] = []): EffectiveSettings {
+  return { ...settings, trusted, effectiveMode: trusted ? settings.operationalMode : 'inspection-only', ignoredWorkspaceSettings };
 }
 
 /** Whether a mode lets agents call a tool at all. Approval is a separate, later step. */
