@@ -1,5 +1,6 @@
 import type { CallResult } from '../core/chain/chain';
 import type { AnyToolDefinition } from '../core/chain/definition';
+import { DoorNaming } from '../core/chain/doors';
 import { modelInputSchema } from '../core/chain/manifest';
 import { snapshotSchema } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
@@ -51,20 +52,23 @@ const FAILURE: JsonSchema = {
   },
 };
 
+/** The MCP door's names are the canonical ones, which descriptions are written in: its naming changes nothing. */
+const MCP_NAMING = new DoorNaming('mcp', []);
+
 /**
  * A definition as MCP expects it: the canonical name (MCP has no prefix rule, so not the
- * vscode.lm name), the input schema Copilot sees (package.json's), the envelope as output schema (short),
- * and the annotations of the tool's metadata.
+ * vscode.lm name), the input schema Copilot sees (package.json's, its descriptions in this door's
+ * names), the envelope as output schema (short), and the annotations of the tool's metadata.
  */
 export function mcpToolListing(tool: AnyToolDefinition): McpToolListing {
   let listing = cache.get(tool);
   if (!listing) {
     const { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint } = tool.annotations;
     listing = {
-      name: tool.name,
+      name: MCP_NAMING.name(tool.name),
       title: tool.title,
-      description: tool.description,
-      inputSchema: modelInputSchema(tool.inputSchema),
+      description: MCP_NAMING.forDoor(tool.description),
+      inputSchema: MCP_NAMING.schema(modelInputSchema(tool.inputSchema)),
       outputSchema: mcpOutputSchema(tool.dataSchema),
       annotations: { title, readOnlyHint, destructiveHint, idempotentHint, openWorldHint },
     };

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { registeredToolName, TOOL_NAME_PREFIX } from '../../src/core/chain/definition';
+import { DoorNaming } from '../../src/core/chain/doors';
 import type { JsonSchema } from '../../src/core/chain/schemas';
 import { ALL_TOOLS } from '../../src/tools';
 import { activateExtension, ensureEscapeLink, digestTree, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
@@ -165,10 +166,21 @@ describe('contract: every registered tool', function () {
       .map((t) => t.name)
       .sort();
     assert.deepEqual(registered, ALL_TOOLS.map((t) => registeredToolName(t.name)).sort());
+    const naming = new DoorNaming(
+      'vscode.lm',
+      ALL_TOOLS.map((d) => d.name),
+    );
+    const CANONICAL_NAME = new RegExp(`(?<![\\w./-])(${ALL_TOOLS.map((d) => d.name).join('|')})(?![\\w/-])`);
     for (const t of vscode.lm.tools.filter((x) => x.name.startsWith(TOOL_NAME_PREFIX))) {
       assert.match(t.name, /^[\w-]{1,64}$/);
       const definition = ALL_TOOLS.find((d) => registeredToolName(d.name) === t.name);
-      assert.equal(t.description, definition?.description, `${t.name} shows the model its definition's description`);
+      assert.ok(definition);
+      assert.equal(
+        t.description,
+        naming.forDoor(definition.description),
+        `${t.name} shows the model its definition's description, naming tools as this door does`,
+      );
+      assert.doesNotMatch(t.description, CANONICAL_NAME, `${t.name}'s description names no tool by a name this door does not serve`);
       assert.ok(t.inputSchema, `${t.name} has an input schema`);
     }
   });

@@ -1,12 +1,18 @@
 import type { AnyToolDefinition } from './definition';
 import { registeredToolName } from './definition';
+import { DoorNaming } from './doors';
 import { modeAllows, whenClause } from './modes';
 import { profileHiddenContextKey } from './profile';
 import { envelopeOutputSchema } from './schemas';
 import type { JsonSchema } from './schemas';
 
-/** One entry of package.json's contributes.languageModelTools, generated from a definition. */
-export function languageModelToolContribution(tool: AnyToolDefinition): JsonSchema {
+/**
+ * One entry of package.json's contributes.languageModelTools, generated from a definition: what the
+ * model reads (modelDescription, the input schema's descriptions) names tools as vscode.lm registers
+ * them (`naming`: the vscode.lm door's names of every listed tool); userDescription, for the person,
+ * keeps the canonical names they reference tools by (toolReferenceName).
+ */
+export function languageModelToolContribution(tool: AnyToolDefinition, naming: DoorNaming): JsonSchema {
   const entry: JsonSchema = {
     name: registeredToolName(tool.name),
     displayName: tool.title,
@@ -14,9 +20,9 @@ export function languageModelToolContribution(tool: AnyToolDefinition): JsonSche
     canBeReferencedInPrompt: true,
     icon: tool.operationKind === 'Query' ? '$(search)' : '$(edit)',
     userDescription: firstSentence(tool.description),
-    modelDescription: tool.description,
+    modelDescription: naming.forDoor(tool.description),
     tags: ['agent-workbench', tool.category.toLowerCase().replace(/\s+/g, '-'), tool.operationKind.toLowerCase()],
-    inputSchema: modelInputSchema(tool.inputSchema),
+    inputSchema: naming.schema(modelInputSchema(tool.inputSchema)),
   };
   // The tool profile (agentWorkbench.toolProfile) hides a tool through a context key the host sets.
   entry.when = [whenClause(tool), `!${profileHiddenContextKey(registeredToolName(tool.name))}`].filter(Boolean).join(' && ');
@@ -52,7 +58,11 @@ export function modelInputSchema(schema: JsonSchema): JsonSchema {
 }
 
 export function languageModelToolsContribution(tools: readonly AnyToolDefinition[]): JsonSchema[] {
-  return tools.map(languageModelToolContribution);
+  const naming = new DoorNaming(
+    'vscode.lm',
+    tools.map((t) => t.name),
+  );
+  return tools.map((t) => languageModelToolContribution(t, naming));
 }
 
 function firstSentence(text: string): string {

@@ -54,14 +54,14 @@ export const snapshotSchema = {
  * snapshot is simply stale (SnapshotMismatch names the difference), and the list costs bytes.
  */
 export const expectedSnapshotInput = {
-  description: "An answer's snapshot: refused if a touched document or the transaction changed.",
+  description: "An answer's snapshot: refused if a touched document or transaction changed.",
   type: ['object', 'null'],
   properties: snapshotSchema.properties,
   additionalProperties: false,
 } as const;
 
 export const workspaceSelectorInput = {
-  description: 'Folder; optional when one is open.',
+  description: 'Folder; optional if one is open.',
   type: ['object', 'null'],
   properties: {
     workspaceId: { type: 'string', format: 'uuid' },
@@ -119,7 +119,7 @@ const contextText = { type: ['string', 'null'], maxLength: 20_000 } as const;
  * selectedText; only matches with both count, and they are not part of the span.
  */
 export const LOCATION_HELP =
-  'span: range {start, length}, UTF-16 offsets. selection: selectedText must occur once directly between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
+  'span: range {start, length}, UTF-16 offsets. selection: selectedText must occur once right between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
 
 /** No description key at all when none is given (the emitted JSON has none). */
 const describedAs = (description?: string): { description?: string } => (description === undefined ? {} : { description });

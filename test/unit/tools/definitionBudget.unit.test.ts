@@ -1,11 +1,20 @@
 import * as assert from 'node:assert/strict';
 import { utf8Bytes } from '../../../src/core/chain/bounding';
+import { DoorNaming } from '../../../src/core/chain/doors';
 import { languageModelToolContribution } from '../../../src/core/chain/manifest';
 import { ALL_TOOLS } from '../../../src/tools';
 
-/** What every agent request carries for a tool: its registered name, model description and input schema (package.json's, as VS Code sends it), minified. */
+const LM_NAMING = new DoorNaming(
+  'vscode.lm',
+  ALL_TOOLS.map((t) => t.name),
+);
+
+/**
+ * What every agent request carries for a tool: its registered name, model description and input schema (package.json's, as VS Code sends it:
+ * tools named as vscode.lm registers them, the longer of the two doors' names), minified.
+ */
 export function definitionBytes(tool: (typeof ALL_TOOLS)[number]): number {
-  const entry = languageModelToolContribution(tool);
+  const entry = languageModelToolContribution(tool, LM_NAMING);
   return utf8Bytes(JSON.stringify({ name: entry.name, description: entry.modelDescription, parameters: entry.inputSchema }));
 }
 

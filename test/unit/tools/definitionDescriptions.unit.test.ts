@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { DoorNaming } from '../../../src/core/chain/doors';
 import { languageModelToolContribution } from '../../../src/core/chain/manifest';
 import type { JsonSchema } from '../../../src/core/chain/schemas';
 import { ALL_TOOLS } from '../../../src/tools';
@@ -38,10 +39,15 @@ function undescribed(tool: string, schema: JsonSchema, context: string[], pointe
   return gaps;
 }
 
+const LM_NAMING = new DoorNaming(
+  'vscode.lm',
+  ALL_TOOLS.map((t) => t.name),
+);
+
 describe('tool definitions: every field a model must fill is described where it reads it', () => {
   it('every required and every object-typed input property, at any depth, has a description (its own, or the tool’s or an enclosing one naming it)', () => {
     const gaps = ALL_TOOLS.flatMap((tool) => {
-      const entry = languageModelToolContribution(tool);
+      const entry = languageModelToolContribution(tool, LM_NAMING);
       return undescribed(tool.name, entry.inputSchema as JsonSchema, [entry.modelDescription as string], '#');
     });
     assert.deepEqual(

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { generatedFiles } from '../../../../scripts/generated';
 import { registeredToolName } from '../../../../src/core/chain/definition';
+import { DoorNaming } from '../../../../src/core/chain/doors';
 import { languageModelToolContribution, modelInputSchema, toolReference } from '../../../../src/core/chain/manifest';
 import { envelopeOutputSchema } from '../../../../src/core/chain/schemas';
 import type { JsonSchema } from '../../../../src/core/chain/schemas';
@@ -109,12 +110,16 @@ describe('manifest: generated files do not drift from the definitions', () => {
       contributed.map((t) => t.toolReferenceName),
       ALL_TOOLS.map((t) => t.name),
     );
+    const naming = new DoorNaming(
+      'vscode.lm',
+      ALL_TOOLS.map((t) => t.name),
+    );
     ALL_TOOLS.forEach((tool, i) => {
       const entry = contributed[i];
       assert.equal(entry.name, registeredToolName(tool.name));
-      assert.equal(entry.modelDescription, tool.description);
-      assert.deepEqual(entry.inputSchema, modelInputSchema(tool.inputSchema));
-      assert.deepEqual(entry, JSON.parse(JSON.stringify(languageModelToolContribution(tool))));
+      assert.equal(entry.modelDescription, naming.forDoor(tool.description));
+      assert.deepEqual(entry.inputSchema, naming.schema(modelInputSchema(tool.inputSchema)));
+      assert.deepEqual(entry, JSON.parse(JSON.stringify(languageModelToolContribution(tool, naming))));
       // Query tools are visible in every mode; anything else is hidden when it would be refused.
       assert.equal(!String(entry.when).includes('isWorkspaceTrusted'), tool.effect === 'Read' && tool.operationKind === 'Query', tool.name);
       // Every tool can be left out by the tool profile (a context key the host sets).
@@ -161,7 +166,7 @@ describe('manifest: generated files do not drift from the definitions', () => {
       { operationKind: 'Mutation' as const, effect: 'Write' as const },
       { operationKind: 'Query' as const, effect: 'External' as const },
     ]) {
-      const entry = languageModelToolContribution({ ...base, ...marks });
+      const entry = languageModelToolContribution({ ...base, ...marks }, new DoorNaming('vscode.lm', [base.name]));
       assert.equal(
         entry.when,
         `isWorkspaceTrusted && config.agentWorkbench.operationalMode != 'inspection-only' && !agentWorkbench.profileHides.${registeredToolName(base.name)}`,
