@@ -103,8 +103,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       else log.warn(line);
     },
     confirm: async (_tool, summary) => {
-      const choice = await vscode.window.showWarningMessage(summary.title, { modal: true, detail: summary.message }, 'Approve');
-      return choice === 'Approve';
+      try {
+        const choice = await vscode.window.showWarningMessage(summary.title, { modal: true, detail: summary.message }, 'Approve');
+        return choice === 'Approve';
+      } catch (error) {
+        return { unasked: `VS Code could not show the dialog: ${error instanceof Error ? error.message : String(error)}` };
+      }
     },
   });
   const mcp = registerMcp({ context, runner, tools: ALL_TOOLS, log, version });

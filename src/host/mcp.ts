@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { ToolRunner } from '../core/chain/chain';
+import type { ApprovalAnswer, ToolRunner } from '../core/chain/chain';
 import type { AnyToolDefinition } from '../core/chain/definition';
 import type { ApprovalSummary } from '../core/chain/toolInfo';
 import { registeredToolName } from '../core/chain/definition';
@@ -82,14 +82,15 @@ export function registerMcp(deps: {
     return { effectiveMode: s.effectiveMode, trusted: s.trusted, profile: settings.profile, untrusted: settings.untrusted };
   };
 
-  const confirm = async (tool: AnyToolDefinition, summary: ApprovalSummary): Promise<boolean> => {
+  const confirm = async (tool: AnyToolDefinition, summary: ApprovalSummary): Promise<ApprovalAnswer> => {
     if (confirmHook) return confirmHook(summary);
     try {
       return await askPerson(summary);
     } catch (error) {
       // No answer is a refusal: nothing is written unless the person said so.
-      log.warn(`MCP: could not ask the person to approve ${tool.name} (${error instanceof Error ? error.message : String(error)}); not approved.`);
-      return false;
+      const why = `VS Code could not show the dialog: ${error instanceof Error ? error.message : String(error)}`;
+      log.warn(`MCP: could not ask the person to approve ${tool.name} (${why}); not approved.`);
+      return { unasked: why };
     }
   };
 

@@ -1,7 +1,7 @@
 import { defineTool } from '../core/chain/definition';
 import { revise, ToolError } from '../core/chain/envelope';
 import { modeAllows } from '../core/chain/modes';
-import type { IgnoredWorkspaceSetting, OperationalMode } from '../core/chain/modes';
+import type { EffectiveSettings, IgnoredWorkspaceSetting, OperationalMode } from '../core/chain/modes';
 import type { ErrorRecord } from '../core/chain/errorStore';
 import type { RecoveryReport } from '../core/transactions/journal';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
@@ -21,6 +21,8 @@ export interface ServerStatusData {
   uptimeSeconds: number;
   recovery: RecoveryReport;
   recordedFailures: number;
+  /** How a commit is approved through each door, in the effective mode: said before an agent needs it. */
+  commitApproval: { 'vscode.lm': string; mcp: string };
   /** Workspace values of user-only settings that were not applied; absent when there are none. */
   ignoredWorkspaceSettings?: IgnoredWorkspaceSetting[];
 }
@@ -31,7 +33,7 @@ export const serverStatus = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Reports Agent Workbench itself: version, editor version, mode, trust, defaults (timeout, output limit, revisions, permissions), tools the mode allows, uptime, recovery state, failures recorded. Call it when a tool is refused or acts oddly.',
+    'Reports Agent Workbench itself: version, editor version, mode, trust, defaults (timeout, output limit, revisions, permissions), tools the mode allows, how a commit is approved per door, uptime, recovery, failures recorded. Call it when a tool is refused or acts oddly.',
   inputSchema: inputSchema({}),
   dataSchema: {
     type: 'object',
@@ -65,6 +67,12 @@ export const serverStatus = defineTool({
         required: ['state', 'detail'],
       },
       recordedFailures: { type: 'integer', description: 'Failures kept for get-error-details in this session.' },
+      commitApproval: {
+        type: 'object',
+        description: "How each door's commit is approved (vscode.lm: Copilot).",
+        properties: { 'vscode.lm': { type: 'string' }, mcp: { type: 'string' } },
+        required: ['vscode.lm', 'mcp'],
+      },
       ignoredWorkspaceSettings: {
         type: 'array',
         description: 'What the workspace set but only user settings may.',
@@ -87,6 +95,7 @@ export const serverStatus = defineTool({
       'uptimeSeconds',
       'recovery',
       'recordedFailures',
+      'commitApproval',
     ],
   },
   annotations: queryAnnotations('Server Status'),
@@ -124,10 +133,38 @@ export const serverStatus = defineTool({
       uptimeSeconds: Math.round((Date.now() - ctx.services.startedAt) / 100) / 10,
       recovery: ctx.services.transactions.recovery(),
       recordedFailures: ctx.services.errors.size,
+      commitApproval: commitApproval(s),
       ...(s.ignoredWorkspaceSettings.length > 0 ? { ignoredWorkspaceSettings: [...s.ignoredWorkspaceSettings] } : {}),
     };
   },
 });
+
+const PERSON_COMMITS = 'The person can always commit from the review panel.';
+
+/** How a commit is approved through each door in the effective mode (the chain's approve step and each door's confirm). */
+export function commitApproval(s: EffectiveSettings): ServerStatusData['commitApproval'] {
+  switch (s.effectiveMode) {
+    case 'inspection-only':
+      return both(`No commit: the mode is inspection-only${s.trusted ? '' : ' (the workspace is not trusted)'}.`);
+    case 'approval-required':
+      return both(`Refused: only the person commits, from the review panel or the command palette.`);
+    case 'autonomous-trusted':
+      return both(
+        s.newErrorsOnCommit === 'refuse'
+          ? 'No one is asked; a commit whose TypeScript/JavaScript check finds new errors is refused unless allowNewErrors: true.'
+          : 'No one is asked, new errors or not.',
+      );
+    case 'transactional':
+      return {
+        'vscode.lm': `The person allows it in Copilot's confirmation in the chat (a dialog outside a chat); skipped is a refusal. ${PERSON_COMMITS}`,
+        mcp: `A modal in VS Code asks the person; declined, unanswered or unable to show is a refusal. ${PERSON_COMMITS}`,
+      };
+  }
+}
+
+function both(text: string): ServerStatusData['commitApproval'] {
+  return { 'vscode.lm': text, mcp: text };
+}
 
 /** What get-error-details answers: the stored failure, its stack null when it had none. */
 export type ErrorDetailsData = Omit<ErrorRecord, 'stack'> & { stack: string | null };

@@ -35,6 +35,7 @@ interface Status {
   trusted: boolean;
   defaults: { grantedPermissions: string[] };
   ignoredWorkspaceSettings?: Ignored[];
+  commitApproval: { 'vscode.lm': string; mcp: string };
 }
 
 function expectedIgnored(): Ignored[] {
@@ -122,6 +123,11 @@ describe("a repository's own settings cannot widen what agents may do", function
     assert.equal(s.effectiveMode, TRUSTED ? 'transactional' : 'inspection-only');
     assert.deepEqual(s.defaults.grantedPermissions, DEFAULT_PERMISSIONS);
     assert.deepEqual(s.ignoredWorkspaceSettings, expectedIgnored());
+    // How a commit would be approved, said before anyone tries: the user's mode, not the repository's.
+    assert.match(
+      s.commitApproval.mcp,
+      TRUSTED ? /^A modal in VS Code asks the person/ : /^No commit: the mode is inspection-only \(the workspace is not trusted\)/,
+    );
     // VS Code itself keeps them out of the workspace's configuration (package.json: application scope).
     assert.equal(user().get('operationalMode'), 'transactional');
     assert.equal(user().inspect('operationalMode')?.workspaceValue, undefined);
@@ -214,7 +220,11 @@ describe("a repository's own settings cannot widen what agents may do", function
       assert.match(asked[0].title, /Commit 1 file/);
       // Nobody to answer: the modal a test window refuses is a refusal.
       api.testHooks.mcp.setConfirmHook(undefined);
-      expectError(await call('transaction-commit', {}), 'TransactionCommitNotApproved');
+      const unasked = expectError(await call('transaction-commit', {}), 'TransactionCommitNotApproved');
+      assert.match(
+        unasked.error.message,
+        /^No person could be asked to approve transaction-commit \(VS Code could not show the dialog: .+\)\. Nothing was applied\.$/,
+      );
       assert.equal(read('src/version.ts'), original.get('src/version.ts'));
     } finally {
       api.testHooks.mcp.setConfirmHook(undefined);

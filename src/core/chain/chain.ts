@@ -44,8 +44,11 @@ export interface ChainEnvironment {
   services: Services;
   log(entry: CallLog): void;
   /** Asks the person to approve a call that was not confirmed before it reached the tool. */
-  confirm(tool: AnyToolDefinition, summary: ApprovalSummary): Promise<boolean>;
+  confirm(tool: AnyToolDefinition, summary: ApprovalSummary): Promise<ApprovalAnswer>;
 }
+
+/** The person's answer: approved, declined, or `{ unasked }` when no person could be asked (why, e.g. no dialog can show). */
+export type ApprovalAnswer = boolean | { unasked: string };
 
 export interface CallResult {
   envelope: Envelope;
@@ -273,7 +276,15 @@ export class ToolRunner {
     }
     if (options.confirmed) return;
     const summary = tool.prepareApproval ? await tool.prepareApproval(input as never, ctx) : { title: tool.title, message: `Run ${tool.name}?` };
-    if (!(await (options.confirm ?? this.env.confirm)(tool, summary))) {
+    const answer = await (options.confirm ?? this.env.confirm)(tool, summary);
+    if (typeof answer === 'object') {
+      throw new ToolError(
+        code,
+        `No person could be asked to approve ${tool.name} (${answer.unasked}). Nothing was applied.`,
+        resolveExternally('Leave the change staged and tell the person: they can commit it from the review panel (Agent Workbench: Open Review Panel).'),
+      );
+    }
+    if (!answer) {
       throw new ToolError(
         code,
         `The person did not approve ${tool.name}. Nothing was applied.`,

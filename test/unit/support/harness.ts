@@ -7,7 +7,7 @@ import { StagedChecks } from '../../../src/core/transactions/check';
 import type { StagedChecker } from '../../../src/core/transactions/check';
 import * as assert from 'node:assert/strict';
 import { ToolRunner } from '../../../src/core/chain/chain';
-import type { CallLog, CallOptions, CallResult } from '../../../src/core/chain/chain';
+import type { ApprovalAnswer, CallLog, CallOptions, CallResult } from '../../../src/core/chain/chain';
 import type { Services } from '../../../src/core/documents/context';
 import type { AnyToolDefinition } from '../../../src/core/chain/definition';
 import type { ApprovalSummary } from '../../../src/core/chain/toolInfo';
@@ -54,7 +54,7 @@ export function expectError(result: CallResult | Envelope, code: ErrorCode): Fai
   return sharedError(envelopeOf(result), code);
 }
 
-export type ConfirmHandler = (tool: AnyToolDefinition, summary: ApprovalSummary) => boolean | Promise<boolean>;
+export type ConfirmHandler = (tool: AnyToolDefinition, summary: ApprovalSummary) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
 /** The last commits as a window keeps them, in memory. */
 function memoryLastCommits(): LastCommitStore {

@@ -473,4 +473,19 @@ describe('tools: server-status', () => {
     assert.equal(status.data.tools.total, h.tools.length);
     assert.equal(status.data.workspaceCount, 1);
   });
+
+  it('says how a commit is approved through each door before an agent needs it, mode by mode', async () => {
+    const h = await singleRoot();
+    const approval = async () => (await h.ok<{ commitApproval: { 'vscode.lm': string; mcp: string } }>('server-status', {})).data.commitApproval;
+    h.setSettings({ operationalMode: 'transactional' });
+    const transactional = await approval();
+    assert.match(transactional['vscode.lm'], /Copilot's confirmation in the chat/);
+    assert.match(transactional.mcp, /A modal in VS Code asks the person; declined, unanswered or unable to show is a refusal/);
+    h.setSettings({ operationalMode: 'approval-required' });
+    assert.match((await approval()).mcp, /^Refused: only the person commits/);
+    h.setSettings({ operationalMode: 'autonomous-trusted', newErrorsOnCommit: 'refuse' });
+    assert.match((await approval())['vscode.lm'], /No one is asked; .* new errors is refused unless allowNewErrors: true/);
+    h.setSettings({ operationalMode: 'inspection-only' });
+    assert.match((await approval()).mcp, /^No commit/);
+  });
 });

@@ -380,6 +380,15 @@ describe('chain: ToolRunner', () => {
       assert.equal(probe.runs, 0);
     });
 
+    it('when no person can be asked (no dialog can show), the refusal says so and the change stays for the person', async () => {
+      h.confirm = () => ({ unasked: 'VS Code could not show the dialog' });
+      const refused = await failureOf('test-approval', {}, 'TransactionCommitNotApproved');
+      assert.match(refused.error.message, /^No person could be asked to approve test-approval \(VS Code could not show the dialog\)\. Nothing was applied\.$/);
+      assert.equal(refused.continuation?.kind, 'ResolveExternally');
+      assert.match(refused.continuation?.instruction ?? '', /review panel/);
+      assert.equal(probe.runs, 0);
+    });
+
     it('a tool without prepareApproval is confirmed with a default summary', async () => {
       expectOk(await h.call('test-approval-plain', {}));
       assert.equal(h.confirmations.length, 1);
