@@ -14,7 +14,20 @@
 //      staged (the model then rolls it back);
 //   4. a person types #find-references in the prompt: the model's request carries the tool;
 //   5. the tool list the model receives holds our 44 tools under their registered names; the bytes of
-//      the tool definitions in one agent request (ours and the others') go to request-bytes.json.
+//      the tool definitions in one agent request (ours and the others') go to request-bytes.json;
+//   6. more than 128 tools enabled (test/extensions/many-tools: 100 more, hidden until its command sets a
+//      context key, so tests 1-5 see the usual 84): Copilot offers some tools directly and the rest in
+//      activate_* virtual tools; the model activates the groups holding ours, every one of our 44 is
+//      then offered as declared, and it calls two of them. What the model got goes to many-tools.json.
+//
+// Virtual tools in Copilot Chat 0.67.0 (dist/extension.js, VirtualToolGrouper): once an agent request has
+// 64 tools or more (half of a fixed 128; github.copilot.chat.virtualTools.threshold only sets the context
+// key chat.toolGroupingThreshold), the built-in tools stay listed and the other tools, per extension or MCP
+// server, share 88 - (built-in count) slots in proportion to their size. A toolset with fewer slots than
+// tools is grouped by embeddings when an embedding model is available (a GitHub session: never here), else
+// deterministically: its first slots-1 tools listed, the rest in activate_fallback_<first of them>_1
+// ("Contains the tools: …", or groups of such groups past 41 tools). Calling an activate_* tool runs
+// nothing: Copilot answers "Tools activated: …" and lists them in the next request (at most 128 tools).
 //
 // What it takes to run Copilot's agent here (each found on this machine):
 //   - the scripted-model extension installed beside ours (scripts/test-extensions.mjs); its vendor is
@@ -43,7 +56,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
 import { buildTestExtension } from './test-extensions.mjs';
-import { HOST_NOISE, waitFor } from './browser-support.mjs';
+import { HOST_NOISE, sleep, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const require = createRequire(import.meta.url);
@@ -265,8 +278,9 @@ const onGreetAll = { location: { selection: { document: { path: file('src/greete
 
 try {
   const scriptedModel = await buildTestExtension('scripted-model', scratch);
+  const manyTools = await buildTestExtension('many-tools', scratch);
   server = await startServer({
-    extensions: [scriptedModel],
+    extensions: [scriptedModel, manyTools],
     env: { SCRIPTED_MODEL_SCRIPT: scriptFile, SCRIPTED_MODEL_RECORD: recordFile },
     userSettings: {
       ...HEADLESS_USER_SETTINGS,
@@ -579,6 +593,151 @@ try {
       `    (tool definitions in one agent request: ours ${mine.length} tools, ${sum(mine)} B; the others ${others.length} tools, ${sum(others)} B; total ${sum(request.tools)} B)`,
     );
     assert.equal(mine.length, 44);
+  });
+
+  await test('with more than 128 tools enabled (100 more from a second extension), Copilot groups tools into activate_* virtual tools; each of our 44 stays reachable: the model activates the groups holding ours, then calls two of them', async () => {
+    const ours = ALL_TOOLS.map((t) => registeredToolName(t.name));
+    const isMany = (name) => /^many_tool_\d{3}$/.test(name);
+    const isGroup = (name) => name.startsWith('activate_');
+    // The tools the model is offered before the 100 more, from an earlier conversation (none when AW_GREP runs this test alone).
+    const before = records().find((r) => r.kind === 'agent' && r.script !== 'many-tools');
+    await runCommand('Many Tools (tests): Enable the 100 Tools');
+    await waitFor('the many-tools extension to activate (remoteexthost.log)', () =>
+      serverLog('remoteexthost.log').includes('_doActivateExtension agent-workbench-tests.many-tools'),
+    );
+    await sleep(1500); // the tools service announces a context key's effect on tools 750 ms after the change
+
+    // The person's messages: a look at the tools, one message per round of group activations, then the question.
+    const prompt = 'With this many tools, where is greetAll used?';
+    const turns = [{ text: 'I see the tools and their groups.' }];
+    const requests = await converse('many-tools', prompt, turns);
+    await waitForAnswer(turns[0].text);
+    const [first] = requests();
+    const listedIn = (request) => new Set(request.tools.map((t) => t.name));
+    const firstGroups = first.tools.filter((t) => isGroup(t.name));
+    const enabled =
+      (before?.tools.length ?? first.tools.filter((t) => !isGroup(t.name) && !isMany(t.name) && !ours.includes(t.name)).length + ours.length) + 100;
+    assert.ok(enabled > 128, `more than 128 tools are enabled (${enabled})`);
+    assert.ok(firstGroups.length > 0, `Copilot offers virtual tools (activate_*) with ${enabled} tools enabled: ${first.tools.map((t) => t.name).join(' ')}`);
+    assert.ok(first.tools.length <= 128, `the model is offered at most 128 tools, not ${first.tools.length}`);
+    assert.ok(
+      first.tools.some((t) => isMany(t.name)),
+      'the 100 more tools reach the model (some listed directly)',
+    );
+    for (const g of firstGroups) {
+      assert.equal(g.inputSchema, undefined, `${g.name}: a virtual tool has no input schema`);
+      assert.match(g.description, /^Call this tool when you need access to a new category of tools\./, `${g.name}: ${g.description}`);
+    }
+
+    // A group holds ours when its description names one of ours (a leaf: "Contains the tools: …") or its name is a
+    // fallback group of our toolset (activate_fallback_<first tool>_<n>: a group of groups names none).
+    const holdsOurs = (g) => ours.some((n) => g.description.includes(n)) || ours.some((n) => g.name.startsWith(`activate_fallback_${n}_`));
+    const activations = [];
+    let latest = first;
+    for (let round = 1; ours.some((n) => !listedIn(latest).has(n)); round++) {
+      assert.ok(round <= 4, `every one of ours is listed after 3 rounds of activations; missing: ${ours.filter((n) => !listedIn(latest).has(n)).join(' ')}`);
+      const toActivate = latest.tools.filter((t) => isGroup(t.name) && holdsOurs(t) && !activations.some((a) => a.name === t.name));
+      assert.ok(
+        toActivate.length > 0,
+        `a group holds the missing ${ours.filter((n) => !listedIn(latest).has(n)).join(' ')}; offered groups: ${JSON.stringify(latest.tools.filter((t) => isGroup(t.name)))}`,
+      );
+      const answer = `Activated round ${round}.`;
+      turns.push({ toolCalls: toActivate.map((g) => ({ name: g.name, input: {} })) }, { text: answer });
+      // The model reads its script on every request and plays on from the turns it played (same id).
+      fs.writeFileSync(scriptFile, JSON.stringify({ id: 'many-tools', prompt, turns }, null, 2));
+      const n = requests().length;
+      await say(`Open the tool groups ${toActivate.map((g) => g.name).join(', ')}.`);
+      await waitForAnswer(answer);
+      const after = (await requestsOf(requests, n + 2, `the request after activating ${toActivate.map((g) => g.name).join(', ')}`))[n + 1];
+      const calls = partsOf(after, 'toolCall').slice(-toActivate.length);
+      for (const g of toActivate) {
+        const call = calls.find((c) => c.name === g.name);
+        assert.ok(call, `the request after the activation carries the call of ${g.name}`);
+        const result = resultText(partsOf(after, 'toolResult').find((r) => r.callId === call.callId) ?? { content: [] });
+        const revealed = /^Tools activated: (.*)$/.exec(result)?.[1]?.split(', ') ?? [];
+        assert.ok(revealed.length > 0, `Copilot answers the activation of ${g.name} itself: ${result}`);
+        for (const name of revealed) assert.ok(listedIn(after).has(name), `${name}, revealed by ${g.name}, is offered next`);
+        activations.push({ round, name: g.name, description: g.description, revealed, oursRevealed: revealed.filter((r) => ours.includes(r)) });
+      }
+      latest = after;
+    }
+    const grouped = ours.filter((n) => !listedIn(first).has(n));
+    assert.deepEqual(
+      ours.filter((n) => !listedIn(latest).has(n)),
+      [],
+      'after the activations every one of ours is offered',
+    );
+    for (const name of grouped) {
+      const t = latest.tools.find((x) => x.name === name);
+      const declared = DECLARED_TOOLS.find((d) => d.name === name);
+      assert.equal(t.description, declared.modelDescription, `${name}, once activated, is offered with our modelDescription`);
+      assert.deepEqual(t.inputSchema, declared.inputSchema, `${name}, once activated, is offered with our input schema`);
+    }
+    assert.ok(latest.tools.length <= 128, `at most 128 tools after the activations, not ${latest.tools.length}`);
+
+    // The question: find-references (listed directly or not) and get-document-outline, then the answer.
+    const answer = 'greetAll is used in main.ts.';
+    turns.push(
+      {
+        toolCalls: [
+          { name: 'find-references', input: { symbol: onGreetAll } },
+          { name: 'get-document-outline', input: { document: { path: file('src/greeter.ts') } } },
+        ],
+      },
+      { text: answer },
+    );
+    fs.writeFileSync(scriptFile, JSON.stringify({ id: 'many-tools', prompt, turns }, null, 2));
+    const n = requests().length;
+    await say('Now find where greetAll is used.');
+    await waitForAnswer(answer);
+    const [asked, answered] = (await requestsOf(requests, n + 2, 'the results of find-references and get-document-outline')).slice(n);
+    assert.deepEqual(
+      asked.answer.toolCalls?.map((c) => c.name),
+      ['workbench_find_references', 'workbench_get_document_outline'],
+      'the model called our tools by their registered names',
+    );
+    const calls = partsOf(answered, 'toolCall').slice(-2);
+    const called = {};
+    for (const [i, tool] of ['find-references', 'get-document-outline'].entries()) {
+      const text = resultText(partsOf(answered, 'toolResult').find((r) => r.callId === calls[i].callId));
+      const envelope = JSON.parse(text);
+      assertValidEnvelope(tool, envelope);
+      assert.equal(envelope.ok, true, text.slice(0, 400));
+      called[calls[i].name] = { viaGroup: grouped.includes(calls[i].name), bytes: Buffer.byteLength(text, 'utf8') };
+    }
+    assert.ok(
+      grouped.length === 0 || Object.values(called).some((c) => c.viaGroup),
+      `at least one of the called tools was reached through a group (grouped: ${grouped.join(' ')})`,
+    );
+    await shot('08-many-tools');
+
+    const bytes = (t) => Buffer.byteLength(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }), 'utf8');
+    const sum = (ts) => ts.reduce((s, t) => s + bytes(t), 0);
+    const describe = (r) => ({
+      request: r.index,
+      tools: r.tools.length,
+      bytes: sum(r.tools),
+      ours: r.tools.filter((t) => ours.includes(t.name)).length,
+      many: r.tools.filter((t) => isMany(t.name)).length,
+      groups: r.tools.filter((t) => isGroup(t.name)).map((t) => ({ name: t.name, bytes: bytes(t), description: t.description })),
+      others: r.tools.filter((t) => !ours.includes(t.name) && !isMany(t.name) && !isGroup(t.name)).length,
+    });
+    const report = {
+      measured:
+        'per request: its tools, Buffer.byteLength(JSON.stringify({ name, description, inputSchema })) summed; ours = workbench_*, many = many_tool_* (test/extensions/many-tools)',
+      enabled,
+      before: before && describe(before),
+      first: describe(first),
+      activations,
+      afterActivations: describe(latest),
+      oursListedFirst: ours.filter((nm) => listedIn(first).has(nm)),
+      oursGrouped: grouped,
+      called,
+    };
+    fs.writeFileSync(path.join(ARTIFACTS, 'many-tools.json'), JSON.stringify(report, null, 2));
+    console.log(
+      `    (${enabled} tools enabled: the model gets ${first.tools.length} (${sum(first.tools)} B), ${firstGroups.length} of them virtual groups (${firstGroups.map((g) => g.name).join(', ')}); ours: ${report.oursListedFirst.length} listed, ${grouped.length} grouped, all 44 listed after ${activations.length} activation(s): ${latest.tools.length} tools, ${sum(latest.tools)} B)`,
+    );
   });
 } catch (error) {
   failures++;
