@@ -9,6 +9,7 @@ import type { SymbolOutput } from '../core/symbols/symbols';
 import { utf8Bytes } from '../core/chain/bounding';
 import { mapConcurrently } from '../core/util/concurrency';
 import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
+import { accessReader, MEMBER_KINDS } from '../core/symbols/access';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 
@@ -35,7 +36,7 @@ export interface ReferenceLine {
    * A line whose references have different containers appears once per container.
    */
   in?: string;
-  /** Offsets of references that write the symbol (document highlights), declarations left out. */
+  /** Offsets of references that write the symbol (document highlights read against the syntax: core/symbols/access.ts), declarations left out. */
   write?: number[];
   /** Offsets of declarations. */
   decl?: number[];
@@ -257,7 +258,7 @@ export const findReferences = defineTool({
                       write: {
                         ...OFFSETS,
                         description:
-                          "Offsets of references the language service's document highlights mark as writes, declarations left out (TypeScript counts imports as writes).",
+                          "Offsets of references that write the symbol (assignment, destructuring target, ++/--, delete, a new object's member), declarations left out.",
                       },
                       decl: { ...OFFSETS, description: 'Offsets of declarations.' },
                       import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
@@ -317,6 +318,7 @@ export const findReferences = defineTool({
         ? r.document.staged.map.toStaged(r.symbol.selectionRange.start, r.symbol.selectionRange.end)
         : r.symbol.selectionRange;
     const nameLength = declared.end - declared.start;
+    const member = MEMBER_KINDS.has(r.symbol.kind);
     const folderId = r.document.workspace.shortId;
     const byFile = new Map<string, HostTarget[]>();
     for (const t of all) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
@@ -336,6 +338,9 @@ export const findReferences = defineTool({
         return { outside: targets.length };
       }
       const [roots, writes] = await Promise.all([documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]), writesAt(ctx, doc, targets[0].range.start)]);
+      // The highlights' word, read against the syntax (a destructuring shorthand reads the member it names): core/symbols/access.ts.
+      const accessAt = accessReader(doc.host.text, doc.host.languageId);
+      const isWrite = (t: HostTarget) => accessAt(t.range.start, t.range.end - t.range.start, writes.has(t.range.start) ? 'write' : 'read', member) === 'write';
       const lines: ReferenceLine[] = [];
       let current: ReferenceLine | undefined;
       let listed = 0; // references on the current line so far
@@ -372,7 +377,7 @@ export const findReferences = defineTool({
         const length = mapped.end - mapped.start;
         if (length !== nameLength && !current.len) current.len = Array<number>(listed).fill(nameLength);
         current.len?.push(length);
-        const access: ReferenceAccess = decl(t) ? 'decl' : imports ? 'import' : writes.has(t.range.start) ? 'write' : 'at';
+        const access: ReferenceAccess = decl(t) ? 'decl' : imports ? 'import' : isWrite(t) ? 'write' : 'at';
         (current[access] ??= []).push(mapped.start);
         listed++;
         if (mapped.edited) (current.edited ??= []).push(mapped.start);
