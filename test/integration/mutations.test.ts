@@ -9,6 +9,7 @@ import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines } from '../../src/tools/references';
 import type { FixAllData, ListActionsData } from '../../src/tools/codeActions';
 import type { SemanticMutationData } from '../../src/tools/shared/semanticStaging';
+import type { MutationData } from '../../src/core/transactions/types';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 const DIR = 'src/semantic';
@@ -128,6 +129,68 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.ok(failure.continuation);
     assert.equal(await stagedText('shapes.ts'), originals['shapes.ts'], 'nothing of the rename was staged');
     assert.equal(await stagedText('main.ts'), originals['main.ts'].replace('areaOf(4, 5)', 'areaOf(5, 5)'));
+  });
+
+  it("symbol edits meeting a staged change at one point are placed beside it: a class's last method body, two insertions after the class, a replaced line", async () => {
+    const greeter = 'src/greeter.ts';
+    const util = 'src/util.ts';
+    await waitForSymbols(greeter);
+    await waitForSymbols(util);
+    const read = (p: string) => fs.readFileSync(path.join(workspaceRoot(), p), 'utf8');
+    const staged = async (p: string) =>
+      expectOk<{ window: { text: string } }>(
+        await invoke('get-code-context', {
+          location: { span: { document: { path: p }, range: { start: 0, length: 0 } } },
+          contextLines: 500,
+          includeSymbols: false,
+          view: 'staged',
+        }),
+      ).data.window.text;
+    const at = (p: string, selectedText: string, extra: Record<string, string> = {}) => ({
+      symbol: { location: { selection: { document: { path: p }, selectedText, ...extra } } },
+    });
+    const before = { greeter: read(greeter), util: read(util) };
+
+    expectOk(await invoke('replace-symbol-body', { ...at(greeter, 'loud'), text: 'return shout(name);' }));
+    expectOk(
+      await invoke('insert-after-symbol', {
+        ...at(greeter, 'Greeter', { contextBefore: 'class ' }),
+        text: '\nexport const quiet = (name: string): string => name;',
+      }),
+    );
+    // The same point again: after what is staged there, in staging order.
+    const second = expectOk<MutationData>(
+      await invoke('insert-after-symbol', {
+        ...at(greeter, 'Greeter', { contextBefore: 'class ' }),
+        text: 'export const whisper = (name: string): string => quiet(name);',
+      }),
+    );
+    assert.equal(second.data.transaction.revision, 3);
+    assert.deepEqual(second.data.documents.items, [{ path: greeter, addedLines: 1 }]);
+    assert.equal(
+      await staged(greeter),
+      before.greeter.replace(
+        '    return shout(this.greet(name));\n  }\n}\n',
+        '    return shout(name);\n  }\n}\n\nexport const quiet = (name: string): string => name;\nexport const whisper = (name: string): string => quiet(name);\n',
+      ),
+    );
+    // An insertion at the end of a line edit-text replaced goes after the new text.
+    expectOk(await invoke('edit-text', { edits: [{ location: { selection: { document: { path: util }, selectedText: "'1.0.0';" } }, newText: "'1.1.0';" }] }));
+    expectOk(await invoke('insert-after-symbol', { ...at(util, 'VERSION'), text: "export const MAJOR = VERSION.split('.')[0];" }));
+    assert.equal(await staged(util), before.util.replace("'1.0.0';\n", "'1.1.0';\nexport const MAJOR = VERSION.split('.')[0];\n"));
+
+    const preview = expectOk<{ documents: { document: { path: string }; changeKind: string }[] }>(await invoke('transaction-preview', {}));
+    assert.deepEqual(
+      preview.data.documents.map((d) => [d.document.path, d.changeKind]),
+      [
+        [greeter, 'Modified'],
+        [util, 'Modified'],
+      ],
+    );
+    const check = expectOk<{ state: string; introduced: { totalCount: number } }>(await invoke('transaction-check', {}));
+    assert.equal(check.data.state, 'checked', JSON.stringify(check.data));
+    assert.equal(check.data.introduced.totalCount, 0, JSON.stringify(check.data));
+    assert.deepEqual({ greeter: read(greeter), util: read(util) }, before, 'nothing written');
   });
 
   it('navigation tools answer in the staged view: selectors resolve in the staged text, locations and line text are given in it', async () => {

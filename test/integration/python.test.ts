@@ -631,6 +631,67 @@ describe('python: the tools on a real Python language server (pyright)', functio
       assert.equal(vscode.languages.getDiagnostics(uri(file)).filter((d) => d.severity === vscode.DiagnosticSeverity.Error).length, errorsBefore);
     });
 
+    it("replace-symbol-body of a class's last method and insert-after-symbol of the class meet at one point: both staged, in either order", async function () {
+      // pyright ends Square and its last method, perimeter, at the same point: the end of `return 4 * self.side`.
+      const file = 'shapes/figures.py';
+      await waitForSymbols(file);
+      const original = onDisk(file);
+      const stagedText = async () =>
+        expectOkEnvelope<{ window: { text: string } }>(
+          await invoke('get-code-context', {
+            location: { span: { document: { path: file }, range: { start: 0, length: 0 } } },
+            contextLines: 500,
+            includeSymbols: false,
+            view: 'staged',
+          }),
+        ).data.window.text;
+      const body = () => invoke('replace-symbol-body', { ...sym(file, 'perimeter', { contextBefore: 'def ' }), text: 'return self.side * 4' });
+      const after = () =>
+        invoke('insert-after-symbol', {
+          ...sym(file, 'Square', { contextBefore: 'class ', contextAfter: '(Shape)' }),
+          text: '\n\nclass Cube(Square):\n    def volume(self) -> float:\n        return self.side**3',
+        });
+      const expected = original.replace(
+        '    @property\n    def perimeter(self) -> float:\n        return 4 * self.side\n\n\nclass ColoredSquare',
+        '    @property\n    def perimeter(self) -> float:\n        return self.side * 4\n\n\n' +
+          'class Cube(Square):\n    def volume(self) -> float:\n        return self.side**3\n\n\nclass ColoredSquare',
+      );
+      assert.notEqual(expected, original);
+
+      expectOkEnvelope(await body());
+      const inserted = expectOkEnvelope<{ transaction: { revision: number }; documents: Coll<{ path: string; addedLines?: number }> }>(await after());
+      assert.equal(inserted.data.transaction.revision, 2);
+      assert.deepEqual(inserted.data.documents.items, [{ path: file, addedLines: 5 }]);
+      assert.equal(await stagedText(), expected);
+      const preview = expectOkEnvelope<{
+        documents: { document: { path: string }; changeKind: string; preview: object }[];
+        diff: { hunks: { originalStartLine: number; lines: string[] }[] };
+      }>(await invoke('transaction-preview', { document: { path: file }, includeDiff: true, contextLines: 0 }));
+      assert.deepEqual(
+        preview.data.documents.map((d) => [d.document.path, d.changeKind]),
+        [[file, 'Modified']],
+      );
+      // The replaced line and the inserted ones (where the diff puts the two blank lines is its choice).
+      const lines = preview.data.diff.hunks.flatMap((h) => h.lines);
+      assert.deepEqual(
+        lines.filter((l) => l.startsWith('-')),
+        ['-        return 4 * self.side'],
+      );
+      assert.deepEqual(
+        lines.filter((l) => l.startsWith('+')).sort(),
+        ['+', '+', '+        return self.side * 4', '+        return self.side**3', '+    def volume(self) -> float:', '+class Cube(Square):'].sort(),
+      );
+      const check = expectOkEnvelope<{ state: string }>(await invoke('transaction-check', {}));
+      assert.equal(check.data.state, 'unavailable', 'no staged-program check for Python');
+      assert.equal(onDisk(file), original, 'nothing written');
+
+      // The other order: the insertion staged first stays after the replaced body.
+      expectOkEnvelope(await invoke('transaction-rollback', {}));
+      expectOkEnvelope(await after());
+      expectOkEnvelope(await body());
+      assert.equal(await stagedText(), expected);
+    });
+
     it('edit-text, create-file and delete-file stage and commit Python files byte for byte; pyright then serves the new module', async function () {
       const created = 'from shapes.figures import Circle\n\n\ndef unit_circle() -> Circle:\n    return Circle(1.0)\n';
       const catalog = onDisk('shapes/catalog.py');

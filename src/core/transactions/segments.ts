@@ -83,34 +83,38 @@ export function changedRegions(doc: { readonly segments: readonly Segment[] }, b
   return regions;
 }
 
+/**
+ * Whether a language service's edit of base range [start, end) overlaps a staged change of base
+ * range [region.start, region.end). Two replacements overlap when they share a character; an
+ * insertion (an empty range), new or staged, only when it falls strictly inside the other's range.
+ * Edits that merely meet are placed side by side (stagedOffset).
+ */
 export function overlaps(edit: { start: number; end: number }, region: { start: number; end: number }): boolean {
-  if (edit.start === edit.end || region.start === region.end) {
-    // An insertion touching a change could land on either side of it: never guess.
-    return edit.start <= region.end && region.start <= edit.end;
-  }
+  if (edit.start === edit.end) return region.start < edit.start && edit.start < region.end;
+  if (region.start === region.end) return edit.start < region.start && region.start < edit.end;
   return edit.start < region.end && region.start < edit.end;
 }
 
-/** Staged offset of a base offset that lies in an unchanged base slice. */
-export function mapBaseOffset(segments: readonly Segment[], offset: number, preferEnd: boolean): number | undefined {
-  let pos = 0;
-  for (const s of segments) {
-    const len = segLength(s);
-    if (!('text' in s)) {
-      const inside = preferEnd ? s.start < offset && offset <= s.end : s.start <= offset && offset < s.end;
-      if (inside) return pos + (offset - s.start);
+/**
+ * The staged offset of a base offset where a language service's edit starts or ends (overlapping
+ * none of the changedRegions), placing it beside the staged text it meets: after a change ending
+ * where it starts (so an insertion at a staged insertion's point comes after it, in staging order),
+ * before a change starting where it starts or ends (an insertion at the start of a replaced range
+ * comes before its new text). A staged insertion glued to a replacement starting at the same
+ * point reads as part of that replacement. Undefined strictly inside a replaced range.
+ */
+export function stagedOffset(regions: readonly BaseRegion[], offset: number, edge: 'start' | 'end'): number | undefined {
+  let shift = 0;
+  for (const r of regions) {
+    if (r.start > offset) break;
+    if (r.end < offset) {
+      shift += r.text.length - (r.end - r.start);
+      continue;
     }
-    pos += len;
+    if (r.start < offset && offset < r.end) return undefined;
+    return r.start + shift + (edge === 'start' && r.end === offset ? r.text.length : 0);
   }
-  // An offset at the very end of the base text after an unchanged last slice, or an empty document.
-  if (segments.length === 0 && offset === 0) return 0;
-  let end = 0;
-  for (const s of segments) {
-    end += segLength(s);
-  }
-  const last = segments[segments.length - 1];
-  if (last && !('text' in last) && last.end === offset) return end;
-  return undefined;
+  return offset + shift;
 }
 
 /** Applies ascending, non-overlapping edits. */

@@ -2,11 +2,10 @@
 import { callTool, resolveExternally, retry, revise, ToolError } from '../chain/envelope';
 import type { Workspace } from '../documents/workspaces';
 import type { DocumentBase, OffsetEdit } from './plan';
-import { applyOffsetEdits, changedRegions, mapBaseOffset, replaceSegments } from './segments';
+import { applyOffsetEdits, changedRegions, overlaps, replaceSegments, stagedOffset } from './segments';
 import type { Segment } from './segments';
 import { isEffective } from './transaction';
 import type { StageOptions, StagedChange, StagedDocument, StagedState } from './types';
-import { overlaps } from './segments';
 
 /** Applies changes to a copy of a staged state, validating each against what is staged at that point. */
 export class StateBuilder {
@@ -222,8 +221,9 @@ export class StateBuilder {
           { path: p, edit: e, stagedRegion: { start: hit.start, end: hit.end } },
         );
       }
-      const start = mapBaseOffset(d.segments, e.start, false);
-      const end = e.start === e.end ? start : mapBaseOffset(d.segments, e.end, true);
+      // Beside a staged change it only meets: after one ending where it starts, before one starting where it ends.
+      const start = stagedOffset(regions, e.start, 'start');
+      const end = e.start === e.end ? start : stagedOffset(regions, e.end, 'end');
       if (start === undefined || end === undefined) throw new Error(`base offset ${e.start}..${e.end} of ${p} did not map onto the staged text`);
       mapped.push({ start, end, newText: e.newText });
     }

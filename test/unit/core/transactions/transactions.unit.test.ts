@@ -163,13 +163,13 @@ describe('transactions: staging, revisions and state', () => {
       ),
       (e: Error & { code?: string }) => e.code === 'TransactionConflicted' && /overlaps a change already staged at line 3/.test(e.message),
     );
-    // An insertion touching a staged change is ambiguous: a conflict, never a guess.
+    // An insertion strictly inside a staged replacement: a conflict, never a guess.
     await assert.rejects(
       h.transactions.stage(
         undefined,
         ws,
         { tool: 'stage-code-action', summary: 'x' },
-        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: hello + 5, end: hello + 5, newText: '!' }] }],
+        [{ kind: 'edit', path: 'src/greeter.ts', edits: [{ start: hello + 2, end: hello + 2, newText: '!' }] }],
         { basis: 'buffer' },
       ),
       (e: Error & { code?: string }) => e.code === 'TransactionConflicted',
