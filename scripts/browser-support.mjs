@@ -1,5 +1,7 @@
-// What the browser tests (panel-test.mjs, mcp-browser-test.mjs) share: waiting for a condition in
-// the workbench, and the workbench errors that are noise on these machines.
+// What the browser tests (panel-test.mjs, mcp-browser-test.mjs, copilot-test.mjs) share: waiting for
+// a condition in the workbench, the workbench errors that are noise on these machines, and the logs.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 
 // Workbench errors seen on every run here (no network, no sign-in); anything else is printed.
 export const HOST_NOISE = /Service Worker|authentication provider 'github'|ENOTFOUND|EAI_AGAIN|extension gallery/;
@@ -20,4 +22,24 @@ export async function waitFor(what, fn, timeoutMs = 30_000) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${last.message}` : ''}`);
     await sleep(200);
   }
+}
+
+/** The text of every log file named `name` anywhere under `dir` ('' if none yet), e.g. every window's "Agent Workbench.log". */
+export function logText(dir, name) {
+  const found = [];
+  const walk = (d) => {
+    let items = [];
+    try {
+      items = fs.readdirSync(d, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of items) {
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name === name) found.push(p);
+    }
+  };
+  walk(dir);
+  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 }

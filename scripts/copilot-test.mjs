@@ -56,7 +56,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
 import { buildTestExtension } from './test-extensions.mjs';
-import { HOST_NOISE, sleep, waitFor } from './browser-support.mjs';
+import { HOST_NOISE, logText, sleep, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const require = createRequire(import.meta.url);
@@ -111,24 +111,7 @@ async function test(name, fn) {
 const shot = (name) => page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
 
 /** The text of every log file named `name` under the server's logs folder ('' if none yet). */
-function serverLog(name) {
-  const found = [];
-  const walk = (dir) => {
-    let items = [];
-    try {
-      items = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of items) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name === name) found.push(p);
-    }
-  };
-  walk(path.join(server.dataDir, 'server-data', 'data', 'logs'));
-  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-}
+const serverLog = (name) => logText(path.join(server.dataDir, 'server-data', 'data', 'logs'), name);
 
 /** How many transaction-commit calls our extension ran (its log lines in Output › Agent Workbench). */
 const commitsRun = () => (serverLog('Agent Workbench.log').match(/ transaction-commit \w+ \d+ms .* door=/g) ?? []).length;

@@ -28,7 +28,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
 import { generateWorkspace } from './synthetic-workspace.mjs';
-import { HOST_NOISE, sleep, waitFor } from './browser-support.mjs';
+import { HOST_NOISE, logText, sleep, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const { ALL_TOOLS } = createRequire(import.meta.url)(path.join(REPO_ROOT, 'out', 'src', 'tools', 'index.js'));
@@ -167,24 +167,7 @@ async function ok(client, name, args) {
 }
 
 /** Every "Agent Workbench" log file of a server's extension hosts (what Output › Agent Workbench shows). */
-function agentLog(srv) {
-  const found = [];
-  const walk = (dir) => {
-    let items = [];
-    try {
-      items = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const d of items) {
-      const p = path.join(dir, d.name);
-      if (d.isDirectory()) walk(p);
-      else if (d.name === 'Agent Workbench.log') found.push(p);
-    }
-  };
-  walk(srv.dataDir);
-  return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
-}
+const agentLog = (srv) => logText(srv.dataDir, 'Agent Workbench.log');
 
 /** The modal dialog VS Code shows in a window (the DOM of its custom dialog), with its text. */
 async function modal(page, timeoutMs = 60_000) {
