@@ -15,8 +15,13 @@
 //   4. a person types #find-references in the prompt: the model's request carries the tool;
 //   5. the tool list the model receives holds our 44 tools under their registered names; the bytes of
 //      the tool definitions in one agent request (ours and the others') go to request-bytes.json;
-//   6. more than 128 tools enabled (test/extensions/many-tools: 100 more, hidden until its command sets a
-//      context key, so tests 1-5 see the usual 84): Copilot offers some tools directly and the rest in
+//   6. each tool profile (navigation, a custom list, back to full) set in the person's settings is exactly
+//      what the model is offered; the bytes per profile, beside the built-in tools', go to profile-bytes.json;
+//   7. the tool picker (Configure Tools…) lists ours under Agent Workbench by reference name, and filters
+//      to one typed; no grouping by family: the languageModelToolSets contribution needs a proposed API
+//      (contribLanguageModelToolSets), which a published extension cannot enable;
+//   8. more than 128 tools enabled (test/extensions/many-tools: 100 more, hidden until its command sets a
+//      context key, so tests 1-7 see the usual 84): Copilot offers some tools directly and the rest in
 //      activate_* virtual tools; the model activates the groups holding ours, every one of our 44 is
 //      then offered as declared, and it calls two of them. What the model got goes to many-tools.json.
 //
@@ -62,6 +67,18 @@ import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 const require = createRequire(import.meta.url);
 const { ALL_TOOLS } = require(path.join(REPO_ROOT, 'out', 'src', 'tools', 'index.js'));
 const { registeredToolName } = require(path.join(REPO_ROOT, 'out', 'src', 'core', 'chain', 'definition.js'));
+const { parseProfile, profileAllows } = require(path.join(REPO_ROOT, 'out', 'src', 'core', 'chain', 'profile.js'));
+// A custom profile a person might pick for small edits: find, read, rename, review, commit.
+const CUSTOM_PROFILE = [
+  'search-symbols',
+  'go-to-definition',
+  'find-references',
+  'get-document-outline',
+  'rename-symbol',
+  'transaction-preview',
+  'transaction-commit',
+  'transaction-rollback',
+];
 const { assertValidEnvelope } = require(path.join(REPO_ROOT, 'out', 'test', 'shared', 'envelopes.js'));
 const DECLARED_TOOLS = JSON.parse(fs.readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).contributes.languageModelTools;
 
@@ -150,6 +167,22 @@ async function runCommand(title, { ifOffered = false } = {}) {
   await row.click();
   await input.waitFor({ state: 'hidden' });
   return true;
+}
+
+/**
+ * Replaces the person's settings as a person does: Preferences: Open User Settings (JSON), the new text, Ctrl+S.
+ * (VS Code does not notice settings.json written behind its back in this build.)
+ */
+async function setUserSettings(settings) {
+  await runCommand('Preferences: Open User Settings (JSON)');
+  const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+  await editor.waitFor({ state: 'visible', timeout: 30_000 });
+  await editor.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.insertText(JSON.stringify(settings, null, 2));
+  await page.keyboard.press('Control+S');
+  await waitFor('the settings editor saved', async () => !(await page.locator('.tab.active.dirty').count()), 15_000);
+  await page.keyboard.press('Control+W');
 }
 
 const chat = () => page.locator('.interactive-session').first();
@@ -576,6 +609,88 @@ try {
       `    (tool definitions in one agent request: ours ${mine.length} tools, ${sum(mine)} B; the others ${others.length} tools, ${sum(others)} B; total ${sum(request.tools)} B)`,
     );
     assert.equal(mine.length, 44);
+  });
+
+  await test("each tool profile the person sets is exactly what the model is offered; the bytes per profile are recorded beside the built-in tools'", async () => {
+    const settingsFile = path.join(server.dataDir, 'server-data', 'data', 'User', 'settings.json');
+    const original = fs.readFileSync(settingsFile, 'utf8');
+    const ours = ALL_TOOLS.map((t) => registeredToolName(t.name));
+    const bytes = (t) => Buffer.byteLength(JSON.stringify({ name: t.name, description: t.description, inputSchema: t.inputSchema }), 'utf8');
+    const sum = (ts) => ts.reduce((n, t) => n + bytes(t), 0);
+    const profiles = [
+      { name: 'navigation', settings: { 'agentWorkbench.toolProfile': 'navigation' } },
+      { name: 'custom', settings: { 'agentWorkbench.toolProfile': 'custom', 'agentWorkbench.toolProfileTools': CUSTOM_PROFILE } },
+      // Back to the default last: the person's change back is seen as well.
+      { name: 'full', settings: {} },
+    ];
+    const measured = {};
+    try {
+      for (const profile of profiles) {
+        await setUserSettings({ ...JSON.parse(original), ...profile.settings });
+        const expected = ALL_TOOLS.filter((t) => profileAllows(parseProfile(profile.settings['agentWorkbench.toolProfile'] ?? 'full', CUSTOM_PROFILE), t)).map(
+          (t) => registeredToolName(t.name),
+        );
+        // VS Code reads the changed file and our extension sets the context keys (and logs the profile); the tools service applies them 750 ms later.
+        const seen = `Tool profile ${profile.name}: ${expected.length} of ${ours.length} tools offered.`;
+        await waitFor(`"${seen}" in Agent Workbench.log`, () => serverLog('Agent Workbench.log').includes(seen), 30_000);
+        await sleep(1500);
+        const answer = `Profile ${profile.name}.`;
+        const requests = await converse(`profile-${profile.name}`, `Which tools do you have now (${profile.name})?`, [{ text: answer }]);
+        await waitForAnswer(answer);
+        const offered = requests()[0].tools;
+        const mine = offered.filter((t) => ours.includes(t.name));
+        const others = offered.filter((t) => !ours.includes(t.name));
+        assert.deepEqual(mine.map((t) => t.name).sort(), [...expected].sort(), `the ${profile.name} profile offers exactly its tools`);
+        measured[profile.name] = { tools: mine.length, bytes: sum(mine), others: { tools: others.length, bytes: sum(others) } };
+      }
+    } finally {
+      if (!fs.readFileSync(settingsFile, 'utf8').includes(original)) await setUserSettings(JSON.parse(original)).catch(() => {});
+    }
+    assert.ok(measured.navigation.tools < measured.full.tools && measured.custom.tools === CUSTOM_PROFILE.length, JSON.stringify(measured));
+    fs.writeFileSync(
+      path.join(ARTIFACTS, 'profile-bytes.json'),
+      JSON.stringify(
+        {
+          measured: 'Buffer.byteLength(JSON.stringify({ name, description, inputSchema })) per tool in one agent request, summed',
+          customTools: CUSTOM_PROFILE,
+          profiles: measured,
+        },
+        null,
+        2,
+      ),
+    );
+    for (const [name, m] of Object.entries(measured)) {
+      console.log(`    (${name} profile: ours ${m.tools} tools, ${m.bytes} B; the others in the same request ${m.others.tools} tools, ${m.others.bytes} B)`);
+    }
+  });
+
+  await test('the tool picker (Configure Tools…) lists our tools under Agent Workbench, each by its reference name and description, and finds one by name', async () => {
+    await chatInput().click();
+    await chat().locator('.interactive-input-part a.action-label[aria-label^="Configure Tools"]').first().click();
+    const input = page.locator('.quick-input-widget input');
+    await input.waitFor({ state: 'visible' });
+    const rows = page.locator('.quick-input-widget .monaco-list-row');
+    const ourGroup = rows.filter({ hasText: /^\s*Agent Workbench\s*$/ });
+    await ourGroup.waitFor({ timeout: 15_000 });
+    assert.equal(await ourGroup.getAttribute('aria-checked'), 'true', 'our tools are enabled');
+    await ourGroup.locator('.monaco-tl-twistie').click();
+    // The picker names a tool by its reference name (what # takes), alphabetically, with its userDescription beside it (innerText joins the two).
+    const rowOf = (r) => DECLARED_TOOLS.find((t) => r.startsWith(`${t.toolReferenceName}${t.userDescription.replace(/\s+/g, ' ').slice(0, 20)}`));
+    const listedRows = async () => (await rows.allInnerTexts()).map((r) => r.replace(/\s+/g, ' ').trim());
+    await waitFor('our tools listed under Agent Workbench', async () => (await listedRows()).some(rowOf), 10_000).catch(async (error) => {
+      throw new Error(`${error.message}; the picker lists ${JSON.stringify(await listedRows())}`);
+    });
+    await shot('10-tool-picker');
+    const ourRows = (await listedRows()).filter(rowOf);
+    assert.ok(ourRows.length >= 5, `our tools are listed under Agent Workbench: ${JSON.stringify(await listedRows())}`);
+    const names = ourRows.map((r) => rowOf(r).toolReferenceName);
+    assert.deepEqual(names, [...names].sort(), 'in alphabetical order');
+    const wanted = DECLARED_TOOLS.find((t) => t.name === 'workbench_find_references');
+    await input.fill(wanted.toolReferenceName);
+    await waitFor(`the picker filtered to ${wanted.toolReferenceName}`, async () => (await listedRows()).some((r) => rowOf(r) === wanted), 10_000);
+    await shot('11-tool-picker-filtered');
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden' });
   });
 
   await test('with more than 128 tools enabled (100 more from a second extension), Copilot groups tools into activate_* virtual tools; each of our 44 stays reachable: the model activates the groups holding ours, then calls two of them', async () => {

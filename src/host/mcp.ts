@@ -224,6 +224,10 @@ export function registerMcp(deps: {
     const before = settings;
     settings = readMcpSettings();
     applyProfile();
+    if (before.profile.name !== settings.profile.name || before.profile.tools.join() !== settings.profile.tools.join()) {
+      const n = tools.filter((t) => profileAllows(settings.profile, t)).length;
+      log.info(`Tool profile ${settings.profile.name}: ${n} of ${tools.length} tools offered.`);
+    }
     if (!settings.enabled) {
       if (server) await stop();
       return;
