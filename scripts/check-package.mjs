@@ -38,6 +38,9 @@ try {
     'media/panel.js',
     'media/panel.css',
     'LICENSE',
+    'CHANGELOG.md',
+    'media/icon.png',
+    ...JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).contributes.walkthroughs.flatMap((w) => w.steps.map((s) => s.media.markdown)),
   ]) {
     if (!files.includes(wanted)) problems.push(`the package lacks ${wanted}`);
   }

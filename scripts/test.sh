@@ -27,6 +27,7 @@ step "integration tests in a real VS Code"; node scripts/integration.mjs "$@"
 step "review panel in the browser (clicks, keyboard, forged messages, screenshots)"; node scripts/panel-test.mjs
 step "the MCP door in real windows in the browser (the commit modal, two windows and the stdio bridge, cancel, trust)"; node scripts/mcp-browser-test.mjs
 step "Copilot's agent mode runs the tools in the real chat view (scripted model, confirmations clicked)"; node scripts/copilot-test.mjs
+step "the packaged .vsix installed as a person installs it: the Extensions view, its icon and changelog, the walkthrough"; node scripts/first-use-test.mjs
 step "npm start serves the workbench with the extension active"; node scripts/smoke-start.mjs
 step "npm run demo plays its session with every envelope as expected"; node scripts/demo/run.mjs
 step "npm run package builds a clean .vsix"; node scripts/check-package.mjs

@@ -158,8 +158,9 @@ function onInterrupt(fn) {
  * `log`, if given, receives each line the server prints.
  * `extensions` (each { id, version, folder }, e.g. from scripts/test-extensions.mjs) are listed in
  * the run's extensions folder (its extensions.json), so the server loads them as installed ones.
+ * `vsixes` (paths of .vsix files) are installed into that folder as a person installs them.
  */
-export async function startServer({ port, trusted = true, env = {}, userSettings, log, extensions = [] } = {}) {
+export async function startServer({ port, trusted = true, env = {}, userSettings, log, extensions = [], vsixes = [] } = {}) {
   const host = await ensureHost();
   const { node, serverMain } = hostPaths(host);
   port ??= await freePort();
@@ -180,6 +181,19 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
       location: { $mid: 1, scheme: 'file', path: absoluteExisting('extension folder', folder) },
     }));
     await writeFile(path.join(extensionsDir, 'extensions.json'), JSON.stringify(listed));
+  }
+  // Each .vsix installed as a person installs one (code-server's --install-extension), before the server starts.
+  for (const vsix of vsixes) {
+    await new Promise((resolve, reject) => {
+      const install = [serverMain, '--install-extension', absoluteExisting('.vsix', vsix), '--extensions-dir', extensionsDir];
+      const child = spawn(node, [...install, '--server-data-dir', serverDataDir, '--accept-server-license-terms'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => (output += chunk));
+      child.on('error', reject);
+      child.on('close', (code) =>
+        code === 0 && /successfully installed/.test(output) ? resolve() : reject(new Error(`installing ${vsix} failed: ${output}`)),
+      );
+    });
   }
   const args = [
     serverMain,
