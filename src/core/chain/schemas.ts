@@ -60,6 +60,13 @@ export const expectedSnapshotInput = {
   additionalProperties: false,
 } as const;
 
+/**
+ * Inputs a model copies whole from an answer rather than composes: the doors show only their
+ * description and type (modelInputSchema), the chain still validates every field. The snapshot's
+ * four fields cost about 190 B in every tool's definition and told a model nothing it needs.
+ */
+export const COPIED_INPUTS: ReadonlySet<object> = new Set([expectedSnapshotInput]);
+
 export const workspaceSelectorInput = {
   description: 'Folder; optional if one is open.',
   type: ['object', 'null'],
