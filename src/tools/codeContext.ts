@@ -67,7 +67,7 @@ export const getCodeContext = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Text around a location with its enclosing symbols' signatures, outermost first, from the editor buffer (unsaved changes included; view 'staged': the transaction's text). contextLines (default 10) each side.",
+    "Text around a location with its enclosing symbols' signatures, outermost first, from the editor buffer (unsaved changes included) or the staged view. contextLines (default 10) each side.",
   inputSchema: inputSchema(
     {
       location: locationSelectorInput,

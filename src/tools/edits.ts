@@ -10,7 +10,7 @@ import type { MutationData, StagedChange } from '../core/transactions/types';
 import type { OffsetEdit } from '../core/transactions/plan';
 import type { Workspace } from '../core/documents/workspaces';
 import { countOf, pathsSaid } from '../core/util/wording';
-import { resolveSymbol } from '../core/symbols/symbols';
+import { resolveSymbol } from '../core/symbols/selectors';
 import { elementBody, hasElementBodies, hasIndentedBodies, hasSectionBodies, indentedBody, sectionBody } from '../core/symbols/bodies';
 import { attributesOf } from '../core/symbols/attributes';
 import { inputSchema } from './shared/common';

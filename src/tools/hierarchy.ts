@@ -6,7 +6,8 @@ import { partialProperties, READINESS, whenCovered } from '../core/symbols/readi
 import type { PartialAnswer } from '../core/symbols/readiness';
 import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import { documentSymbolTree, nameSpan, resolveSymbol, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
+import { documentSymbolTree, nameSpan, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
+import { resolveSymbol } from '../core/symbols/selectors';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { indentationOf, LineIndex } from '../core/documents/text';
 import { mapConcurrently } from '../core/util/concurrency';

@@ -5,15 +5,8 @@ import type { LocationOutput, ResolvedDocument, ToolContext } from '../core/docu
 import type { HostLocationFeature, HostSymbol, HostTarget } from '../core/documents/editorPort';
 import { limitParameter, locationSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import {
-  documentSymbolTree,
-  resolveSymbol,
-  symbolOutput,
-  symbolOutputSchema,
-  symbolSelectorInput,
-  symbolsAt,
-  unsupportedFeature,
-} from '../core/symbols/symbols';
+import { documentSymbolTree, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols/symbols';
+import { resolveSymbol } from '../core/symbols/selectors';
 import type { SymbolOutput } from '../core/symbols/symbols';
 import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';

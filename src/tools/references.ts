@@ -4,7 +4,8 @@ import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostSymbol, HostTarget } from '../core/documents/editorPort';
 import { limitParameter } from '../core/chain/schemas';
-import { documentSymbolTree, resolveSymbol, symbolOutput, symbolOutputSchema, symbolSelectorInput, unsupportedFeature } from '../core/symbols/symbols';
+import { documentSymbolTree, symbolOutput, symbolOutputSchema, symbolSelectorInput, unsupportedFeature } from '../core/symbols/symbols';
+import { resolveSymbol } from '../core/symbols/selectors';
 import type { SymbolOutput } from '../core/symbols/symbols';
 import { utf8Bytes } from '../core/chain/bounding';
 import { mapConcurrently } from '../core/util/concurrency';
@@ -203,7 +204,7 @@ export const findReferences = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references (no comments, strings, namesakes, unlike grep) by document, a row a line: [line, text, container, ...offsets, {decl|import|write: offsets}]. complete:false: project loading, ask again. Over the output limit, documents drop (hasMore).',
+    'Exact references (no comments, strings, namesakes, unlike grep) by document, a row a line: [line, text, container, ...offsets, {decl|import|write: offsets}]. complete:false: project loading, ask again. Over the output limit: hasMore.',
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,

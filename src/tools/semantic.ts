@@ -8,7 +8,8 @@ import { revise, ToolError } from '../core/chain/envelope';
 import type { HostWorkspaceEdit } from '../core/documents/editorPort';
 import { wordAt } from '../core/documents/text';
 import { documentSelectorInput, rangeInput } from '../core/chain/schemas';
-import { resolveSymbol, symbolLocation, symbolSelectorInput } from '../core/symbols/symbols';
+import { symbolSelectorInput } from '../core/symbols/symbols';
+import { checkSymbolSelector, resolveSymbol, symbolLocation } from '../core/symbols/selectors';
 import type { ResolvedDocument } from '../core/documents/context';
 import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
@@ -63,6 +64,7 @@ export const renameSymbol = defineTool({
   async run(input, ctx): Promise<SemanticMutationData | ReviewedMutationData> {
     let resolvedDoc: ResolvedDocument;
     let offset: number;
+    checkSymbolSelector(input.symbol);
     if (input.symbol.location) {
       const target = await symbolLocation(ctx, input.symbol.location);
       resolvedDoc = target.document;

@@ -8,16 +8,8 @@ import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import type { ToolInput } from '../core/chain/schemaTypes';
-import {
-  documentSymbolTree,
-  isLocal,
-  resolveSymbol,
-  symbolOutput,
-  symbolOutputSchema,
-  symbolSelectorInput,
-  symbolsAt,
-  walkSymbols,
-} from '../core/symbols/symbols';
+import { documentSymbolTree, isLocal, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols/symbols';
+import { NOT_SOURCES, resolveSymbol } from '../core/symbols/selectors';
 import type { SymbolOutput } from '../core/symbols/symbols';
 import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
@@ -49,8 +41,6 @@ const searchInput = inputSchema(
 
 /** Documents whose symbol trees search-symbols asks for at once. */
 const SEARCH_DOCUMENTS_AT_ONCE = 8;
-
-const EXCLUDED = /(^|\/)(node_modules|\.git|out|dist)\//;
 
 type SearchData = { symbols: Collection<SymbolOutput>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
 
@@ -150,7 +140,7 @@ async function searchAnswer(
       s,
       folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')),
     }))
-    .filter((x) => x.folder !== undefined && !EXCLUDED.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
+    .filter((x) => x.folder !== undefined && !NOT_SOURCES.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
   // Deterministic: rank, then path, then position.
   inside.sort(
     (a, b) =>

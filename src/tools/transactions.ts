@@ -131,13 +131,13 @@ export const transactionPreview = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: unified hunks of document (diff), or without document every changed document with its diff (diffs, not documents; cut to fit: truncated, note).',
+    "Previews the staged transaction: changed documents with changeKind and line counts. includeDiff: with document, its unified hunks (diff); without, every changed document's diff in format (diffs, not documents; cut to fit: truncated, note).",
   inputSchema: inputSchema({
     document: previewDocumentInput,
-    includeDiff: bool('Include unified diff hunks.'),
-    contextLines: { description: 'Context lines around each hunk.', type: 'integer', minimum: 0, maximum: INT32_MAX, default: 3 },
+    includeDiff: { type: 'boolean' },
+    contextLines: { description: 'Around each change; default 3, or 0 for words.', type: 'integer', minimum: 0, maximum: INT32_MAX },
     format: {
-      description: "diffs' text: words (default: git's --word-diff, [-old-]{+new+}; contextLines default 0) or unified (diff -u).",
+      description: "diffs' text: words (default; git's --word-diff, [-old-]{+new+}) or unified (diff -u).",
       type: 'string',
       enum: ['words', 'unified'],
     },

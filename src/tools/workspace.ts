@@ -72,7 +72,7 @@ export const workspaceList = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Lists the open folders (workspaceId, alias, path, snapshot) to choose the workspace other tools take. One folder's details: workspace-status; which language features answer: get-solution-structure.",
+    "Which folders are open (workspaceId, alias, path, snapshot), to choose the workspace other tools take when several are. One folder's state: workspace-status; whether language features answer: get-solution-structure.",
   inputSchema: inputSchema({ workspacesLimit: limitParameter('workspace folders') }),
   dataSchema: {
     type: 'object',
@@ -126,7 +126,7 @@ export const workspaceStatus = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Reports one folder: projects (from their manifests), languages and the extensions serving them, unsaved documents, operational mode, trust and active transaction. Whether language features answer yet: get-solution-structure.',
+    "One folder's state, to know what you may do before changing it: operational mode, trust, active transaction, unsaved documents, projects and languages with the extensions serving them. Whether language features answer yet: get-solution-structure; a project's files: get-project-details.",
   inputSchema: inputSchema({
     projectsLimit: limitParameter('projects'),
     languagesLimit: limitParameter('languages'),
@@ -274,7 +274,7 @@ export const getSolutionStructure = defineTool({
   ...QUERY,
   timeoutSeconds: 60,
   description:
-    "Per open folder (or the one selected): projects, languages and, per language, which features answer now (symbols, definition, references, rename...), probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. One folder's details: workspace-status.",
+    "Whether language features answer yet, when answers look empty or a service is starting: per open folder (or the one selected), projects, languages and each language's features (symbols, definition, references, rename...) probed on a sample document: available; starting (loading: ask again after retryAfterSeconds); noResult; unavailable. Mode and transaction: workspace-status.",
   inputSchema: inputSchema({
     probeFeatures: { type: 'boolean', default: true, description: 'Probe each language feature on a sample document (slower; default true).' },
     projectsLimit: limitParameter('projects per folder'),
@@ -390,7 +390,7 @@ export const getProjectDetails = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Details one project (projectId, name or path from get-solution-structure; omit project when the folder has one): kind, manifest (package.json or tsconfig.json as JSON, others' first lines), documents (files in no nested project, with language) and language counts.",
+    "One project's files, to find paths: kind, manifest (package.json or tsconfig.json as JSON, others' first lines), documents (files in no nested project, with language) and language counts. project: projectId, name or path from get-solution-structure; omitted when the folder has one.",
   inputSchema: inputSchema({
     project: {
       ...projectSelectorInput,

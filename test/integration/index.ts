@@ -10,7 +10,7 @@ const SUITES: Record<string, string[]> = {
   sample: ['contract.test.js', 'sample.test.js', 'editorEdits.test.js'],
   multi: ['multi.test.js'],
   untrusted: ['untrusted.test.js'],
-  navigation: ['navigation.test.js', 'navigation2.test.js', 'referenceAccess.test.js'],
+  navigation: ['navigation.test.js', 'navigation2.test.js', 'referenceAccess.test.js', 'navigationNames.test.js'],
   transactions: ['transactions.test.js', 'mutations.test.js'],
   coldstart: ['coldstart.test.js'],
   'transactions-untrusted': ['transactionsUntrusted.test.js'],

@@ -148,6 +148,12 @@ describe('a real code base: rxjs 7 sources', function () {
     assert.deepEqual(refs.documents.items.map((d) => d.path).sort(), [...original.keys()].sort());
   });
 
+  it('a symbol by its name: {name: "Subscription.add"} is the method of internal/Subscription.ts, among the many declarations named add', async () => {
+    const info = expectOk<SymbolOutput & { containers: string[] }>(await invoke('get-symbol-info', { symbol: { name: 'Subscription.add' } })).data;
+    assert.match(info.symbolId, /:src\/internal\/Subscription\.ts#Class:Subscription\/Method:add$/);
+    assert.equal(info.line, 120);
+  });
+
   it('an overloaded function (innerFrom): callers, references, definition and rename answer the same from the overload signature and from the implementation, as the raw providers do', async () => {
     const file = 'src/internal/observable/innerFrom.ts';
     const uri = vscode.Uri.file(abs(file));

@@ -3,7 +3,7 @@ import { registeredToolName } from './definition';
 import { DoorNaming } from './doors';
 import { modeAllows, whenClause } from './modes';
 import { profileHiddenContextKey } from './profile';
-import { envelopeOutputSchema } from './schemas';
+import { COPIED_INPUTS, envelopeOutputSchema } from './schemas';
 import type { JsonSchema } from './schemas';
 
 /**
@@ -34,13 +34,16 @@ export function languageModelToolContribution(tool: AnyToolDefinition, naming: D
  * every request): the validated schema without additionalProperties: false and maxLength, as the
  * roslyn-workbench-mcp's reference pages publish theirs. A model writes only the listed fields anyway, and the chain still refuses
  * an unknown field or an oversized string by name; the 229 closures and 207 bounds cost about
- * 10 KB of the 60 KB definitions budget, which pays for descriptions a model does need.
+ * 10 KB of the 60 KB definitions budget, which pays for descriptions a model does need. An input
+ * the model copies from an answer (COPIED_INPUTS: expectedSnapshot) is given as its description and type.
  */
 export function modelInputSchema(schema: JsonSchema): JsonSchema {
   // `names`: the keys of a properties map are field names, never keywords.
   const strip = (node: unknown, names = false): unknown => {
     if (Array.isArray(node)) return node.map((n) => strip(n));
     if (typeof node !== 'object' || node === null) return node;
+    // An empty properties map, not none: some model providers refuse an object schema without one.
+    if (COPIED_INPUTS.has(node)) return { description: (node as JsonSchema).description, type: (node as JsonSchema).type, properties: {} };
     return Object.fromEntries(
       Object.entries(node)
         .filter(([k, v]) => names || !(k === 'maxLength' || (k === 'additionalProperties' && v === false)))

@@ -54,11 +54,18 @@ export const snapshotSchema = {
  * snapshot is simply stale (SnapshotMismatch names the difference), and the list costs bytes.
  */
 export const expectedSnapshotInput = {
-  description: "An answer's snapshot: refused if a touched document or transaction changed.",
+  description: "An answer's snapshot: refused if touched files changed.",
   type: ['object', 'null'],
   properties: snapshotSchema.properties,
   additionalProperties: false,
 } as const;
+
+/**
+ * Inputs a model copies whole from an answer rather than composes: the doors show only their
+ * description and type (modelInputSchema), the chain still validates every field. The snapshot's
+ * four fields cost about 190 B in every tool's definition and told a model nothing it needs.
+ */
+export const COPIED_INPUTS: ReadonlySet<object> = new Set([expectedSnapshotInput]);
 
 export const workspaceSelectorInput = {
   description: 'Folder; optional if one is open.',
@@ -119,7 +126,7 @@ const contextText = { type: ['string', 'null'], maxLength: 20_000 } as const;
  * selectedText; only matches with both count, and they are not part of the span.
  */
 export const LOCATION_HELP =
-  'span: range {start, length}, UTF-16 offsets. selection: selectedText must occur once right between contextBefore and contextAfter (optional, not selected). document: {path} or {documentId}.';
+  'span: range {start, length} in UTF-16. selection: selectedText, unique or made so by adjacent contextBefore/contextAfter (not selected). document: {path} or {documentId}.';
 
 /** No description key at all when none is given (the emitted JSON has none). */
 const describedAs = (description?: string): { description?: string } => (description === undefined ? {} : { description });
@@ -156,15 +163,23 @@ export const locationSelectorInput = locationSchema(LOCATION_HELP);
 /** Longest symbolId accepted: a documentId plus a container path. */
 export const MAX_SYMBOL_ID_LENGTH = 8192;
 
-/** A symbol: a location inside its name or declaration (resolveSymbol), or a symbolId from an earlier answer. */
+/**
+ * A symbol: by its name path (resolveSymbol asks the language service's symbols), a symbolId from
+ * an earlier answer, or a location inside its name or declaration. Exactly one of name, symbolId
+ * or location, and path, kind and overload only with name: checked by resolveSymbol, which names
+ * the fields (a oneOf would cost every tool's definition its branches).
+ */
 export const symbolSelectorInput = {
-  description: `{symbolId} from an answer, or {location} on its name. ${LOCATION_HELP}`,
+  description: `name ("Class.method" or top-level "f"; path (its file), kind, overload (index, source order) narrow it), symbolId (from an answer) or location on its name. ${LOCATION_HELP}`,
   type: 'object',
   properties: {
-    location: locationSchema(),
+    name: { type: 'string', maxLength: MAX_NAME_LENGTH },
+    path: pathString,
+    kind: { type: 'string', maxLength: 64 },
+    overload: { type: 'integer', minimum: 0 },
     symbolId: { type: 'string', maxLength: MAX_SYMBOL_ID_LENGTH },
+    location: locationSchema(),
   },
-  ...atMostOne,
   additionalProperties: false,
 } as const;
 

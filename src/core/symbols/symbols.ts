@@ -1,6 +1,6 @@
 /**
- * Symbol selectors and symbolIds. A symbol is named either by a location (inside its name, or
- * inside its declaration) or by a symbolId: an opaque string built from the symbol's container
+ * symbolIds and document symbol trees (selectors.ts resolves a symbol selector: a name path, a
+ * location or a symbolId). A symbolId is an opaque string built from the symbol's container
  * path in its document's symbol tree (the language's document symbol provider), so it keeps
  * resolving after edits elsewhere in the file move the symbol.
  *
@@ -14,19 +14,17 @@
  * with the same kind and name (overloads, merged declarations); it is left out when 0. The
  * documentId may itself contain "#", which is why the path starts at the last "#".
  */
-import type { LocationOutput, LocationSelector, Place, ResolvedDocument, ResolvedLocation, ToolContext } from '../documents/context';
-import { callTool, resolveExternally, retry, revise, ToolError } from '../chain/envelope';
+import type { LocationOutput, Place, ResolvedDocument, ToolContext } from '../documents/context';
+import { resolveExternally, retry, ToolError } from '../chain/envelope';
 import type { HostSymbol } from '../documents/editorPort';
-import { truncate } from '../documents/paths';
 import type { symbolSelectorInput } from '../chain/schemas';
 import type { JsonSchema } from '../chain/schemas';
 import type { SchemaType } from '../chain/schemaTypes';
-import type { WorkspaceSelector } from '../documents/workspaces';
 
-/** What symbolSelectorInput accepts: a location or a symbolId (exactly one, checked by validation and resolveSymbol). */
+/** What symbolSelectorInput accepts: a name path, a symbolId or a location (exactly one, checked by resolveSymbol in selectors.ts). */
 export type SymbolSelector = SchemaType<typeof symbolSelectorInput>;
 
-/** Input fragment: exactly one of location or symbolId, closed. */
+/** Input fragment: exactly one of name, symbolId or location, closed. */
 export { symbolSelectorInput } from '../chain/schemas';
 
 export interface ResolvedSymbol {
@@ -74,7 +72,7 @@ export const symbolOutputSchema: JsonSchema = {
 
 // ---------------------------------------------------------------- symbolId encoding
 
-interface Segment {
+export interface Segment {
   kind: string;
   name: string;
   ordinal: number;
@@ -335,128 +333,4 @@ export function symbolsAt(
 export function symbolWithName(roots: readonly HostSymbol[], start: number, end: number): { symbol: HostSymbol; containers: HostSymbol[] } | undefined {
   const found = symbolsAt(roots, start, end);
   return found.match.length === 1 ? found.match[0] : (found.match.find((m) => m.symbol.selectionRange.start === start) ?? found.match[0]);
-}
-
-// ---------------------------------------------------------------- resolution
-
-/** "Kind name" of a returned symbol, for messages. */
-function describeOutput(c: SymbolOutput): string {
-  const last = lastSegmentOf(c.symbolId);
-  return `${last?.kind ?? 'Symbol'} ${c.name ?? last?.name ?? c.symbolId}`;
-}
-
-/** ctx.location for the location of a symbol selector: its errors name the field as the request has it (`symbol.location...`). */
-export async function symbolLocation(
-  ctx: ToolContext,
-  location: LocationSelector,
-  workspace?: WorkspaceSelector | null,
-  field = 'symbol',
-): Promise<ResolvedLocation> {
-  try {
-    return await ctx.location(location, workspace);
-  } catch (e) {
-    throw e instanceof ToolError && e.message.startsWith('location.') ? new ToolError(e.code, `${field}.${e.message}`, e.continuation, e.details) : e;
-  }
-}
-
-/** Resolves a symbol selector (location or symbolId) to one document symbol. */
-export async function resolveSymbol(
-  ctx: ToolContext,
-  selector: SymbolSelector,
-  workspace?: WorkspaceSelector | null,
-  field = 'symbol',
-): Promise<ResolvedSymbol> {
-  if ((selector.location === undefined) === (selector.symbolId === undefined)) {
-    throw new ToolError(
-      'InvalidRequest',
-      `${field}: provide exactly one of location or symbolId.`,
-      revise(`Give ${field}.symbolId from an earlier answer, or ${field}.location (a span or a selection inside the symbol's name).`),
-    );
-  }
-  if (selector.symbolId !== undefined) return resolveSymbolId(ctx, selector.symbolId, workspace, field);
-  const target = await symbolLocation(ctx, selector.location as LocationSelector, workspace, field);
-  const doc = target.document;
-  const roots = await documentSymbolTree(ctx, doc);
-  const { match } = symbolsAt(roots, target.start, target.start + target.length);
-  if (match.length === 1) {
-    const { symbol, containers } = match[0];
-    return { document: doc, symbol, containers, symbolId: symbolIdOf(doc.ref.documentId, roots, [...containers, symbol]) };
-  }
-  if (match.length > 1) {
-    const candidates = match.map((m) => symbolOutput(ctx, doc, m.symbol, m.containers, roots));
-    throw new ToolError(
-      'SymbolAmbiguous',
-      `The location in ${doc.relativePath} is inside ${match.length} symbols: ${candidates.map((c) => `${describeOutput(c)} (line ${c.line}, symbolId "${c.symbolId}")`).join('; ')}.`,
-      revise(`Use one of the candidate symbolIds as ${field}.symbolId.`),
-      { candidates },
-    );
-  }
-  const line = doc.lines.positionAt(target.start).line;
-  const near = [...walkSymbols(roots)]
-    .map((h) => ({ h, distance: Math.abs(doc.lines.positionAt(h.symbol.selectionRange.start).line - line) }))
-    .sort((a, b) => a.distance - b.distance || a.h.symbol.selectionRange.start - b.h.symbol.selectionRange.start)
-    .slice(0, 5)
-    .map(({ h }) => symbolOutput(ctx, doc, h.symbol, h.containers, roots));
-  throw new ToolError(
-    'SymbolNotFound',
-    `No symbol of ${doc.relativePath} contains line ${line + 1}${roots.length === 0 ? ' (the language service reports no symbols in this document)' : ''}.` +
-      (near.length > 0 ? ` Nearest: ${near.map((c) => `${describeOutput(c)} (line ${c.line})`).join(', ')}.` : ''),
-    near.length > 0
-      ? revise(`Select the symbol's name, or use one of the nearest symbolIds as ${field}.symbolId.`)
-      : callTool('get-document-outline', 'List the symbols of the document, then pick one.'),
-    { nearest: near },
-  );
-}
-
-async function resolveSymbolId(ctx: ToolContext, symbolId: string, workspace: WorkspaceSelector | null | undefined, field: string): Promise<ResolvedSymbol> {
-  const parsed = parseSymbolId(symbolId);
-  if (!parsed) {
-    throw new ToolError(
-      'InvalidRequest',
-      `${field}.symbolId "${truncate(symbolId)}" is not a symbolId. symbolIds look like "1a2b3c4d:src/shapes.ts#Class:Circle/Method:area" and come from earlier answers.`,
-      revise('Pass a symbolId exactly as an earlier answer gave it, or use a location instead.'),
-    );
-  }
-  const doc = await ctx.document({ documentId: parsed.documentId }, workspace, `${field}.symbolId`);
-  const roots = await documentSymbolTree(ctx, doc);
-  const path: HostSymbol[] = [];
-  let level: readonly HostSymbol[] = roots;
-  for (const segment of parsed.segments) {
-    const same = level.filter((s) => s.kind === segment.kind && s.name === segment.name);
-    const next = same[segment.ordinal];
-    if (!next) throw symbolIdNotFound(ctx, doc, roots, path, level, segment, field);
-    path.push(next);
-    level = next.children;
-  }
-  const symbol = path[path.length - 1];
-  return { document: doc, symbol, containers: path.slice(0, -1), symbolId: symbolIdOf(doc.ref.documentId, roots, path) };
-}
-
-function symbolIdNotFound(
-  ctx: ToolContext,
-  doc: ResolvedDocument,
-  roots: readonly HostSymbol[],
-  path: HostSymbol[],
-  level: readonly HostSymbol[],
-  segment: Segment,
-  field: string,
-): ToolError {
-  const lower = segment.name.toLowerCase();
-  const score = (s: HostSymbol) =>
-    s.name === segment.name ? 0 : s.name.toLowerCase() === lower ? 1 : s.name.toLowerCase().includes(lower) || lower.includes(s.name.toLowerCase()) ? 2 : 3;
-  const near = [...level]
-    .sort((a, b) => score(a) - score(b) || a.selectionRange.start - b.selectionRange.start)
-    .slice(0, 8)
-    .map((s) => symbolOutput(ctx, doc, s, path, roots));
-  const where = path.length > 0 ? `inside ${path.map((s) => s.name).join('.')}` : 'at the top level';
-  const overloads = level.filter((s) => s.kind === segment.kind && s.name === segment.name).length;
-  return new ToolError(
-    'SymbolNotFound',
-    `${doc.relativePath} has no ${segment.kind} "${segment.name}"${segment.ordinal > 0 ? ` number ${segment.ordinal + 1} (there are ${overloads})` : ''} ${where} any more.` +
-      (near.length > 0 ? ` Symbols there: ${near.map(describeOutput).join(', ')}.` : ''),
-    revise(
-      `The symbol was renamed, moved or deleted: resolve it again (search-symbols or a location), or use one of the listed symbolIds as ${field}.symbolId.`,
-    ),
-    { nearest: near },
-  );
 }

@@ -9,7 +9,7 @@ import type { HostTarget } from '../../core/documents/editorPort';
  * Input fragment of the tools that can answer in the staged view: selectors resolve against the
  * transaction's staged text and locations, lines and text are given in it (ToolContext.setView).
  */
-export const viewInput = { enum: ['buffer', 'staged'] } as const;
+export const viewInput = { enum: ['buffer', 'staged'], description: "staged: the transaction's text" } as const;
 
 export interface InputOptions {
   workspace?: boolean;

@@ -5,7 +5,7 @@ import { generatedFiles } from '../../../../scripts/generated';
 import { registeredToolName } from '../../../../src/core/chain/definition';
 import { DoorNaming } from '../../../../src/core/chain/doors';
 import { languageModelToolContribution, modelInputSchema, toolReference } from '../../../../src/core/chain/manifest';
-import { envelopeOutputSchema } from '../../../../src/core/chain/schemas';
+import { envelopeOutputSchema, expectedSnapshotInput } from '../../../../src/core/chain/schemas';
 import type { JsonSchema } from '../../../../src/core/chain/schemas';
 import { compileInputValidator, compileSchema } from '../../../../src/core/chain/validation';
 import { ALL_TOOLS } from '../../../../src/tools';
@@ -149,8 +149,20 @@ describe('manifest: generated files do not drift from the definitions', () => {
       );
       return out;
     };
+    const withoutSnapshot = (schema: JsonSchema): JsonSchema => {
+      const { expectedSnapshot: _copied, ...properties } = schema.properties as Record<string, unknown>;
+      return { ...schema, properties };
+    };
     for (const tool of ALL_TOOLS) {
-      const removed = new Set(dropped(tool.inputSchema, modelInputSchema(tool.inputSchema), tool.name).map((k) => k.replace(/=\d+$/, '=n')));
+      const model = modelInputSchema(tool.inputSchema);
+      // What a model copies from an answer is shown as its description and type; the chain validates its fields.
+      const copied = (tool.inputSchema.properties as Record<string, unknown>).expectedSnapshot;
+      assert.deepEqual(
+        (model.properties as Record<string, unknown>).expectedSnapshot,
+        copied === undefined ? undefined : { description: expectedSnapshotInput.description, type: expectedSnapshotInput.type, properties: {} },
+        tool.name,
+      );
+      const removed = new Set(dropped(withoutSnapshot(tool.inputSchema), withoutSnapshot(model), tool.name).map((k) => k.replace(/=\d+$/, '=n')));
       for (const k of removed) assert.ok(k === 'additionalProperties=false' || k === 'maxLength=n', `${tool.name} loses ${k}`);
     }
     // A field named like a keyword is a field, and is kept.
