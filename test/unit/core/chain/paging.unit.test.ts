@@ -53,13 +53,13 @@ describe('paging: cursors', () => {
     assert.notEqual(listDigest([item(1, 'x'), item(2, 'x')]), listDigest([item(1, 'x'), item(3, 'x')]));
   });
 
-  it('every query tool with a limit takes a cursor, but those whose limited lists are nested', () => {
+  it('every query tool with a limit takes a cursor, but the one whose limited lists are nested', () => {
     const limited = ALL_TOOLS.filter((t) => Object.keys((t.inputSchema as { properties: object }).properties).some((k) => k.endsWith('Limit')));
     const without = limited.filter((t) => t.operationKind === 'Query' && !('cursor' in (t.inputSchema as { properties: object }).properties));
-    // get-solution-structure limits projects per folder (workspace-status continues one folder's); get-diagnostics, diagnostics per document.
+    // get-solution-structure limits projects per folder: workspace-status continues one folder's.
     assert.deepEqual(
       without.map((t) => t.name),
-      ['get-solution-structure', 'get-diagnostics'],
+      ['get-solution-structure'],
     );
   });
 });
