@@ -238,7 +238,6 @@ export class ToolRunner {
     const lists = pageable(tool) ? ctx.paging.paged() : [];
     const request = lists.length > 0 ? requestFingerprint(tool.name, input) : '';
     const cursorFor = (list: PagedList, offset: number) => encodeCursor({ request, field: list.field, offset, list: list.digest, snapshot });
-    const envelope = success(offerCursors(data, lists, cursorFor), snapshot);
     const fits: Fits = async (text) => {
       if (utf8Bytes(text) > maxBytes) return false;
       if (options.tokenBudget === undefined || !options.countTokens) return true;
@@ -250,10 +249,12 @@ export class ToolRunner {
         throw error;
       }
     };
+    const plain = success(data, snapshot);
+    const envelope = lists.length > 0 ? success(offerCursors(data, lists, cursorFor, await fits(JSON.stringify(plain))), snapshot) : plain;
     let bounded = await boundToFit(envelope, fits);
     // Cursors cost bytes: an answer that fits only without them goes without.
     const cursors = bounded !== undefined && lists.length > 0;
-    if (!bounded && lists.length > 0) bounded = await boundToFit(success(data, snapshot), fits);
+    if (!bounded && lists.length > 0) bounded = await boundToFit(plain, fits);
     if (!bounded && ctx.passedCommitPoint) return this.essentialAnswer(data, ctx);
     if (!bounded) {
       throw new ToolError(

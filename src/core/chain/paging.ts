@@ -164,13 +164,21 @@ const collectionAt = (data: unknown, field: string): Record<string, unknown> | u
   return typeof value === 'object' && value !== null && Array.isArray((value as { items?: unknown }).items) ? (value as Record<string, unknown>) : undefined;
 };
 
+/** Units of the list the page's items cover. */
+const covered = (list: PagedList, items: readonly unknown[]): number => (list.consumed ? list.consumed(items) : items.length);
+
 /**
  * The answer before bounding: each paged list with items after its page start holds a cursor as
  * long as any it can end up with (offset at the list's end), so what bounding keeps still fits
- * once `settleCursors` writes the real one. `data` is not modified.
+ * once `settleCursors` writes the real one. When the answer fits as it is (`fits`), only the lists
+ * the tool itself cut: a cursor must not make bounding drop what needs none. `data` is not modified.
  */
-export function offerCursors(data: unknown, lists: readonly PagedList[], cursor: Cursors): unknown {
-  const offered = lists.filter((l) => l.start < l.total && collectionAt(data, l.field));
+export function offerCursors(data: unknown, lists: readonly PagedList[], cursor: Cursors, fits: boolean): unknown {
+  const offered = lists.filter((l) => {
+    const collection = collectionAt(data, l.field);
+    if (!collection || l.start >= l.total) return false;
+    return !fits || l.start + covered(l, collection.items as unknown[]) < l.total;
+  });
   if (offered.length === 0) return data;
   const copy = { ...(data as Record<string, unknown>) };
   for (const l of offered) copy[l.field] = { ...collectionAt(data, l.field), cursor: cursor(l, l.total) };
@@ -186,7 +194,7 @@ export function settleCursors(data: unknown, lists: readonly PagedList[], cursor
     const collection = collectionAt(data, l.field);
     if (!collection || collection.cursor === undefined) continue;
     const items = collection.items as unknown[];
-    const next = l.start + (l.consumed ? l.consumed(items) : items.length);
+    const next = l.start + covered(l, items);
     if (next > l.start && next < l.total) {
       collection.cursor = cursor(l, next);
       collection.hasMore = true;

@@ -161,6 +161,22 @@ describe('paging: lists continued through the chain', () => {
     assert.deepEqual(next.items, state.items.slice(first.items.length, first.items.length + 5));
   });
 
+  it('a list the tool gave whole is not cut to make room for a cursor', async () => {
+    const state = { items: make(0) };
+    const { h } = await harness(state);
+    let nearTheBound = 0;
+    for (let n = 60; n < 140; n++) {
+      state.items = make(n);
+      const result = await h.call('test-list-small', { itemsLimit: 1000, otherLimit: 5 });
+      const page = (JSON.parse(result.text) as { data: Page }).data.items;
+      if (!page.hasMore) {
+        assert.equal(page.items.length, n);
+        if (Buffer.byteLength(result.text) > 4096 - 150) nearTheBound++;
+      } else assert.ok(page.cursor, `n=${n}: cut without a cursor`);
+    }
+    assert.ok(nearTheBound > 0, 'some whole answer came within a cursor of the bound');
+  });
+
   it("only the cursor's list continues: the answer's other lists come back empty", async () => {
     const state = { items: make(N) };
     const { h } = await harness(state);
