@@ -4,12 +4,12 @@ import type { DocumentRef } from '../core/documents/workspaces';
 import type { LocationOutput, ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
 import { resolveExternally, ToolError } from '../core/chain/envelope';
-import { collectionOutput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/chain/schemas';
+import { collectionOutput, cursorInput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { lastSegmentOf } from '../core/symbols/symbols';
 import { resolveSymbol } from '../core/symbols/selectors';
 import type { ResolvedSymbol } from '../core/symbols/symbols';
-import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import { inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import { supertypes } from './shared/typeHierarchy';
 import { isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 
@@ -122,10 +122,14 @@ export const getSymbolAttributes = defineTool({
   ...QUERY,
   description:
     'Attributes, decorators or annotations on a symbol: type, positional and named arguments as written. includeInherited adds those of base classes or overridden members.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, includeInherited: { type: 'boolean' }, attributesLimit: limitParameter('attributes') }, ['symbol'], {
-    workspace: false,
-    view: true,
-  }),
+  inputSchema: inputSchema(
+    { symbol: symbolSelectorInput, includeInherited: { type: 'boolean' }, attributesLimit: limitParameter('attributes'), cursor: cursorInput },
+    ['symbol'],
+    {
+      workspace: false,
+      view: true,
+    },
+  ),
   dataSchema: {
     type: 'object',
     properties: {
@@ -217,7 +221,6 @@ export const getSymbolAttributes = defineTool({
         }
       }
     }
-    const limit = input.attributesLimit ?? 50;
     return {
       symbol: {
         displayName: target.symbol.name,
@@ -228,7 +231,7 @@ export const getSymbolAttributes = defineTool({
           doc.staged?.state === 'mapped' ? doc.staged.ref : doc.ref,
         ),
       },
-      attributes: { items: items.slice(0, limit), hasMore: items.length > limit, totalCount: items.length },
+      attributes: paged(ctx, 'attributes', items, input.attributesLimit),
     };
   },
 });

@@ -1,5 +1,5 @@
 import { defineTool } from '../core/chain/definition';
-import { limitParameter } from '../core/chain/schemas';
+import { cursorInput, limitParameter } from '../core/chain/schemas';
 import { QUERY, queryAnnotations } from './shared/common';
 import { transactionInput } from './shared/mutations';
 import { checkData, checkDataSchema, checkRevision } from './shared/stagedCheck';
@@ -15,7 +15,7 @@ export const transactionCheck = defineTool({
   timeoutSeconds: 120,
   description:
     "Type-checks the staged TypeScript/JavaScript before commit (VS Code's TypeScript, the project's tsconfig): errors the revision introduces and resolves, in staged files and their importers. Other languages: unavailable.",
-  inputSchema: transactionInput({ diagnosticsLimit: limitParameter('diagnostics') }),
+  inputSchema: transactionInput({ diagnosticsLimit: limitParameter('diagnostics'), cursor: cursorInput }),
   dataSchema: checkDataSchema,
   annotations: queryAnnotations('Transaction Check'),
   examples: [
@@ -34,6 +34,6 @@ export const transactionCheck = defineTool({
     const ws = ctx.workspace(input.workspace);
     const tx = ctx.services.transactions.require(ws);
     const check = await checkRevision(ctx, ws, tx);
-    return checkData(check!, input.diagnosticsLimit);
+    return checkData(check!, input.diagnosticsLimit, ctx);
   },
 });

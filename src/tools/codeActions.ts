@@ -8,11 +8,11 @@ import type { DiffHunk } from '../core/transactions/diff';
 import { callTool, resolveExternally, revise, ToolError } from '../core/chain/envelope';
 import type { HostCodeAction, HostWorkspaceEdit } from '../core/documents/editorPort';
 import { isInside, toRelativePath, truncate } from '../core/documents/paths';
-import { boundedString, collectionOutput, documentSelectorInput, limitParameter, locationSelectorInput } from '../core/chain/schemas';
+import { boundedString, collectionOutput, cursorInput, documentSelectorInput, limitParameter, locationSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import type { StagedCoverage } from '../core/transactions/types';
 import type { Workspace } from '../core/documents/workspaces';
-import { inputSchema, QUERY, queryAnnotations } from './shared/common';
+import { inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { applyEdits, effectiveEdits, toChanges } from '../core/transactions/editorEdits';
 
@@ -121,9 +121,13 @@ export const listCodeActions = defineTool({
   ...QUERY,
   description:
     'Lists quick fixes, refactorings and source actions at a location, optionally of one kind (quickfix, refactor.extract...). Each has the files it edits and an actionRef for stage-code-action, valid 10 minutes or until those files change.',
-  inputSchema: inputSchema({ location: locationSelectorInput, kind: kindInput, actionsLimit: limitParameter('actions', 50, 200) }, ['location'], {
-    workspace: false,
-  }),
+  inputSchema: inputSchema(
+    { location: locationSelectorInput, kind: kindInput, actionsLimit: limitParameter('actions', 50, 200), cursor: cursorInput },
+    ['location'],
+    {
+      workspace: false,
+    },
+  ),
   dataSchema: {
     type: 'object',
     properties: { actions: collectionOutput('Code actions in the order the providers gave them.', actionItemSchema), expiresInSeconds: { type: 'integer' } },
@@ -150,10 +154,10 @@ export const listCodeActions = defineTool({
     const result = await ctx.editor.codeActions(doc.absolutePath, { start: target.start, end: target.start + target.length }, input.kind ?? undefined);
     const coverage = await coverageAfter(ctx, doc, 'the code actions');
     if (!result.ok) throw refused(result, 'code action provider', doc.host.languageId, 'Try another location or kind.');
-    const limit = input.actionsLimit ?? 50;
     const lineOf = (offset: number): number => doc.lines.positionAt(offset).line + 1;
-    const items = result.actions.slice(0, limit).map((a) => describeAction(ctx, doc.workspace, a, lineOf, coverage));
-    return { actions: { items, hasMore: result.actions.length > limit, totalCount: result.actions.length }, expiresInSeconds: ACTION_REF_TTL_MS / 1000 };
+    const page = paged(ctx, 'actions', result.actions, input.actionsLimit, { paths: [doc.relativePath], key: (a) => [a.title, a.kind ?? null] });
+    const items = page.items.map((a) => describeAction(ctx, doc.workspace, a, lineOf, coverage));
+    return { actions: { ...page, items }, expiresInSeconds: ACTION_REF_TTL_MS / 1000 };
   },
 });
 

@@ -3,7 +3,8 @@ import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostDiagnostic } from '../core/documents/editorPort';
 import { isInside, toPosix } from '../core/documents/paths';
-import { collectionOutput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
+import { collectionOutput, cursorInput, documentSelectorInput, limitParameter, spanOutput } from '../core/chain/schemas';
+import { listDigest } from '../core/chain/paging';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
 
 export type Severity = HostDiagnostic['severity'];
@@ -46,6 +47,7 @@ export const getDiagnostics = defineTool({
     documents: { type: ['array', 'null'], items: documentSelectorInput, maxItems: 50, description: 'Documents to check; omit for the workspace.' },
     minimumSeverity: { enum: [...SEVERITIES, null], default: 'Information', description: 'Lowest severity listed; null: Information.' },
     diagnosticsLimit: limitParameter('diagnostics'),
+    cursor: cursorInput,
     waitSeconds: {
       type: ['integer', 'null'],
       minimum: 0,
@@ -169,12 +171,38 @@ export const getDiagnostics = defineTool({
       return { doc, all };
     });
     const shown = perDocument.filter((p) => p.all.length > 0 || scope === 'documents');
+    // The list continues by diagnostic: a document without any (named ones are listed anyway) is one unit.
+    const units = shown.flatMap(({ doc, all }) =>
+      all.length === 0 ? [[doc.relativePath]] : all.map((d) => [doc.relativePath, d.range.start, d.range.end, d.severity, d.message]),
+    );
+    /** Units the page gives each document it lists, in order. */
+    const planned: number[] = [];
+    // Bounding empties inner lists from the last document back, then drops documents: what was received is a prefix of the units.
+    const consumed = (received: readonly unknown[]) => {
+      let n = 0;
+      for (const [i, d] of (received as DocumentDiagnostics[]).entries()) {
+        const got = d.diagnostics.totalCount === 0 ? 1 : d.diagnostics.items.length;
+        n += got;
+        if (got < planned[i]) break;
+      }
+      return n;
+    };
+    const start = ctx.pageStart('documents', units, { digest: listDigest(units), paths: shown.map((p) => p.doc.relativePath), consumed });
+    let skip = start;
     let budget = input.diagnosticsLimit ?? 50;
     const items: DocumentDiagnostics[] = [];
     for (const { doc, all } of shown) {
+      const size = Math.max(1, all.length);
+      if (skip >= size) {
+        skip -= size;
+        continue;
+      }
       if (budget === 0 && all.length > 0) break;
-      const taken = all.slice(0, budget);
+      const from = skip;
+      const taken = all.slice(from, from + budget);
+      skip = 0;
       budget -= taken.length;
+      planned.push(all.length === 0 ? 1 : taken.length);
       items.push({
         path: doc.relativePath,
         diagnostics: {
@@ -191,7 +219,7 @@ export const getDiagnostics = defineTool({
             if (d.source !== undefined) item.source = d.source;
             return item;
           }),
-          hasMore: taken.length < all.length,
+          hasMore: from + taken.length < all.length,
           totalCount: all.length,
         },
       });
@@ -199,7 +227,7 @@ export const getDiagnostics = defineTool({
     return {
       scope,
       minimumSeverity: minimum,
-      documents: { items, hasMore: items.length < shown.length || items.some((i) => i.diagnostics.hasMore), totalCount: shown.length },
+      documents: { items, hasMore: start + planned.reduce((a, b) => a + b, 0) < units.length, totalCount: shown.length },
       counts,
       checked,
       notChecked,

@@ -4,7 +4,7 @@ import { retry, revise, ToolError } from '../core/chain/envelope';
 import type { HostCall, HostHierarchyItem, HostRange, HostSymbol } from '../core/documents/editorPort';
 import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
-import { collectionOutput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
+import { collectionOutput, cursorInput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, nameSpan, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
 import { resolveSymbol } from '../core/symbols/selectors';
@@ -15,7 +15,7 @@ import { pythonOverloads } from '../core/symbols/overloads';
 import { readsHeritage } from '../core/symbols/heritage';
 import { providerAnswered, providerAnswers } from '../core/symbols/providers';
 import { signatureOf } from '../core/symbols/signature';
-import { inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
+import { inputSchema, limited, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 import { subtypes, supertypes, unique } from './shared/typeHierarchy';
 import type { HierarchySource } from './shared/typeHierarchy';
@@ -153,7 +153,8 @@ async function calls(
       return { item, edge };
     });
     built.sort((a, b) => compareSymbols(a.item.symbol, b.item.symbol));
-    const page = limited(built, limit);
+    // Only the first level continues by cursor; a deeper one is re-asked on its caller.
+    const page = path === roots ? paged(ctx, 'calls', built, limit, { key: (b) => b.item }) : limited(built, limit);
     if (levelsLeft > 0) {
       await mapConcurrently(page.items, 4, async ({ item, edge }) => {
         if (isExternal(item.symbol) || path.has(itemKey(edge.item))) return;
@@ -168,7 +169,8 @@ async function calls(
     return { ...page, items: page.items.map((b) => b.item) };
   };
   // depth is validated against depthParameter's bounds before the tool runs.
-  const items = await level(h.edges, target.symbol.name, (depth ?? 1) - 1, new Set(h.roots.map(itemKey)));
+  const roots = new Set(h.roots.map(itemKey));
+  const items = await level(h.edges, target.symbol.name, (depth ?? 1) - 1, roots);
   return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...partial };
 }
 
@@ -258,7 +260,7 @@ export const findCallers = defineTool({
   ...QUERY,
   description:
     "Functions and methods that call a symbol, each with its call sites [line, column, offset]; follows imports and aliases, unlike grep. depth 2-3: each caller's callers in its calls.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter }, ['symbol'], {
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
   }),
@@ -275,7 +277,7 @@ export const findCallees = defineTool({
   ...QUERY,
   description:
     "Functions and methods a symbol calls, each with the call sites [line, column, offset] in the symbol's body. depth 2-3: each callee's callees in its calls.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter }, ['symbol'], {
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
   }),
@@ -334,7 +336,10 @@ export const getTypeHierarchy = defineTool({
   ...QUERY,
   description:
     'Direct supertypes (base classes, implemented interfaces) and direct subtypes of a type; find-derived-types gives all descendants. typesLimit bounds each list.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types'), cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -368,8 +373,8 @@ export const getTypeHierarchy = defineTool({
     const { up, down } = answer;
     return {
       symbol: single(target, ctx),
-      supertypes: limited(up.items, input.typesLimit),
-      subtypes: limited(down.items, input.typesLimit),
+      supertypes: paged(ctx, 'supertypes', up.items, input.typesLimit),
+      subtypes: paged(ctx, 'subtypes', down.items, input.typesLimit),
       source: up.source === 'typeHierarchy' && down.source === 'typeHierarchy' ? 'typeHierarchy' : 'declarations',
       ...partial,
     };
@@ -422,7 +427,10 @@ export const findDerivedTypes = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description: 'Every type that derives from or implements a type, directly or not, with its depth (1 = direct), breadth first.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types') }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types'), cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -450,7 +458,7 @@ export const findDerivedTypes = defineTool({
       (d) => d.items.length + d.external.length === 0,
     );
     const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
-    const page = limited(sorted, input.typesLimit);
+    const page = paged(ctx, 'derivedTypes', sorted, input.typesLimit);
     return { symbol: single(target, ctx), derivedTypes: { ...page, hasMore: page.hasMore || !found.complete }, source: found.source, ...partial };
   },
 });
@@ -481,7 +489,10 @@ export const findOverrides = defineTool({
   ...QUERY,
   description:
     "Members that override or implement a member (method, property) in derived types, found through its container's derived types and the implementation provider.",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides') }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overridesLimit: limitParameter('overrides'), cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: { symbol: symbolOutputSchema, overrides: collectionOutput('By path and position.', symbolOutputSchema), ...partialProperties },
@@ -508,7 +519,7 @@ export const findOverrides = defineTool({
       () => overridesOf(ctx, target, owner),
       (list) => list.length === 0,
     );
-    return { symbol: single(target, ctx), overrides: limited(unique(found), input.overridesLimit), ...partial };
+    return { symbol: single(target, ctx), overrides: paged(ctx, 'overrides', unique(found), input.overridesLimit), ...partial };
   },
 });
 
@@ -548,7 +559,10 @@ export const findOverloads = defineTool({
   ...QUERY,
   description:
     'Every overload of a function or method: the declarations of its name and kind in the same container (overload signatures and the implementation each count; itself included; Python: @overload defs and the implementation), with signatures.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads') }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, overloadsLimit: limitParameter('overloads'), cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -581,7 +595,7 @@ export const findOverloads = defineTool({
       const { line, column } = ctx.toLocation(doc, name.start, name.end - name.start);
       return { ...out, line, column, signature: signatureOf(doc, { ...s, selectionRange: name }) };
     });
-    return { symbol: single(target, ctx), overloads: limited(items, input.overloadsLimit) };
+    return { symbol: single(target, ctx), overloads: paged(ctx, 'overloads', items, input.overloadsLimit) };
   },
 });
 
@@ -597,7 +611,10 @@ export const getPartialDeclarations = defineTool({
   ...QUERY,
   description:
     'All declarations of a symbol declared in parts (merged TypeScript interfaces and namespaces, C# partial classes...), from the declaration and definition providers; one item: declared once.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, declarationsLimit: limitParameter('declarations') }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, declarationsLimit: limitParameter('declarations'), cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: { symbol: symbolOutputSchema, declarations: collectionOutput('By path and position.', anySymbolSchema) },
@@ -620,6 +637,6 @@ export const getPartialDeclarations = defineTool({
     }
     // Neither provider answers at the declaration (JSON, HTML): the symbol provider's declaration is its one declaration.
     if (items.length === 0) items.push(single(target, ctx));
-    return { symbol: single(target, ctx), declarations: limited(unique(items), input.declarationsLimit) };
+    return { symbol: single(target, ctx), declarations: paged(ctx, 'declarations', unique(items), input.declarationsLimit) };
   },
 });

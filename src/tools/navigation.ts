@@ -3,7 +3,8 @@ import { partialProperties, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
 import type { LocationOutput, ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostLocationFeature, HostSymbol, HostTarget } from '../core/documents/editorPort';
-import { limitParameter, locationSelectorInput } from '../core/chain/schemas';
+import { cursorInput, limitParameter, locationSelectorInput } from '../core/chain/schemas';
+import { listDigest } from '../core/chain/paging';
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, unsupportedFeature } from '../core/symbols/symbols';
 import { resolveSymbol } from '../core/symbols/selectors';
@@ -126,7 +127,7 @@ export const findImplementations = defineTool({
   ...QUERY,
   description:
     'Finds what implements an interface, abstract class or method (implementing classes, concrete overrides), following inheritance as a text search cannot; each with location and symbol.',
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations') }, ['symbol'], {
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, implementationsLimit: limitParameter('implementations'), cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
   }),
@@ -166,11 +167,23 @@ export const findImplementations = defineTool({
     );
     if (answered) providerAnswered(ctx, r.document, 'implementation');
     else await requireLocationProvider(ctx, r.document, 'implementation', 'implementation', r.symbol.selectionRange.start, (s) => IMPLEMENTABLE.has(s.kind));
-    const n = input.implementationsLimit ?? 50;
-    const { items } = await targetOutputs(ctx, all.slice(0, n));
+    const ends: number[] = [];
+    const items: TargetOutput[] = [];
+    let end = 0;
+    const start = ctx.pageStart('implementations', all, {
+      digest: listDigest(all.map((t) => [t.absPath, t.range.start, t.range.end])),
+      // A target outside the folders gives no item: the items received cover the targets up to the last one's.
+      consumed: (received) => (received.length >= items.length ? Math.min(end, all.length) - start : received.length > 0 ? ends[received.length - 1] : 0),
+    });
+    end = start + (input.implementationsLimit ?? 50);
+    for (const [i, t] of all.slice(start, end).entries()) {
+      const out = await targetOutputs(ctx, [t]);
+      items.push(...out.items);
+      if (out.items.length > 0) ends.push(i + 1);
+    }
     return {
       symbol: symbolOutput(ctx, r.document, r.symbol, r.containers),
-      implementations: { items, hasMore: all.length > n, totalCount: all.length },
+      implementations: { items, hasMore: all.length > end, totalCount: all.length },
       ...partial,
     };
   },

@@ -3,11 +3,14 @@ import { beforeTimeout } from '../core/symbols/readiness';
 import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import type { HostSymbol, HostTarget } from '../core/documents/editorPort';
-import { limitParameter } from '../core/chain/schemas';
+import { cursorInput, limitParameter } from '../core/chain/schemas';
 import { documentSymbolTree, symbolOutput, symbolOutputSchema, symbolSelectorInput, unsupportedFeature } from '../core/symbols/symbols';
 import { resolveSymbol } from '../core/symbols/selectors';
 import type { SymbolOutput } from '../core/symbols/symbols';
+import * as path from 'node:path';
 import { utf8Bytes } from '../core/chain/bounding';
+import { listDigest } from '../core/chain/paging';
+import { isInside, toPosix } from '../core/documents/paths';
 import { mapConcurrently } from '../core/util/concurrency';
 import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
 import { accessReader, MEMBER_KINDS } from '../core/symbols/access';
@@ -204,12 +207,13 @@ export const findReferences = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references (no comments, strings, namesakes, unlike grep) by document, a row a line: [line, text, container, ...offsets, {decl|import|write: offsets}]. complete:false: project loading, ask again. Over the output limit: hasMore.',
+    'Exact references (no comments, strings, namesakes, unlike grep) by document, a row a line: [line, text, container, ...offsets, {decl|import|write: offsets}]. complete:false: project loading, ask again. A cut list continues by cursor.',
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,
       includeDeclaration: { type: 'boolean', default: true },
       referencesLimit: { ...limitParameter('references'), description: 'Counts references across documents.' },
+      cursor: cursorInput,
     },
     ['symbol'],
     { workspace: false, view: true },
@@ -312,6 +316,14 @@ export const findReferences = defineTool({
     else await requireLocationProvider(ctx, r.document, 'references', 'references', r.symbol.selectionRange.start);
     const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const all = dedupeTargets(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
+    const documentCount = new Set(all.map((t) => t.absPath)).size;
+    // The page's references: the list continues after the last reference of the last document the agent received.
+    const folder = r.document.workspace;
+    const start = ctx.pageStart('documents', all, {
+      digest: listDigest(all.map((t) => [t.absPath, t.range.start, t.range.end])),
+      paths: [...new Set(all.filter((t) => isInside(folder.fsPath, t.absPath)).map((t) => toPosix(path.relative(folder.fsPath, t.absPath))))],
+      consumed: (received) => covered(received.length),
+    });
     const n = input.referencesLimit ?? 50;
     // In the staged view the name's length is the staged one (a staged rename changes it).
     const declared =
@@ -322,7 +334,7 @@ export const findReferences = defineTool({
     const member = MEMBER_KINDS.has(r.symbol.kind);
     const folderId = r.document.workspace.shortId;
     const byFile = new Map<string, HostTarget[]>();
-    for (const t of all) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
+    for (const t of all.slice(start)) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
     // The first n references, document by document.
     const plan: { absPath: string; targets: HostTarget[] }[] = [];
     let left = n;
@@ -399,16 +411,23 @@ export const findReferences = defineTool({
       if (r.document) bytes += utf8Bytes(JSON.stringify(r.document));
       return r;
     });
-    for (const r of done) {
+    // Where each listed document's references end in the page, counting the documents outside the folders before it.
+    const ends: number[] = [];
+    let through = 0;
+    for (const [i, r] of done.entries()) {
       if (!r) break;
-      if (r.document) items.push(r.document);
-      else outside += r.outside ?? 0;
+      through += plan[i].targets.length;
+      if (r.document) {
+        items.push(r.document);
+        ends.push(through);
+      } else outside += r.outside ?? 0;
     }
-    const listed = referencesListed({ documents: { items, hasMore: false, totalCount: 0 } });
+    // Bounding keeps a prefix of the documents: the references they cover, and those after them only when none was dropped.
+    const covered = (received: number) => (received >= items.length ? through : received > 0 ? ends[received - 1] : 0);
     const data: ReferencesData = {
       symbol: referencesSymbol(symbolOutput(ctx, r.document, r.symbol, r.containers)),
       folderId,
-      documents: { items, hasMore: listed + outside < all.length, totalCount: byFile.size },
+      documents: { items, hasMore: start + through < all.length, totalCount: documentCount },
       totalReferences: all.length,
       complete,
     };

@@ -5,7 +5,7 @@ import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPo
 import { countLanguages, LanguageIndex } from '../core/documents/languages';
 import { beforeTimeout, inTime, partialNote, partialProperties, READINESS, starting, whenCovered } from '../core/symbols/readiness';
 import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
-import { documentSelectorInput, limitParameter } from '../core/chain/schemas';
+import { cursorInput, documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import type { ToolInput } from '../core/chain/schemaTypes';
 import { documentSymbolTree, isLocal, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols/symbols';
@@ -15,7 +15,7 @@ import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { hoverSaysLoading, readableHover, signatureOf } from '../core/symbols/signature';
 import { commonJsExports } from '../core/symbols/exports';
-import { collectionOf, inputSchema, limited, QUERY, queryAnnotations } from './shared/common';
+import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
@@ -33,8 +33,22 @@ const example = (workflowId: string, step: number, id: string, title: string, re
 
 // ---------------------------------------------------------------- search-symbols
 
+/** What identifies a symbol in a document's list (its tree below and above is not part of it). */
+const walkedKey = (h: { symbol: HostSymbol; containers: readonly HostSymbol[] }) => [
+  h.symbol.name,
+  h.symbol.kind,
+  h.symbol.range.start,
+  h.symbol.range.end,
+  h.containers.length,
+];
+
 const searchInput = inputSchema(
-  { query: { type: 'string', minLength: 1, maxLength: 256 }, symbolsLimit: limitParameter('symbols'), includeLocals: { type: 'boolean', default: false } },
+  {
+    query: { type: 'string', minLength: 1, maxLength: 256 },
+    symbolsLimit: limitParameter('symbols'),
+    includeLocals: { type: 'boolean', default: false },
+    cursor: cursorInput,
+  },
   ['query'],
   { view: true },
 );
@@ -169,7 +183,7 @@ async function searchAnswer(
   // While a service loads, its own language may be missing from the answer too: the answer is partial already.
   const notSearched = loading ? [] : await languagesNotSearched(ctx, folders, found);
   return {
-    symbols: limited(kept, input.symbolsLimit),
+    symbols: paged(ctx, 'symbols', kept, input.symbolsLimit),
     ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     ...(notSearched.length > 0 ? { notSearched } : {}),
     ...(loading ? partialNote(loading) : {}),
@@ -202,6 +216,7 @@ export const getDocumentOutline = defineTool({
       maxDepth: { type: ['integer', 'null'], minimum: 0, maximum: 50 },
       symbolsLimit: limitParameter('symbols'),
       includeLocals: { type: 'boolean', default: false },
+      cursor: cursorInput,
     },
     ['document'],
     { workspace: false, view: true },
@@ -226,7 +241,7 @@ export const getDocumentOutline = defineTool({
     const deep = [...walkSymbols(roots)].filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
     const all = input.includeLocals ? deep : deep.filter((h) => !isLocal(h.symbol, h.containers));
     const localsLeftOut = deep.length - all.length;
-    const page = limited(all, input.symbolsLimit);
+    const page = paged(ctx, 'symbols', all, input.symbolsLimit, { paths: [doc.relativePath], key: walkedKey });
     return {
       documentId: doc.ref.documentId,
       symbols: {
@@ -348,7 +363,10 @@ export const getSymbolMembers = defineTool({
   ...QUERY,
   description:
     "Lists the members a symbol declares (a class's methods, properties...) in document order, with symbolId, kind, signature and location; not inherited ones (get-type-hierarchy).",
-  inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members') }, ['symbol'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, membersLimit: limitParameter('members'), cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -365,7 +383,10 @@ export const getSymbolMembers = defineTool({
   ],
   async run(input, ctx): Promise<MembersData> {
     const r = await resolveSymbol(ctx, input.symbol);
-    const page = limited(r.symbol.children, input.membersLimit);
+    const page = paged(ctx, 'members', r.symbol.children, input.membersLimit, {
+      paths: [r.document.relativePath],
+      key: (m) => walkedKey({ symbol: m, containers: [] }),
+    });
     const path = [...r.containers, r.symbol];
     return {
       symbol: symbolOutput(ctx, r.document, r.symbol, r.containers),
@@ -406,7 +427,10 @@ export const getApiSurface = defineTool({
   ...QUERY,
   description:
     'Lists what a document exposes: exported top-level declarations (export or module.exports; Python names without _) and their non-private members, with signatures and symbolIds. Judged from declaration text, not type checking.',
-  inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols') }, ['document'], { workspace: false, view: true }),
+  inputSchema: inputSchema({ document: documentSelectorInput, symbolsLimit: limitParameter('symbols'), cursor: cursorInput }, ['document'], {
+    workspace: false,
+    view: true,
+  }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -435,7 +459,7 @@ export const getApiSurface = defineTool({
         }
       }
     }
-    const page = limited(all, input.symbolsLimit);
+    const page = paged(ctx, 'symbols', all, input.symbolsLimit, { paths: [doc.relativePath], key: walkedKey });
     return {
       documentId: doc.ref.documentId,
       symbols: {

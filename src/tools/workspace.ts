@@ -3,7 +3,7 @@ import { revise, ToolError } from '../core/chain/envelope';
 import { countLanguages, LanguageIndex } from '../core/documents/languages';
 import type { FeatureProbe, LanguageContribution } from '../core/documents/editorPort';
 import { joinFolder, isInside, toPosix, toRelativePath } from '../core/documents/paths';
-import { collectionOutput, limitParameter, projectSelectorInput } from '../core/chain/schemas';
+import { collectionOutput, cursorInput, limitParameter, projectSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { limitItems } from '../core/chain/bounding';
 import type { ProjectSelector, ToolContext } from '../core/documents/context';
@@ -11,7 +11,7 @@ import type { ProjectInfo, Workspace } from '../core/documents/workspaces';
 import type { Snapshot } from '../core/chain/envelope';
 import type { OperationalMode } from '../core/chain/modes';
 import type { TransactionState } from '../core/transactions/types';
-import { inputSchema, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './shared/common';
+import { inputSchema, paged, projectInfoSchema, QUERY, queryAnnotations, workspaceInfoSchema } from './shared/common';
 import type { Collection } from './shared/common';
 import { transactionStateSchema } from './shared/mutations';
 import { documentSymbolTree, SYMBOLS_READINESS } from '../core/symbols/symbols';
@@ -73,7 +73,7 @@ export const workspaceList = defineTool({
   ...QUERY,
   description:
     "Which folders are open (workspaceId, alias, path, snapshot), to choose the workspace other tools take when several are. One folder's state: workspace-status; whether language features answer: get-solution-structure.",
-  inputSchema: inputSchema({ workspacesLimit: limitParameter('workspace folders') }),
+  inputSchema: inputSchema({ workspacesLimit: limitParameter('workspace folders'), cursor: cursorInput }),
   dataSchema: {
     type: 'object',
     properties: {
@@ -98,7 +98,7 @@ export const workspaceList = defineTool({
   async run(input, ctx): Promise<WorkspaceListData> {
     const all = ctx.registry.all().map(describeWorkspace);
     if (input.workspace) ctx.workspace(input.workspace);
-    return { workspaces: limitItems(all, input.workspacesLimit), trusted: ctx.editor.isTrusted() };
+    return { workspaces: paged(ctx, 'workspaces', all, input.workspacesLimit), trusted: ctx.editor.isTrusted() };
   },
 });
 
@@ -131,6 +131,7 @@ export const workspaceStatus = defineTool({
     projectsLimit: limitParameter('projects'),
     languagesLimit: limitParameter('languages'),
     openDocumentsLimit: limitParameter('open documents'),
+    cursor: cursorInput,
   }),
   dataSchema: {
     type: 'object',
@@ -208,9 +209,9 @@ export const workspaceStatus = defineTool({
       effectiveMode: settings.effectiveMode,
       fileCount: files.paths.length,
       fileCountIsPartial: files.hasMore,
-      projects: limitItems(await w.projects(), input.projectsLimit),
-      languages: limitItems(languageSummaries(ctx, files.paths), input.languagesLimit),
-      openDocuments: limitItems(open, input.openDocumentsLimit),
+      projects: paged(ctx, 'projects', await w.projects(), input.projectsLimit),
+      languages: paged(ctx, 'languages', languageSummaries(ctx, files.paths), input.languagesLimit),
+      openDocuments: paged(ctx, 'openDocuments', open, input.openDocumentsLimit),
       transaction: activeTransaction(ctx, w),
     };
   },
@@ -398,6 +399,7 @@ export const getProjectDetails = defineTool({
       description: 'Optional when the folder has one project (a tsconfig.json beside its package.json counts as one).',
     },
     documentsLimit: limitParameter('documents'),
+    cursor: cursorInput,
   }),
   dataSchema: {
     type: 'object',
@@ -484,7 +486,7 @@ export const getProjectDetails = defineTool({
         docs.map((d) => d.path),
         index,
       ).map(({ languageId, fileCount }) => ({ languageId, fileCount })),
-      documents: limitItems(docs, input.documentsLimit),
+      documents: paged(ctx, 'documents', docs, input.documentsLimit),
       nestedProjects: nested,
     };
   },

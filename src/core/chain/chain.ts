@@ -13,6 +13,8 @@ import type { ErrorCode } from './errors';
 import { modeAllows } from './modes';
 import { truncate } from '../documents/paths';
 import { compileInputValidator } from './validation';
+import { encodeCursor, offerCursors, readCursor, requestFingerprint, settleCursors } from './paging';
+import type { PagedList } from './paging';
 import type { InputValidator } from './validation';
 
 export interface CallOptions {
@@ -67,6 +69,8 @@ export const NO_WORKSPACE_SNAPSHOT: Snapshot = {
 const MAX_MESSAGE_LENGTH = 4000;
 
 class TimeoutSignal extends Error {}
+
+const pageable = (tool: AnyToolDefinition): boolean => Object.hasOwn((tool.inputSchema as { properties?: object }).properties ?? {}, 'cursor');
 
 /**
  * Runs every tool call through one chain, outermost first: explained failure, authorization,
@@ -178,6 +182,8 @@ export class ToolRunner {
     const maxBytes = tool.maxOutputBytes > 0 ? tool.maxOutputBytes : settings.defaultMaxOutputBytes;
     const ctx = new ToolContext(this.env.services, correlationId, maxBytes, typed.expectedSnapshot);
     ctx.setView((input as { view?: TextView }).view);
+    const cursor = (input as { cursor?: unknown }).cursor;
+    if (typeof cursor === 'string') ctx.setCursor(readCursor(tool.name, input, cursor));
     const timeoutSeconds = tool.timeoutSeconds > 0 ? tool.timeoutSeconds : settings.defaultTimeoutSeconds;
     const cancellation = new LinkedCancellation(options.token);
     ctx.bindCancellation(cancellation, Date.now() + timeoutSeconds * 1000);
@@ -227,7 +233,11 @@ export class ToolRunner {
       throw new ToolError('Cancelled', `${tool.name} was cancelled before it ran; nothing was done.`, retry('Call again if it is still wanted.'));
     }
     const data = await tool.run(input as never, ctx, token);
-    const envelope = success(data, ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT);
+    const snapshot = ctx.snapshot() ?? NO_WORKSPACE_SNAPSHOT;
+    // Only a tool that takes a cursor gives one: its lists continue.
+    const lists = pageable(tool) ? ctx.paging.paged() : [];
+    const request = lists.length > 0 ? requestFingerprint(tool.name, input) : '';
+    const cursorFor = (list: PagedList, offset: number) => encodeCursor({ request, field: list.field, offset, list: list.digest, snapshot });
     const fits: Fits = async (text) => {
       if (utf8Bytes(text) > maxBytes) return false;
       if (options.tokenBudget === undefined || !options.countTokens) return true;
@@ -239,7 +249,12 @@ export class ToolRunner {
         throw error;
       }
     };
-    const bounded = await boundToFit(envelope, fits);
+    const plain = success(data, snapshot);
+    const envelope = lists.length > 0 ? success(offerCursors(data, lists, cursorFor, await fits(JSON.stringify(plain))), snapshot) : plain;
+    let bounded = await boundToFit(envelope, fits);
+    // Cursors cost bytes: an answer that fits only without them goes without.
+    const cursors = bounded !== undefined && lists.length > 0;
+    if (!bounded && lists.length > 0) bounded = await boundToFit(plain, fits);
     if (!bounded && ctx.passedCommitPoint) return this.essentialAnswer(data, ctx);
     if (!bounded) {
       throw new ToolError(
@@ -248,7 +263,10 @@ export class ToolRunner {
         revise('Ask for less: a smaller window, limit or scope.'),
       );
     }
-    return { envelope: JSON.parse(bounded.text) as Envelope, text: bounded.text, truncated: bounded.truncated };
+    const answer = JSON.parse(bounded.text) as Envelope;
+    if (!cursors || !answer.ok) return { envelope: answer, text: bounded.text, truncated: bounded.truncated };
+    settleCursors(answer.data, lists, cursorFor);
+    return { envelope: answer, text: JSON.stringify(answer), truncated: bounded.truncated };
   }
 
   /**

@@ -67,6 +67,9 @@ export const expectedSnapshotInput = {
  */
 export const COPIED_INPUTS: ReadonlySet<object> = new Set([expectedSnapshotInput]);
 
+/** A cut list's cursor, echoed back to continue it: explained once, by collectionOutput's hasMore. */
+export const cursorInput = { type: 'string', maxLength: 1024 } as const;
+
 export const workspaceSelectorInput = {
   description: 'Folder; optional if one is open.',
   type: ['object', 'null'],
@@ -266,8 +269,9 @@ export const collectionOutput = (description: string, items: JsonSchema): JsonSc
   type: 'object',
   properties: {
     items: { type: 'array', items },
-    hasMore: { type: 'boolean', description: 'True when items were left out; raise the limit or narrow the request.' },
-    totalCount: { type: ['integer', 'null'], description: 'The number of items before the limit, when known.' },
+    // Said shortly, totalCount not at all: the MCP listing repeats them for every list. The cursor is not declared, for the same reason.
+    hasMore: { type: 'boolean', description: 'Items were left out: the same request with cursor lists the rest (until the list changes).' },
+    totalCount: { type: ['integer', 'null'] },
   },
   required: ['items', 'hasMore'],
 });

@@ -5,6 +5,8 @@ import { callTool, retry, revise, ToolError } from '../chain/envelope';
 import type { Snapshot } from '../chain/envelope';
 import type { CancellationSignal } from '../chain/cancellation';
 import type { ErrorStore } from '../chain/errorStore';
+import { listDigest, Paging } from '../chain/paging';
+import type { CursorState, PagedList } from '../chain/paging';
 import type { HostDocument, EditorPort } from './editorPort';
 import type { EffectiveSettings } from '../chain/modes';
 import { confinePath, isAbsoluteLike, toRelativePath, truncate } from './paths';
@@ -129,6 +131,7 @@ export class ToolContext {
     return real;
   };
   private stagedByBase: Map<string, StagedDocument> | undefined;
+  private pages = new Paging();
 
   constructor(
     readonly services: Services,
@@ -191,6 +194,33 @@ export class ToolContext {
 
   get registry(): WorkspaceRegistry {
     return this.services.registry;
+  }
+
+  /** The chain hands the call's cursor here, checked to be for this request. */
+  setCursor(cursor: CursorState | undefined): void {
+    this.pages = new Paging(cursor);
+  }
+
+  get paging(): Paging {
+    return this.pages;
+  }
+
+  /**
+   * Where the page of the answer's list `field` starts: past the items the cursor's answer gave, 0
+   * without a cursor. `all` is the whole list in its order (its digest tells whether it changed;
+   * `digest` replaces it when the items are not what identifies the list); `paths`, the
+   * workspace-relative documents it names (a change to one makes the cursor stale); `consumed`,
+   * how many of `all` a page's items cover when an item is not one unit.
+   */
+  pageStart(field: string, all: readonly unknown[], options: { digest?: string; paths?: readonly string[]; consumed?: PagedList['consumed'] } = {}): number {
+    const list = { field, total: all.length, digest: options.digest ?? listDigest(all), consumed: options.consumed };
+    return this.pages.start(list, {
+      stale: (snapshot) => {
+        const w = this.used ?? this.registry.all()[0];
+        const check = w ? w.tracker.check(snapshot, options.paths ?? []) : { stale: false as const };
+        return check.stale ? { stale: true, reason: check.reason } : { stale: false };
+      },
+    });
   }
 
   /** The snapshot of the folder this call worked on (the first folder when it named none). */

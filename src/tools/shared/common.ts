@@ -4,6 +4,8 @@ import { expectedSnapshotInput, snapshotSchema, workspaceSelectorInput } from '.
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { TypedSchema } from '../../core/chain/schemaTypes';
 import type { HostTarget } from '../../core/documents/editorPort';
+import type { ToolContext } from '../../core/documents/context';
+import { listDigest } from '../../core/chain/paging';
 
 /**
  * Input fragment of the tools that can answer in the staged view: selectors resolve against the
@@ -121,6 +123,24 @@ export interface Collection<T> {
 export function limited<T>(all: readonly T[], limit: number | null | undefined): Collection<T> {
   const n = limit ?? 50;
   return { items: all.slice(0, n), hasMore: all.length > n, totalCount: all.length };
+}
+
+/**
+ * The page of the answer's list `field` (ToolContext.pageStart): at most `limit` items (default
+ * 50) from where the call's cursor says, or from the first. `paths`: the workspace-relative
+ * documents the list comes from; `key`: what identifies an item, when the item holds more (a symbol tree).
+ */
+export function paged<T>(
+  ctx: ToolContext,
+  field: string,
+  all: readonly T[],
+  limit: number | null | undefined,
+  options: { paths?: readonly string[]; key?: (item: T) => unknown } = {},
+): Collection<T> {
+  const { key, paths } = options;
+  const start = ctx.pageStart(field, all, { paths, digest: key ? listDigest(all.map(key)) : undefined });
+  const end = start + (limit ?? 50);
+  return { items: all.slice(start, end), hasMore: all.length > end, totalCount: all.length };
 }
 
 /** The schema of a Collection of the given items. */

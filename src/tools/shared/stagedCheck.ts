@@ -4,7 +4,7 @@ import type { Workspace } from '../../core/documents/workspaces';
 import { CHECK_TIME_LIMIT_MS, dirtyBuffers, introducedErrors } from '../../core/transactions/check';
 import type { RevisionCheck, StagedDiagnostic } from '../../core/transactions/check';
 import type { Transaction } from '../../core/transactions/transaction';
-import { collectionOf, limited } from './common';
+import { collectionOf, limited, paged } from './common';
 import type { Collection } from './common';
 
 /** The check of the transaction's current revision, against the buffers as they are now. */
@@ -47,15 +47,15 @@ export interface CheckData {
   reason?: string;
 }
 
-/** A revision's check as answers give it: each list bounded, the rest said once. */
-export function checkData(check: RevisionCheck, limit: number | null | undefined): CheckData {
+/** A revision's check as answers give it: each list bounded (continued by cursor when `ctx` is given), the rest said once. */
+export function checkData(check: RevisionCheck, limit: number | null | undefined, ctx?: ToolContext): CheckData {
   const head = { transactionId: check.transactionId, revision: check.revision, state: check.state };
   const unchecked = check.unchecked.length > 0 ? { unchecked: check.unchecked } : {};
   if (check.state === 'unavailable') return { ...head, reason: check.reason, ...unchecked };
   return {
     ...head,
-    introduced: limited(check.introduced, limit),
-    resolved: limited(check.resolved, limit),
+    introduced: ctx ? paged(ctx, 'introduced', check.introduced, limit) : limited(check.introduced, limit),
+    resolved: ctx ? paged(ctx, 'resolved', check.resolved, limit) : limited(check.resolved, limit),
     checkedDocuments: check.checked.length,
     complete: check.complete,
     ...(check.complete ? {} : { incomplete: check.reasons }),

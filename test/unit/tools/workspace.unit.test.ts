@@ -381,12 +381,23 @@ describe('tools: get-project-details', () => {
     });
     assert.equal(details.data.project.directory, 'packages/lib');
     assert.deepEqual(details.data.manifest.content, { name: 'lib', private: true });
-    assert.deepEqual(details.data.documents, {
+    const { cursor, ...documents } = details.data.documents as Collection<{ path: string }> & { cursor?: string };
+    assert.deepEqual(documents, {
       items: [{ documentId: `${h.registry.all()[0].shortId}:packages/lib/index.js`, path: 'packages/lib/index.js', languageId: 'javascript' }],
       hasMore: true,
       totalCount: 2,
     });
     assert.deepEqual(details.data.nestedProjects, []);
+    const rest = await h.ok<{ documents: Collection<{ path: string }> & { cursor?: string } }>('get-project-details', {
+      project: { projectId },
+      documentsLimit: 1,
+      cursor,
+    });
+    assert.deepEqual(
+      rest.data.documents.items.map((d) => d.path),
+      ['packages/lib/package.json'],
+    );
+    assert.equal(rest.data.documents.cursor, undefined);
   });
 
   it('shows other manifests, and JSON that does not parse, as text', async () => {
