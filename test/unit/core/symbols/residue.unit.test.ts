@@ -30,7 +30,20 @@ describe('core/symbols/residue: the name left where a language service did not l
       'const spread = { ...add };',
       'export { add };',
     ].join('\n');
-    assert.deepEqual(kindsOf(text, 'add'), ['doc', 'comment', 'access', 'access', 'string', 'access', 'string', 'string', 'comment', 'other', 'other', 'other']);
+    assert.deepEqual(kindsOf(text, 'add'), [
+      'doc',
+      'comment',
+      'access',
+      'access',
+      'string',
+      'access',
+      'string',
+      'string',
+      'comment',
+      'other',
+      'other',
+      'other',
+    ]);
   });
 
   it('template text is text but its ${} holds code, nested braces included; an unterminated comment runs to the end', () => {
