@@ -193,19 +193,30 @@ export function residueKinds(text: string, languageId: string): (offset: number)
   const python = languageId === 'python';
   if (!js && !python) return () => 'other';
   let regions: Region[] | undefined;
-  return (offset) => {
-    regions ??= js ? jsRegions(text) : pythonRegions(text);
+  const regionAt = (all: readonly Region[], offset: number): Region | undefined => {
     let lo = 0;
-    let hi = regions.length - 1;
+    let hi = all.length - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >> 1;
-      const r = regions[mid];
+      const r = all[mid];
       if (r.end <= offset) lo = mid + 1;
       else if (r.start > offset) hi = mid - 1;
-      else return r.kind;
+      else return r;
     }
+    return undefined;
+  };
+  return (offset) => {
+    const all = (regions ??= js ? jsRegions(text) : pythonRegions(text));
+    const inside = regionAt(all, offset);
+    if (inside) return inside.kind;
+    // The code character before it, over white space and comments (a comment may end with a full stop).
     let j = offset - 1;
-    while (j >= 0 && /\s/.test(text[j])) j--;
+    for (;;) {
+      while (j >= 0 && /\s/.test(text[j])) j--;
+      const r = j >= 0 ? regionAt(all, j) : undefined;
+      if (!r || r.kind === 'string') break;
+      j = r.start - 1;
+    }
     // `...name` spreads it; `x.name` and `x?.name` access it.
     return text[j] === '.' && !(js && text[j - 1] === '.') ? 'access' : 'other';
   };

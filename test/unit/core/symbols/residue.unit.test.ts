@@ -51,6 +51,10 @@ describe('core/symbols/residue: the name left where a language service did not l
     assert.deepEqual(kindsOf(text, 'add'), ['other', 'string', 'string', 'other', 'comment']);
   });
 
+  it('a comment ending in a full stop before a name does not make it a property access', () => {
+    assert.deepEqual(kindsOf('// Register the handler.\nadd(handler);\n/* then. */ add(x);\nfoo. /* c */ add;', 'add'), ['other', 'other', 'access']);
+  });
+
   it('classifies Python by its comments, strings and docstrings; other languages say other', () => {
     const text = ['def f(value):', '    """Call add."""', '    # add it', "    return value.add(x) or 'add' or f'{add}'", "x = '''add'''"].join('\n');
     assert.deepEqual(kindsOf(text, 'add', 'python'), ['doc', 'comment', 'access', 'string', 'string', 'string']);
