@@ -8,7 +8,9 @@
  * use the other's names), any other language alone. Kinds come from the language's syntax, read
  * from the text (JavaScript and TypeScript, Python); in other languages every occurrence is
  * 'other'. A property access (`value.add`) the service left out is one whose receiver it did not
- * resolve to the symbol: an untyped (any) value's, or another type's member of that name.
+ * resolve to the symbol: an untyped (any) value's, or another type's member of that name. A module
+ * specifier (`from '../util/isFunction'`) names a file: counted, not listed (on rxjs, renaming
+ * isFunction left 28 of them and nothing else).
  */
 import * as path from 'node:path';
 import type { JsonSchema } from '../chain/schemas';
@@ -38,6 +40,8 @@ export interface Residue {
   totalCount: number;
   /** Occurrences per kind, listed or not. */
   kinds: Partial<Record<ResidueKind, number>>;
+  /** Occurrences in module specifiers (`from './isFunction'`), not listed: they name a file, which a rename does not change. */
+  modulePaths?: number;
   /** The languages whose files were scanned, and how many files. */
   scanned: { languages: string[]; files: number };
 }
@@ -66,7 +70,8 @@ export function wholeWords(text: string, name: string, languageId: string): numb
 
 // ---------------------------------------------------------------- regions
 
-type TextKind = 'comment' | 'doc' | 'string';
+/** module: a module specifier (`from './isFunction'`), which names a file, not the symbol. */
+type TextKind = 'comment' | 'doc' | 'string' | 'module';
 interface Region {
   start: number;
   end: number;
@@ -76,6 +81,8 @@ interface Region {
 /** Keywords after which a `/` starts a regular expression. */
 const EXPRESSION_WORDS = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
 const IDENT = /[\p{ID_Continue}$]/u;
+/** What comes before a module specifier: `from`, `import`, `require(`, `import(`, `declare module`. */
+const MODULE_BEFORE = /(?:(?<![\w$.])(?:from|import|module)|(?<![\w$.])(?:require|import)\s*\()\s*$/;
 
 /** The comments, strings, templates' text and regular expressions of JavaScript or TypeScript, in order. */
 function jsRegions(text: string): Region[] {
@@ -121,7 +128,8 @@ function jsRegions(text: string): Region[] {
     } else if (c === '"' || c === "'") {
       let j = i + 1;
       while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
-      regions.push({ start: i, end: Math.min(j + 1, text.length), kind: 'string' });
+      const specifier = MODULE_BEFORE.test(text.slice(Math.max(0, i - 16), i));
+      regions.push({ start: i, end: Math.min(j + 1, text.length), kind: specifier ? 'module' : 'string' });
       i = j + 1;
       last = c;
     } else if (c === '`') {
@@ -188,7 +196,7 @@ function pythonRegions(text: string): Region[] {
 }
 
 /** A reader of occurrences' kinds in one text (the text is scanned once, on the first question). */
-export function residueKinds(text: string, languageId: string): (offset: number) => ResidueKind {
+export function residueKinds(text: string, languageId: string): (offset: number) => ResidueKind | 'module' {
   const js = JS_FAMILY.includes(languageId);
   const python = languageId === 'python';
   if (!js && !python) return () => 'other';
@@ -214,7 +222,7 @@ export function residueKinds(text: string, languageId: string): (offset: number)
     for (;;) {
       while (j >= 0 && /\s/.test(text[j])) j--;
       const r = j >= 0 ? regionAt(all, j) : undefined;
-      if (!r || r.kind === 'string') break;
+      if (!r || r.kind === 'string' || r.kind === 'module') break;
       j = r.start - 1;
     }
     // `...name` spreads it; `x.name` and `x?.name` access it.
@@ -254,6 +262,7 @@ interface Found {
 /** The residue of name in the files, pure: see the module comment. */
 export function residueOf(name: string, files: readonly ResidueFile[], limit = RESIDUE_LIMIT, inside?: string): Omit<Residue, 'scanned' | 'columns'> {
   const found: Found[] = [];
+  let modulePaths = 0;
   // Where name is a word of `inside` (a new name holding the old one), those occurrences are not residue.
   const shifts = inside === undefined ? [] : wholeWords(inside, name, 'plaintext');
   const partOf = (text: string, o: number) => shifts.some((k) => o >= k && text.startsWith(inside as string, o - k));
@@ -262,7 +271,11 @@ export function residueOf(name: string, files: readonly ResidueFile[], limit = R
     if (starts.length === 0) continue;
     const kindAt = residueKinds(f.text, f.languageId);
     const lines = new LineIndex(f.text);
-    for (const offset of starts) found.push({ path: f.path, offset, kind: kindAt(offset), lines });
+    for (const offset of starts) {
+      const kind = kindAt(offset);
+      if (kind === 'module') modulePaths++;
+      else found.push({ path: f.path, offset, kind, lines });
+    }
   }
   const kinds: Partial<Record<ResidueKind, number>> = {};
   for (const f of found) kinds[f.kind] = (kinds[f.kind] ?? 0) + 1;
@@ -272,7 +285,7 @@ export function residueOf(name: string, files: readonly ResidueFile[], limit = R
     const { line, column, text } = lineAround(f.lines, f.offset);
     return [f.path, line, column, f.kind, text];
   });
-  return { items, hasMore: found.length > items.length, totalCount: found.length, kinds };
+  return { items, hasMore: found.length > items.length, totalCount: found.length, kinds, ...(modulePaths > 0 ? { modulePaths } : {}) };
 }
 
 export interface ResidueQuestion {
@@ -330,6 +343,7 @@ export const residueSchema: JsonSchema = {
     hasMore: { type: 'boolean' },
     totalCount: { type: 'integer', minimum: 0 },
     kinds: { type: 'object', description: 'Occurrences per kind, listed or not.', additionalProperties: { type: 'integer' } },
+    modulePaths: { type: 'integer', minimum: 1, description: "Occurrences in module specifiers (from './name'), not listed: they name files." },
     scanned: {
       type: 'object',
       properties: { languages: { type: 'array', items: { type: 'string' } }, files: { type: 'integer', minimum: 0 } },

@@ -51,6 +51,24 @@ describe('core/symbols/residue: the name left where a language service did not l
     assert.deepEqual(kindsOf(text, 'add'), ['other', 'string', 'string', 'other', 'comment']);
   });
 
+  it('module specifiers name files: counted apart, not listed', () => {
+    const text = [
+      "import { isFunction } from '../util/isFunction';",
+      "export * from './isFunction';",
+      "const m = require('./isFunction');",
+      "const n = await import('./isFunction');",
+      "import './isFunction';",
+      "const label = 'isFunction';",
+    ].join('\n');
+    const r = residueOf('isFunction', [{ path: 'a.ts', text, languageId: 'typescript', known: new Set([text.indexOf('isFunction')]) }]);
+    assert.deepEqual(
+      r.items.map((i) => [i[1], i[3]]),
+      [[6, 'string']],
+    );
+    assert.equal(r.modulePaths, 5);
+    assert.equal(r.totalCount, 1);
+  });
+
   it('a comment ending in a full stop before a name does not make it a property access', () => {
     assert.deepEqual(kindsOf('// Register the handler.\nadd(handler);\n/* then. */ add(x);\nfoo. /* c */ add;', 'add'), ['other', 'other', 'access']);
   });
