@@ -160,7 +160,6 @@ export function lineWindow(trimmed: string, column: number): string {
   const end = start + LINE_TEXT_MAX;
   return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}`;
 }
-const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as const;
 /**
  * Documents whose symbols and highlights are asked for at once. The round trips overlap: on 41
  * documents never asked before, 8 at once took 148 ms, 32 took 112 ms, all 41 took 100 ms
@@ -230,46 +229,12 @@ export const findReferences = defineTool({
           lines: {
             type: 'array',
             description:
-              'One row per line and container, positions fixed: [line, offsets, text, container, more], trailing nulls cut. Each reference is listed once: in more.decl, else more.import, else more.write, else offsets.',
-            items: {
-              type: 'array',
-              minItems: 2,
-              maxItems: 5,
-              items: {
-                anyOf: [
-                  { type: 'integer', minimum: 0, description: 'line: one-based.' },
-                  {
-                    ...OFFSETS,
-                    description: 'offsets: zero-based UTF-16 document offsets of references that read the symbol or are unclassified (may be empty).',
-                  },
-                  {
-                    type: ['string', 'null'],
-                    description:
-                      'text: the trimmed line, over 100 characters a window around the first reference ("…" marking each cut); null when the row before in the document has the same, "" on import lines (not given). ' +
-                      "container: the containing named symbol (dotted name path; anonymous callbacks and a function's locals left out; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line; " +
-                      'null when the row before says it, "" for none after one. A line whose references differ in it has a row per container.',
-                  },
-                  {
-                    type: 'object',
-                    description: 'more: the other accesses, lengths and staged marks.',
-                    properties: {
-                      write: {
-                        ...OFFSETS,
-                        description:
-                          "Offsets of references that write the symbol (assignment, destructuring target, ++/--, delete, a new object's member), declarations left out.",
-                      },
-                      decl: { ...OFFSETS, description: 'Offsets of declarations.' },
-                      import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
-                      len: {
-                        ...OFFSETS,
-                        description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's.",
-                      },
-                      edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
-                    },
-                  },
-                ],
-              },
-            },
+              'A row per line and container, positions fixed: [line, offsets, text, container, more], trailing nulls cut. line: one-based. offsets: UTF-16 document offsets of reads (or unclassified). ' +
+              'text: the trimmed line (over 100 characters a window, "…" at each cut); null: as the row before, "": an import line. ' +
+              'container: the enclosing named symbol (dotted), not one declared on the line; null: as the row before, "": none. ' +
+              'more: {write, decl, import: offsets; len: lengths, if one differs from the name; edited: offsets staged edits changed}. ' +
+              'A reference is listed once: in decl, else import, else write, else offsets.',
+            items: { type: 'array', items: { type: ['integer', 'array', 'string', 'null', 'object'] } },
           },
         },
         required: ['path', 'lines'],
@@ -281,7 +246,7 @@ export const findReferences = defineTool({
       },
       complete: { type: 'boolean', description: 'False when the language service may still have been loading the project; ask again in a few seconds.' },
       outsideWorkspace: { type: 'integer', minimum: 1, description: 'References outside the open folders (library files), left out.' },
-      residue: { ...residueSchema, description: `With residue: true. ${String(residueSchema.description)}` },
+      residue: residueSchema,
       note: { type: 'string' },
     },
     required: ['symbol', 'folderId', 'documents', 'totalReferences', 'complete'],

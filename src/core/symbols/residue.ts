@@ -326,29 +326,18 @@ export async function findResidue(q: ResidueQuestion): Promise<Residue> {
   return { columns: RESIDUE_COLUMNS, ...residueOf(q.name, files, q.limit, q.inside), scanned: { languages, files: files.length } };
 }
 
-/** The residue as answers describe it. */
+/** The residue as answers describe it (said shortly: it is in two tools' schemas). */
 export const residueSchema: JsonSchema = {
   type: 'object',
-  description:
-    "The name's whole-word occurrences the language service left out, in the workspace's files of the symbol's language (TypeScript and JavaScript together): check each before trusting the answer.",
+  description: "The name's whole-word uses the service left out, in the folder's files of its language family.",
   properties: {
-    columns: { type: 'array', items: { type: 'string' }, description: "The names of a row's positions: path, line, column, kind, text." },
+    columns: { type: 'array' },
     items: {
       type: 'array',
-      description:
-        'Rows [path, line, column, kind, text]: one-based line and column, the trimmed line. kind: comment, doc (doc comment, docstring), string (also template text, regular expression), ' +
-        'access (x.name in code whose x the service did not resolve to the symbol: an untyped value, or another type), other. Code kinds first.',
-      items: { type: 'array', minItems: 5, maxItems: 5, items: { type: ['string', 'integer'] } },
+      description: 'Rows by columns; kind: comment, doc, string, access (x.name not tied to the symbol: untyped, or another type), other.',
     },
     hasMore: { type: 'boolean' },
-    totalCount: { type: 'integer', minimum: 0 },
-    kinds: { type: 'object', description: 'Occurrences per kind, listed or not.', additionalProperties: { type: 'integer' } },
-    modulePaths: { type: 'integer', minimum: 1, description: "Occurrences in module specifiers (from './name'), not listed: they name files." },
-    scanned: {
-      type: 'object',
-      properties: { languages: { type: 'array', items: { type: 'string' } }, files: { type: 'integer', minimum: 0 } },
-      required: ['languages', 'files'],
-    },
+    totalCount: { type: 'integer' },
   },
-  required: ['columns', 'items', 'hasMore', 'totalCount', 'kinds', 'scanned'],
+  required: ['items', 'hasMore', 'totalCount'],
 };
