@@ -100,6 +100,8 @@ export interface Answer {
     byTool?: Record<string, { calls: number; bytes: number; sample: string; end: string }>;
   };
   grep?: { way: string; commands: number; bytes: number; sample: string };
+  /** A rename: the residue its answer carried, and what the scan costs (find-references asked without and with it, after a warm-up). */
+  residue?: { totalCount: number; kinds: Record<string, number>; bytes: number; referencesMs: number; referencesWithResidueMs: number };
   /** Items each side lists, and how they compare with the raw language-service answer. */
   correctness?: {
     raw: string;
@@ -238,6 +240,7 @@ async function measure(): Promise<void> {
   console.log(`[bench:realcode] ${codeBase}: ${files} files, project loaded after ${readyMs} ms`);
 
   const answers: Answer[] = [];
+  let residueCost: Answer['residue'];
   for (const q of questions) {
     const id = `${codeBase}.${q.kind}`;
     const question = describe(q);
@@ -264,6 +267,7 @@ async function measure(): Promise<void> {
       greps.push(output);
       return output;
     };
+    residueCost = undefined;
     try {
       const correctness = await answer(q, tool, (args) => read(grep(args)), read);
       const toolBytes = calls.reduce((n, t) => n + bytesOf(t), 0);
@@ -276,7 +280,9 @@ async function measure(): Promise<void> {
         tool: { way: TOOL_WAYS[q.kind], calls: calls.length, bytes: toolBytes, ms: Math.round(toolMs), sample: short(calls[0] ?? '', 700), byTool },
         grep: { way: GREP_WAYS[q.kind], commands: greps.length, bytes: greps.reduce((n, g) => n + bytesOf(g), 0), sample: short(greps.join(''), 400) },
         correctness,
+        ...(residueCost ? { residue: residueCost } : {}),
       });
+      if (residueCost) console.log(`[bench:realcode] ${id}: residue ${JSON.stringify(residueCost)}`);
       console.log(`[bench:realcode] ${id}: tool ${toolBytes} B in ${calls.length} calls, grep-and-read ${answers[answers.length - 1].grep?.bytes} B`);
     } catch (error) {
       // A failing row reports its failure and the bench goes on.
@@ -566,9 +572,24 @@ async function measure(): Promise<void> {
           rawDocs.set(r, next);
         }
         // The rename answers its own review (includeDiff: every changed file's word diff, cut from the end to fit); what it left out is asked for one document at a time.
-        const staged = dataOf<{ diffs: { items: { path: string; diff?: string; truncated?: boolean }[]; totalCount: number; hasMore: boolean } }>(
-          await tool('rename-symbol', { symbol: sel(q), newName, includeDiff: true }),
-        );
+        const staged = dataOf<{
+          diffs: { items: { path: string; diff?: string; truncated?: boolean }[]; totalCount: number; hasMore: boolean };
+          residue?: { totalCount: number; kinds: Record<string, number> };
+        }>(await tool('rename-symbol', { symbol: sel(q), newName, includeDiff: true }));
+        const referencesMs = async (residue: boolean): Promise<number> => {
+          const t = performance.now();
+          await invokeLm('workbench_find_references', { symbol: sel(q), referencesLimit: 1000, ...(residue ? { residue } : {}) });
+          return Math.round(performance.now() - t);
+        };
+        await referencesMs(false);
+        const plainMs = await referencesMs(false);
+        residueCost = {
+          totalCount: staged.residue?.totalCount ?? 0,
+          kinds: staged.residue?.kinds ?? {},
+          bytes: bytesOf(JSON.stringify(staged.residue ?? null)),
+          referencesMs: plainMs,
+          referencesWithResidueMs: await referencesMs(true),
+        };
         let truncatedDiffs = 0;
         for (const d of staged.diffs.items) {
           if (!d.truncated) continue;

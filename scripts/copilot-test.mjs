@@ -405,11 +405,11 @@ try {
             {
               path: 'src/greeter.ts',
               lines: [
-                [1, { import: [9] }],
-                [15, "return { text: `${this.prefix}, ${formatName(name)}!`, language: 'en' };", 'Greeter.greet', 291],
+                [1, [], '', null, { import: [9] }],
+                [15, [291], "return { text: `${this.prefix}, ${formatName(name)}!`, language: 'en' };", 'Greeter.greet'],
               ],
             },
-            { path: 'src/util.ts', lines: [[1, 'export function formatName(name: string): string {', { decl: [16] }]] },
+            { path: 'src/util.ts', lines: [[1, [], 'export function formatName(name: string): string {', null, { decl: [16] }]] },
           ],
           hasMore: false,
           totalCount: 2,

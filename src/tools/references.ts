@@ -16,6 +16,8 @@ import { providerAnswered, requireLocationProvider } from '../core/symbols/provi
 import { accessReader, MEMBER_KINDS } from '../core/symbols/access';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
+import { findResidue, residueSchema } from '../core/symbols/residue';
+import type { Residue } from '../core/symbols/residue';
 
 const CATEGORY = 'Code discovery and navigation' as const;
 
@@ -62,14 +64,18 @@ export const lineReferences = (l: ReferenceLine): number[] =>
 /** What a row says beside its text, container and plain offsets: the other accesses, lengths and staged marks. */
 export type ReferenceExtra = Pick<ReferenceLine, 'write' | 'decl' | 'import' | 'len' | 'edited'>;
 
+/** A row's positions, in order: what the definitions name them and what each holds. */
+export const REFERENCE_ROW = ['line', 'offsets', 'text', 'container', 'more'] as const;
+
 /**
  * A ReferenceLine as the answer gives it, a row without keys (keys were 30% of an answer on real
- * code, and a reference cost more than a grep line): `[line, text, in, ...at, extra]`. text is a
- * string, or null when left out (the row before's, or an import line's, which has none) and in
- * follows; it is left out with in when neither is said. in is a string only after text. The
- * numbers are `at`; a last object holds the other fields. `decodeLines` reads rows back.
+ * code, and a reference cost more than a grep line), each position always meaning one thing:
+ * `[line, offsets, text, container, more]`. offsets are `at` (an array, empty when all references
+ * are other accesses); text is null when the row before in the document has the same, "" on an
+ * import line (its text is not given); container is null when the row before says it, "" for none
+ * after one; more holds the other fields. Trailing nulls are cut, so a row is 2 to 5 long.
  */
-export type ReferenceRow = [number, ...(string | number | null | ReferenceExtra)[]];
+export type ReferenceRow = [line: number, offsets: number[], text?: string | null, container?: string | null, more?: ReferenceExtra | null];
 
 /** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
 export interface ReferenceDocument {
@@ -99,10 +105,11 @@ export interface ReferencesData {
   complete: boolean;
   /** References in documents outside the open folders (library files), left out. */
   outsideWorkspace?: number;
+  /** Asked for: the name's whole-word occurrences in the symbol's folder that are no reference (core/symbols/residue.ts). */
+  residue?: Residue;
   note?: string;
 }
 
-/** How many references an answer lists. */
 /**
  * Each entry's text and container as the answer means them: an entry without text has the text of
  * the entry before (an import entry has none), one without in the container of the entry before.
@@ -117,40 +124,27 @@ export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: strin
   });
 }
 
+/** How many references an answer lists. */
 export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
   data.documents.items.reduce((n, d) => n + decodeLines(d).reduce((m, l) => m + lineReferences(l).length, 0), 0);
 
 /** A line as its row: see ReferenceRow. */
 export function encodeLine(l: ReferenceLine): ReferenceRow {
-  const row: ReferenceRow = [l.line];
-  if (l.in !== undefined) row.push(l.text ?? null, l.in);
-  else if (l.text !== undefined) row.push(l.text);
-  row.push(...(l.at ?? []));
   const extra: ReferenceExtra = {};
   for (const k of ['decl', 'import', 'write', 'len', 'edited'] as const) if (l[k] !== undefined) extra[k] = l[k];
-  if (Object.keys(extra).length > 0) row.push(extra);
+  const row: ReferenceRow = [l.line, l.at ?? [], l.text ?? (l.import ? '' : null), l.in ?? null, Object.keys(extra).length > 0 ? extra : null];
+  while (row.length > 2 && row[row.length - 1] === null) row.pop();
   return row;
 }
 
 /** A document's rows read back as lines, as the tool built them (text and in left out where the rows leave them out). */
 export function decodeLines(doc: Pick<ReferenceDocument, 'lines'>): ReferenceLine[] {
-  return doc.lines.map((row) => {
-    const l: ReferenceLine = { line: row[0] };
-    let i = 1;
-    if (typeof row[i] === 'string' || row[i] === null) {
-      const text = row[i++];
-      if (typeof text === 'string') l.text = text;
-      const container = row[i];
-      if (typeof container === 'string') {
-        l.in = container;
-        i++;
-      }
-    }
-    const at: number[] = [];
-    for (let v = row[i]; typeof v === 'number'; v = row[++i]) at.push(v);
+  return doc.lines.map(([line, at, text, container, extra]) => {
+    const l: ReferenceLine = { line };
+    if (typeof text === 'string' && text !== '') l.text = text;
     if (at.length > 0) l.at = at;
-    const extra = row[i];
-    if (extra !== null && typeof extra === 'object') Object.assign(l, extra);
+    if (typeof container === 'string') l.in = container;
+    if (extra) Object.assign(l, extra);
     return l;
   });
 }
@@ -168,7 +162,6 @@ export function lineWindow(trimmed: string, column: number): string {
   const end = start + LINE_TEXT_MAX;
   return `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}`;
 }
-const OFFSETS = { type: 'array', items: { type: 'integer', minimum: 0 } } as const;
 /**
  * Documents whose symbols and highlights are asked for at once. The round trips overlap: on 41
  * documents never asked before, 8 at once took 148 ms, 32 took 112 ms, all 41 took 100 ms
@@ -207,12 +200,13 @@ export const findReferences = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    'Exact references (no comments, strings, namesakes, unlike grep) by document, a row a line: [line, text, container, ...offsets, {decl|import|write: offsets}]. complete:false: project loading, ask again. A cut list continues by cursor.',
+    "Exact references by document, a row a line: [line, offsets, text, container, {decl|import|write}], null text/container: the row before's. residue: also the name in comments, strings, untyped uses. complete:false: ask again.",
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,
       includeDeclaration: { type: 'boolean', default: true },
-      referencesLimit: { ...limitParameter('references'), description: 'Counts references across documents.' },
+      referencesLimit: limitParameter('references'),
+      residue: { type: 'boolean' },
       cursor: cursorInput,
     },
     ['symbol'],
@@ -238,45 +232,12 @@ export const findReferences = defineTool({
           lines: {
             type: 'array',
             description:
-              'One row per line and container: [line, text, in, ...at, {decl, import, write, len, edited}], the later parts left out when empty. Each reference is listed once: in decl, else import, else write, else at.',
-            items: {
-              type: 'array',
-              minItems: 1,
-              items: {
-                anyOf: [
-                  {
-                    type: 'integer',
-                    minimum: 0,
-                    description:
-                      'First the one-based line; then at: zero-based UTF-16 document offsets of references that read the symbol or are unclassified.',
-                  },
-                  {
-                    type: ['string', 'null'],
-                    description:
-                      'text: the trimmed line, over 100 characters a window around the first reference ("…" marking each cut); null or left out when the row before in the document has the same, and on import lines. ' +
-                      "in, after text: the containing named symbol (dotted name path; anonymous callbacks and a function's locals left out; innermost names kept past 40 characters, … marking the cut), leaving out symbols declared on this line; " +
-                      'left out when the row before says it, "" for none after one. A line whose references differ in it has a row per container.',
-                  },
-                  {
-                    type: 'object',
-                    properties: {
-                      write: {
-                        ...OFFSETS,
-                        description:
-                          "Offsets of references that write the symbol (assignment, destructuring target, ++/--, delete, a new object's member), declarations left out.",
-                      },
-                      decl: { ...OFFSETS, description: 'Offsets of declarations.' },
-                      import: { ...OFFSETS, description: 'Offsets of references in an import or re-export statement (its text left out).' },
-                      len: {
-                        ...OFFSETS,
-                        description: "Lengths of the line's references in position order (every list together), when one differs from the symbol name's.",
-                      },
-                      edited: { ...OFFSETS, description: 'Staged view: offsets of references whose text staged edits changed.' },
-                    },
-                  },
-                ],
-              },
-            },
+              'A row per line and container, positions fixed: [line, offsets, text, container, more], trailing nulls cut. line: one-based. offsets: UTF-16 document offsets of reads (or unclassified). ' +
+              'text: the trimmed line (over 100 characters a window, "…" at each cut); null: as the row before, "": an import line. ' +
+              'container: the enclosing named symbol (dotted), not one declared on the line; null: as the row before, "": none. ' +
+              'more: {write, decl, import: offsets; len: lengths, if one differs from the name; edited: offsets staged edits changed}. ' +
+              'A reference is listed once: in decl, else import, else write, else offsets.',
+            items: { type: 'array', items: { type: ['integer', 'array', 'string', 'null', 'object'] } },
           },
         },
         required: ['path', 'lines'],
@@ -288,6 +249,7 @@ export const findReferences = defineTool({
       },
       complete: { type: 'boolean', description: 'False when the language service may still have been loading the project; ask again in a few seconds.' },
       outsideWorkspace: { type: 'integer', minimum: 1, description: 'References outside the open folders (library files), left out.' },
+      residue: residueSchema,
       note: { type: 'string' },
     },
     required: ['symbol', 'folderId', 'documents', 'totalReferences', 'complete'],
@@ -432,12 +394,59 @@ export const findReferences = defineTool({
       complete,
     };
     if (outside > 0) data.outsideWorkspace = outside;
+    if (input.residue) {
+      const name = r.document.host.text.slice(r.symbol.selectionRange.start, r.symbol.selectionRange.end);
+      data.residue = await referenceResidue(ctx, r.document, name, found);
+    }
     if (!complete) {
       data.note = `The ${r.document.host.languageId} language service answered only from open files; it may still be loading the project (or it only knows open files). Ask again in a few seconds.`;
     }
     return data;
   },
 });
+
+/**
+ * The residue of the symbol's name in its folder: every reference found (the declaration too) is
+ * known. In the staged view a document the transaction changed is scanned in its staged text, the
+ * references mapped into it; one whose buffer changed since staging, or that is deleted, is not scanned.
+ */
+async function referenceResidue(ctx: ToolContext, doc: ResolvedDocument, name: string, found: readonly HostTarget[]): Promise<Residue> {
+  const workspace = doc.workspace;
+  const rel = (absPath: string) => toPosix(path.relative(workspace.fsPath, absPath));
+  const byPath = new Map<string, HostTarget[]>();
+  for (const t of found) if (isInside(workspace.fsPath, t.absPath)) byPath.set(rel(t.absPath), [...(byPath.get(rel(t.absPath)) ?? []), t]);
+  const known = new Map<string, Set<number>>();
+  const staged = ctx.view === 'staged';
+  const tm = ctx.services.transactions;
+  const skipped = new Set<string>();
+  for (const [p, targets] of byPath) {
+    if (!staged || tm.stagedView(workspace, p) === undefined) {
+      known.set(p, new Set(targets.map((t) => t.range.start)));
+      continue;
+    }
+    const resolved = await ctx.document({ path: targets[0].absPath }, undefined, 'reference').catch(() => undefined);
+    const view = resolved?.staged;
+    if (view?.state !== 'mapped') skipped.add(p);
+    else known.set(view.ref.path, new Set(targets.map((t) => view.map.toStaged(t.range.start, t.range.end).start)));
+  }
+  return findResidue({
+    name,
+    languageId: doc.host.languageId,
+    workspace,
+    editor: ctx.editor,
+    known,
+    ...(staged
+      ? {
+          textOf: (p: string) => {
+            if (skipped.has(p)) return null;
+            const v = tm.stagedView(workspace, p);
+            return v === 'gone' ? null : v?.text;
+          },
+          extraPaths: tm.changedDocuments(workspace).flatMap((d) => (d.path !== null && d.path !== d.origin?.path ? [d.path] : [])),
+        }
+      : {}),
+  });
+}
 
 /** Start offsets of the write accesses among the highlights of the symbol at an offset of a document. */
 async function writesAt(ctx: ToolContext, doc: ResolvedDocument, offset: number): Promise<ReadonlySet<number>> {

@@ -14,6 +14,9 @@ import type { ResolvedDocument } from '../core/documents/context';
 import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { toChanges } from '../core/transactions/editorEdits';
+import { findResidue, residueSchema } from '../core/symbols/residue';
+import type { Residue } from '../core/symbols/residue';
+import type { JsonSchema } from '../core/chain/schemas';
 
 import { coverageAfter, nothingChanged, refused, reviewed, reviewedMutationSchema, semanticMutationSchema, stage } from './shared/semanticStaging';
 import type { ReviewedMutationData, SemanticMutationData } from './shared/semanticStaging';
@@ -27,13 +30,22 @@ function renamedText(edit: HostWorkspaceEdit, absPath: string, offset: number): 
 
 // ---------------------------------------------------------------- rename-symbol
 
+const renameSchema: JsonSchema = {
+  ...reviewedMutationSchema,
+  properties: { ...(reviewedMutationSchema.properties as Record<string, JsonSchema>), residue: residueSchema },
+  required: [...(reviewedMutationSchema.required as string[]), 'residue'],
+};
+
+/** A rename's answer: what it staged, and the old name's occurrences left in the staged texts. */
+export type RenameData = (SemanticMutationData | ReviewedMutationData) & { residue: Residue };
+
 export const renameSymbol = defineTool({
   name: 'rename-symbol',
   title: 'Rename Symbol',
   category: 'Mutations',
   ...MUTATION,
   description:
-    'Stages renaming a symbol and its references in all files to newName, one revision (written by transaction-commit); a location on a usage works. Refused: the reason; overlapping staged edits: TransactionConflicted.',
+    'Stages renaming a symbol and its references in all files to newName, one revision (written by transaction-commit); a location on a usage works. Overlapping staged edits: TransactionConflicted. residue: the old name left in comments, strings, untyped uses.',
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,
@@ -43,7 +55,7 @@ export const renameSymbol = defineTool({
     ['symbol', 'newName'],
     { workspace: false },
   ),
-  dataSchema: reviewedMutationSchema,
+  dataSchema: renameSchema,
   annotations: mutationAnnotations('Rename Symbol'),
   examples: [
     {
@@ -61,7 +73,7 @@ export const renameSymbol = defineTool({
       },
     },
   ],
-  async run(input, ctx): Promise<SemanticMutationData | ReviewedMutationData> {
+  async run(input, ctx): Promise<RenameData> {
     let resolvedDoc: ResolvedDocument;
     let offset: number;
     checkSymbolSelector(input.symbol);
@@ -96,7 +108,22 @@ export const renameSymbol = defineTool({
       throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
     }
     const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
-    return input.includeDiff ? reviewed(ctx, workspace, staged) : staged;
+    // Scanned in the staged texts: what the rename changed no longer spells the old name.
+    const tm = ctx.services.transactions;
+    const residue = await findResidue({
+      name: oldName,
+      languageId: resolvedDoc.host.languageId,
+      workspace,
+      editor: ctx.editor,
+      textOf: (p) => {
+        const v = tm.stagedView(workspace, p);
+        return v === 'gone' ? null : v?.text;
+      },
+      extraPaths: tm.changedDocuments(workspace).flatMap((d) => (d.path !== null && d.path !== d.origin?.path ? [d.path] : [])),
+      inside: input.newName,
+    });
+    const data = { ...staged, residue };
+    return input.includeDiff ? reviewed(ctx, workspace, data) : data;
   },
 });
 

@@ -531,10 +531,10 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
       assert.deepEqual(
         ours.data.documents.items[0].lines,
         [
-          [1, 'let counter = 0;', { decl: [4] }],
-          [2, 'counter = counter + 1;', 27, { write: [17] }],
+          [1, [], 'let counter = 0;', null, { decl: [4] }],
+          [2, [27], 'counter = counter + 1;', null, { write: [17] }],
         ],
-        'as the answer gives them: a row a line, [line, text, ...at, {other accesses}]',
+        'as the answer gives them: a row a line, [line, at, text, in, {other accesses}]',
       );
       assert.deepEqual(
         ours.data.documents.items.flatMap((d) => decodeLines(d).map((l) => [l.line, l.text, lineReferences(l).length])),

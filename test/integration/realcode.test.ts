@@ -5,6 +5,7 @@ import * as vscode from 'vscode';
 import { readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { MutationData } from '../../src/core/transactions/types';
+import type { Residue } from '../../src/core/symbols/residue';
 import { activateExtension, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
 
 /**
@@ -190,6 +191,48 @@ describe('a real code base: rxjs 7 sources', function () {
       definition.targets.length >= 1 && definition.targets.every((t) => t.symbol?.symbolId.includes('innerFrom.ts#Function:innerFrom')),
       'a call of innerFrom leads to its declarations',
     );
+  });
+
+  it("rename Subscription.add: the answer's residue has isFunction(value.add) in isSubscription, a property access the service could not tie to the symbol", async () => {
+    const symbol = {
+      location: { selection: { document: { path: 'src/internal/Subscription.ts' }, selectedText: 'add', contextAfter: '(teardown: TeardownLogic)' } },
+    };
+    const started = Date.now();
+    const rename = expectOk<MutationData & { residue: Residue }>(await invoke('rename-symbol', { symbol, newName: 'addTeardown' })).data;
+    const renameMs = Date.now() - started;
+    try {
+      const rows = rename.residue.items.map((row) => Object.fromEntries(rename.residue.columns.map((c, i) => [c, row[i]])));
+      const check = rows.find((r) => r.path === 'src/internal/Subscription.ts' && String(r.text).includes('isFunction(value.add)'));
+      assert.ok(check, `isSubscription's check is residue: ${JSON.stringify(rows.slice(0, 10))}`);
+      assert.equal(check.kind, 'access');
+      const lines = fs.readFileSync(abs('src/internal/Subscription.ts'), 'utf8').split('\n');
+      assert.equal(lines[Number(check.line) - 1].indexOf('add', Number(check.column) - 1), Number(check.column) - 1, 'line and column point at the name');
+      assert.ok(rename.residue.scanned.files > 200, `the sources were scanned: ${rename.residue.scanned.files} files`);
+      assert.ok(
+        rows.every((r) => r.kind !== 'access' || /\.\s*add\b/.test(String(r.text))),
+        `every access row is an x.add the rename left: ${JSON.stringify(rows.filter((r) => r.kind === 'access'))}`,
+      );
+      // What the scan costs: find-references with and without it, the same question otherwise.
+      const timed = async (residue: boolean) => {
+        const t = Date.now();
+        expectOk(await invoke('find-references', { symbol, referencesLimit: 500, ...(residue ? { residue } : {}) }));
+        return Date.now() - t;
+      };
+      await timed(false);
+      const plain: number[] = [];
+      const withResidue: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        plain.push(await timed(false));
+        withResidue.push(await timed(true));
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
+      console.log(
+        `      rename ${renameMs} ms (residue ${rename.residue.totalCount} in ${rename.residue.scanned.files} files: ${JSON.stringify(rename.residue.kinds)}); ` +
+          `find-references median of 5: ${median(plain)} ms, with residue ${median(withResidue)} ms`,
+      );
+    } finally {
+      expectOk(await invoke('transaction-rollback', {}));
+    }
   });
 
   it("get-document-outline of TestScheduler.ts (25 KB) lists its declarations, not its methods' locals and callbacks, in a fraction of the file's bytes", async () => {

@@ -125,7 +125,11 @@ export const reviewedMutationSchema: JsonSchema = {
  * transaction-preview shows them), in place of the documents list: a change and its review in
  * one answer, the paths said once.
  */
-export async function reviewed(ctx: ToolContext, workspace: Workspace, data: SemanticMutationData): Promise<ReviewedMutationData> {
+export async function reviewed<T extends SemanticMutationData>(
+  ctx: ToolContext,
+  workspace: Workspace,
+  data: T,
+): Promise<Omit<T, 'documents'> & ReviewedMutationData> {
   const tm = ctx.services.transactions;
   const revision = tm.history(workspace).find((r) => r.revision === data.revision.revision);
   const paths = new Set(revision?.paths ?? data.documents.items.map((d) => d.path));

@@ -296,7 +296,11 @@ describe('tools: symbols and references over the fake host', () => {
       ],
     );
     assert.equal(`${d.folderId}:src/shapes.ts`, documentIdOfSymbol(d.symbol.symbolId), 'folderId and path make the documentId');
-    assert.deepEqual(d.documents.items[0].lines, [[2, 'export class Circle implements Shape {', { decl: [circleAt] }]], 'a row: [line, text, {decl}]');
+    assert.deepEqual(
+      d.documents.items[0].lines,
+      [[2, [], 'export class Circle implements Shape {', null, { decl: [circleAt] }]],
+      'a row: [line, at, text, in, {decl}]',
+    );
     assert.deepEqual(
       decodeLines(d.documents.items[1])[1],
       { line: 2, text: 'const c = new Circle();', write: [USE.lastIndexOf('Circle')] },
@@ -377,13 +381,13 @@ describe('tools: symbols and references over the fake host', () => {
     assert.deepEqual(d.documents.items[0], {
       path: 'src/pair.ts',
       lines: [
-        [1, { import: [starts[0]] }],
+        [1, [], '', null, { import: [starts[0]] }],
         // twice is declared on line 2, so its text names the container.
         // len follows position order across the access lists: the write (6), then the read (8).
-        [2, 'export function twice(a: Circle, b: Circle) {', starts[2], { write: [starts[1]], len: [6, 8] }],
-        [5, '(Circle)], y = [Circle', 'x', starts[3], { len: [8] }],
+        [2, [starts[2]], 'export function twice(a: Circle, b: Circle) {', null, { write: [starts[1]], len: [6, 8] }],
+        [5, [starts[3]], '(Circle)], y = [Circle', 'x', { len: [8] }],
         // The same line again for its other container (none: y is declared on it): its text (null) is the row before's.
-        [5, null, '', { write: [starts[4]] }],
+        [5, [], null, '', { write: [starts[4]] }],
       ],
     });
     assert.deepEqual(readLines(d.documents.items[0]).slice(2), [{ text: '(Circle)], y = [Circle', in: 'x' }, { text: '(Circle)], y = [Circle' }]);

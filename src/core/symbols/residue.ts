@@ -1,0 +1,343 @@
+/**
+ * The residue of a symbol's name: its whole-word occurrences that a language service's answer
+ * (references, a rename's edits) left out, each with what kind of text it sits in, so an agent
+ * can judge a rename or a reference list without grepping.
+ *
+ * The files scanned are the workspace's (its file list: no node_modules, build output or other
+ * noise folders) of the symbol's language family: TypeScript and JavaScript together (either may
+ * use the other's names), any other language alone. Kinds come from the language's syntax, read
+ * from the text (JavaScript and TypeScript, Python); in other languages every occurrence is
+ * 'other'. A property access (`value.add`) the service left out is one whose receiver it did not
+ * resolve to the symbol: an untyped (any) value's, or another type's member of that name. A module
+ * specifier (`from '../util/isFunction'`) names a file: counted, not listed (on rxjs, renaming
+ * isFunction left 28 of them and nothing else).
+ */
+import * as path from 'node:path';
+import type { JsonSchema } from '../chain/schemas';
+import type { EditorPort } from '../documents/editorPort';
+import { LanguageIndex } from '../documents/languages';
+import { LineIndex } from '../documents/text';
+import type { Workspace } from '../documents/workspaces';
+import { mapConcurrently } from '../util/concurrency';
+
+/** comment: in a comment; doc: in a doc comment or docstring; string: in string, template or regular expression text; access: `x.name` in code; other: anywhere else. */
+export type ResidueKind = 'comment' | 'doc' | 'string' | 'access' | 'other';
+
+/** Code kinds first: what can break without a type error comes before what only reads wrong. */
+export const RESIDUE_KINDS: readonly ResidueKind[] = ['access', 'other', 'string', 'doc', 'comment'];
+
+/** One occurrence: [path, line, column, kind, text], line and column one-based (UTF-16), text the trimmed line cut around it. */
+export type ResidueRow = [path: string, line: number, column: number, kind: ResidueKind, text: string];
+
+/** The names of a row's positions, given in every answer so a row reads without the definitions. */
+export const RESIDUE_COLUMNS = ['path', 'line', 'column', 'kind', 'text'] as const;
+
+export interface Residue {
+  columns: typeof RESIDUE_COLUMNS;
+  /** The occurrences listed, code kinds first (RESIDUE_KINDS' order), then by path and position. */
+  items: ResidueRow[];
+  hasMore: boolean;
+  totalCount: number;
+  /** Occurrences per kind, listed or not. */
+  kinds: Partial<Record<ResidueKind, number>>;
+  /** Occurrences in module specifiers (`from './isFunction'`), not listed: they name a file, which a rename does not change. */
+  modulePaths?: number;
+  /** The languages whose files were scanned, and how many files. */
+  scanned: { languages: string[]; files: number };
+}
+
+export const RESIDUE_LIMIT = 50;
+const TEXT_MAX = 80;
+const TEXT_BEFORE = 30;
+const FILES_AT_ONCE = 16;
+
+const JS_FAMILY = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
+
+/** The languages scanned for a symbol of a language. */
+export function languageFamily(languageId: string): string[] {
+  return JS_FAMILY.includes(languageId) ? JS_FAMILY : [languageId];
+}
+
+const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Start offsets of the whole-word occurrences of name (identifier characters and `$` bound a word; in JavaScript and TypeScript also `#`). */
+export function wholeWords(text: string, name: string, languageId: string): number[] {
+  if (name.length === 0 || !text.includes(name)) return [];
+  const before = JS_FAMILY.includes(languageId) ? '[\\p{ID_Continue}$#\\u200c\\u200d]' : '[\\p{ID_Continue}$]';
+  const re = new RegExp(`(?<!${before})${escape(name)}(?![\\p{ID_Continue}$\\u200c\\u200d])`, 'gu');
+  return [...text.matchAll(re)].map((m) => m.index);
+}
+
+// ---------------------------------------------------------------- regions
+
+/** module: a module specifier (`from './isFunction'`), which names a file, not the symbol. */
+type TextKind = 'comment' | 'doc' | 'string' | 'module';
+interface Region {
+  start: number;
+  end: number;
+  kind: TextKind;
+}
+
+/** Keywords after which a `/` starts a regular expression. */
+const EXPRESSION_WORDS = new Set(['return', 'typeof', 'instanceof', 'in', 'of', 'new', 'delete', 'void', 'throw', 'case', 'do', 'else', 'yield', 'await']);
+const IDENT = /[\p{ID_Continue}$]/u;
+/** What comes before a module specifier: `from`, `import`, `require(`, `import(`, `declare module`. */
+const MODULE_BEFORE = /(?:(?<![\w$.])(?:from|import|module)|(?<![\w$.])(?:require|import)\s*\()\s*$/;
+
+/** The comments, strings, templates' text and regular expressions of JavaScript or TypeScript, in order. */
+function jsRegions(text: string): Region[] {
+  const regions: Region[] = [];
+  /** Per open brace: whether it is a template's `${`. */
+  const braces: boolean[] = [];
+  let lastWord = '';
+  let last = ''; // the last significant character of code
+  const template = (from: number): number => {
+    let i = from;
+    while (i < text.length) {
+      const c = text[i];
+      if (c === '\\') i += 2;
+      else if (c === '`') {
+        regions.push({ start: from, end: i, kind: 'string' });
+        last = '`';
+        return i + 1;
+      } else if (c === '$' && text[i + 1] === '{') {
+        regions.push({ start: from, end: i, kind: 'string' });
+        braces.push(true);
+        last = '{';
+        return i + 2;
+      } else i++;
+    }
+    regions.push({ start: from, end: text.length, kind: 'string' });
+    return text.length;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === ' ' || c === '\t' || c === '\n' || c === '\r') {
+      i++;
+    } else if (c === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : end;
+      regions.push({ start: i, end: stop, kind: 'comment' });
+      i = stop;
+    } else if (c === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      const stop = end < 0 ? text.length : end + 2;
+      regions.push({ start: i, end: stop, kind: text[i + 2] === '*' && text[i + 3] !== '/' ? 'doc' : 'comment' });
+      i = stop;
+    } else if (c === '"' || c === "'") {
+      let j = i + 1;
+      while (j < text.length && text[j] !== c && text[j] !== '\n') j += text[j] === '\\' ? 2 : 1;
+      const specifier = MODULE_BEFORE.test(text.slice(Math.max(0, i - 16), i));
+      regions.push({ start: i, end: Math.min(j + 1, text.length), kind: specifier ? 'module' : 'string' });
+      i = j + 1;
+      last = c;
+    } else if (c === '`') {
+      i = template(i + 1);
+    } else if (c === '/' && (last === '' || (!IDENT.test(last) && !')]}'.includes(last)) || (IDENT.test(last) && EXPRESSION_WORDS.has(lastWord)))) {
+      let j = i + 1;
+      let inClass = false;
+      while (j < text.length && text[j] !== '\n' && (inClass || text[j] !== '/')) {
+        if (text[j] === '\\') j++;
+        else if (text[j] === '[') inClass = true;
+        else if (text[j] === ']') inClass = false;
+        j++;
+      }
+      regions.push({ start: i, end: Math.min(j + 1, text.length), kind: 'string' });
+      i = j + 1;
+      last = '/';
+      lastWord = '';
+    } else if (IDENT.test(c)) {
+      let j = i + 1;
+      while (j < text.length && IDENT.test(text[j])) j++;
+      lastWord = text.slice(i, j);
+      last = text[j - 1];
+      i = j;
+    } else {
+      if (c === '{') braces.push(false);
+      else if (c === '}' && braces.pop() === true) {
+        i = template(i + 1);
+        continue;
+      }
+      last = c;
+      lastWord = '';
+      i++;
+    }
+  }
+  return regions;
+}
+
+/** Python's comments and strings; a triple-quoted string that starts its line is a docstring. */
+function pythonRegions(text: string): Region[] {
+  const regions: Region[] = [];
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '#') {
+      const end = text.indexOf('\n', i);
+      const stop = end < 0 ? text.length : end;
+      regions.push({ start: i, end: stop, kind: 'comment' });
+      i = stop;
+    } else if (c === '"' || c === "'") {
+      const triple = text.startsWith(c.repeat(3), i);
+      const quote = triple ? c.repeat(3) : c;
+      let j = i + quote.length;
+      while (j < text.length && !text.startsWith(quote, j) && (triple || text[j] !== '\n')) j += text[j] === '\\' ? 2 : 1;
+      const stop = Math.min(j + quote.length, text.length);
+      let s = i;
+      while (s > 0 && /[rRbBuUfF]/.test(text[s - 1])) s--;
+      const lineStart = text.lastIndexOf('\n', s - 1) + 1;
+      const doc = triple && text.slice(lineStart, s).trim() === '';
+      regions.push({ start: s, end: stop, kind: doc ? 'doc' : 'string' });
+      i = stop;
+    } else i++;
+  }
+  return regions;
+}
+
+/** A reader of occurrences' kinds in one text (the text is scanned once, on the first question). */
+export function residueKinds(text: string, languageId: string): (offset: number) => ResidueKind | 'module' {
+  const js = JS_FAMILY.includes(languageId);
+  const python = languageId === 'python';
+  if (!js && !python) return () => 'other';
+  let regions: Region[] | undefined;
+  const regionAt = (all: readonly Region[], offset: number): Region | undefined => {
+    let lo = 0;
+    let hi = all.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const r = all[mid];
+      if (r.end <= offset) lo = mid + 1;
+      else if (r.start > offset) hi = mid - 1;
+      else return r;
+    }
+    return undefined;
+  };
+  return (offset) => {
+    const all = (regions ??= js ? jsRegions(text) : pythonRegions(text));
+    const inside = regionAt(all, offset);
+    if (inside) return inside.kind;
+    // The code character before it, over white space and comments (a comment may end with a full stop).
+    let j = offset - 1;
+    for (;;) {
+      while (j >= 0 && /\s/.test(text[j])) j--;
+      const r = j >= 0 ? regionAt(all, j) : undefined;
+      if (!r || r.kind === 'string' || r.kind === 'module') break;
+      j = r.start - 1;
+    }
+    // `...name` spreads it; `x.name` and `x?.name` access it.
+    return text[j] === '.' && !(js && text[j - 1] === '.') ? 'access' : 'other';
+  };
+}
+
+/** The trimmed line around an occurrence, cut to TEXT_MAX characters around it ("…" marking each cut). */
+function lineAround(lines: LineIndex, offset: number): { line: number; column: number; text: string } {
+  const pos = lines.positionAt(offset);
+  const full = lines.lineText(pos.line);
+  const trimmed = full.trim();
+  const at = pos.character - (full.length - full.trimStart().length);
+  if (trimmed.length <= TEXT_MAX) return { line: pos.line + 1, column: pos.character + 1, text: trimmed };
+  const start = Math.max(0, Math.min(at - TEXT_BEFORE, trimmed.length - TEXT_MAX));
+  const end = start + TEXT_MAX;
+  return { line: pos.line + 1, column: pos.character + 1, text: `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}` };
+}
+
+// ---------------------------------------------------------------- the scan
+
+export interface ResidueFile {
+  path: string;
+  text: string;
+  languageId: string;
+  /** Start offsets in text of the occurrences the language service accounted for. */
+  known?: ReadonlySet<number>;
+}
+
+interface Found {
+  path: string;
+  offset: number;
+  kind: ResidueKind;
+  lines: LineIndex;
+}
+
+/** The residue of name in the files, pure: see the module comment. */
+export function residueOf(name: string, files: readonly ResidueFile[], limit = RESIDUE_LIMIT, inside?: string): Omit<Residue, 'scanned' | 'columns'> {
+  const found: Found[] = [];
+  let modulePaths = 0;
+  // Where name is a word of `inside` (a new name holding the old one), those occurrences are not residue.
+  const shifts = inside === undefined ? [] : wholeWords(inside, name, 'plaintext');
+  const partOf = (text: string, o: number) => shifts.some((k) => o >= k && text.startsWith(inside as string, o - k));
+  for (const f of files) {
+    const starts = wholeWords(f.text, name, f.languageId).filter((o) => !f.known?.has(o) && !partOf(f.text, o));
+    if (starts.length === 0) continue;
+    const kindAt = residueKinds(f.text, f.languageId);
+    const lines = new LineIndex(f.text);
+    for (const offset of starts) {
+      const kind = kindAt(offset);
+      if (kind === 'module') modulePaths++;
+      else found.push({ path: f.path, offset, kind, lines });
+    }
+  }
+  const kinds: Partial<Record<ResidueKind, number>> = {};
+  for (const f of found) kinds[f.kind] = (kinds[f.kind] ?? 0) + 1;
+  const rank = (k: ResidueKind) => RESIDUE_KINDS.indexOf(k);
+  found.sort((a, b) => rank(a.kind) - rank(b.kind) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.offset - b.offset));
+  const items = found.slice(0, limit).map((f): ResidueRow => {
+    const { line, column, text } = lineAround(f.lines, f.offset);
+    return [f.path, line, column, f.kind, text];
+  });
+  return { items, hasMore: found.length > items.length, totalCount: found.length, kinds, ...(modulePaths > 0 ? { modulePaths } : {}) };
+}
+
+export interface ResidueQuestion {
+  name: string;
+  /** The language of the symbol's document: its family's files are scanned. */
+  languageId: string;
+  workspace: Workspace;
+  editor: EditorPort;
+  /** The text to scan at a path when it is not the editor's (a staged text); null: the path is not scanned. */
+  textOf?: (relativePath: string) => string | null | undefined;
+  /** Paths the file list lacks (files a transaction creates or moves). */
+  extraPaths?: readonly string[];
+  /** Per workspace-relative path, the start offsets in its scanned text that the language service accounted for. */
+  known?: ReadonlyMap<string, ReadonlySet<number>>;
+  /** A text (a rename's new name) whose own occurrences of name are not residue. */
+  inside?: string;
+  limit?: number;
+}
+
+/** The residue of a name in a workspace folder, each file read through the editor (an unsaved buffer counts) unless textOf gives its text. */
+export async function findResidue(q: ResidueQuestion): Promise<Residue> {
+  const family = languageFamily(q.languageId);
+  const index = new LanguageIndex(q.editor.languages());
+  const { paths } = await q.workspace.files();
+  const candidates = [...new Set([...paths, ...(q.extraPaths ?? [])])]
+    .map((p) => ({ path: p, languageId: index.languageOf(p) }))
+    .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
+  const read = await mapConcurrently(candidates, FILES_AT_ONCE, async (c): Promise<ResidueFile | undefined> => {
+    const given = q.textOf?.(c.path);
+    if (given === null) return undefined;
+    const text = given ?? (await q.editor.readDocument(path.join(q.workspace.fsPath, c.path)))?.text;
+    if (text === undefined) return undefined;
+    const known = q.known?.get(c.path);
+    return { path: c.path, text, languageId: c.languageId, ...(known ? { known } : {}) };
+  });
+  const files = read.filter((f): f is ResidueFile => f !== undefined);
+  const languages = [...new Set(candidates.map((c) => c.languageId))].sort();
+  return { columns: RESIDUE_COLUMNS, ...residueOf(q.name, files, q.limit, q.inside), scanned: { languages, files: files.length } };
+}
+
+/** The residue as answers describe it (said shortly: it is in two tools' schemas). */
+export const residueSchema: JsonSchema = {
+  type: 'object',
+  description: "The name's whole-word uses the service left out, in the folder's files of its language family.",
+  properties: {
+    columns: { type: 'array' },
+    items: {
+      type: 'array',
+      description: 'Rows by columns; kind: comment, doc, string, access (x.name not tied to the symbol: untyped, or another type), other.',
+    },
+    hasMore: { type: 'boolean' },
+    totalCount: { type: 'integer' },
+  },
+  required: ['items', 'hasMore', 'totalCount'],
+};

@@ -1,0 +1,123 @@
+import * as assert from 'node:assert/strict';
+import { languageFamily, residueKinds, residueOf, wholeWords } from '../../../../src/core/symbols/residue';
+import type { ResidueFile } from '../../../../src/core/symbols/residue';
+
+/** The kind of each whole-word occurrence of name in a text, in order. */
+const kindsOf = (text: string, name: string, languageId = 'typescript') => {
+  const kindAt = residueKinds(text, languageId);
+  return wholeWords(text, name, languageId).map((o) => kindAt(o));
+};
+
+describe('core/symbols/residue: the name left where a language service did not look', () => {
+  it('finds whole words only: identifier characters and $ bound a word, and #add is another name', () => {
+    const text = 'add(1); adder(2); readd(3); $add; add$; this.#add; a_add; x.add; (add)';
+    assert.deepEqual(wholeWords(text, 'add', 'typescript'), [0, text.indexOf('x.add') + 2, text.indexOf('(add)') + 1]);
+    assert.deepEqual(wholeWords('#add', 'add', 'python'), [1], 'in Python # starts a comment, not a name');
+    assert.deepEqual(wholeWords('names: add, add2, $', 'add', 'python'), [7]);
+  });
+
+  it('classifies TypeScript and JavaScript by syntax: comment, doc comment, string, template text, regular expression, property access, other', () => {
+    const text = [
+      '/** Calls add on the subscription. */',
+      'export function isSubscription(value: any): value is Subscription {',
+      '  // add is checked through any',
+      '  return isFunction(value.add) && value?.add.length > 0;',
+      '}',
+      "const msg = 'add a teardown';",
+      'const t = `${value.add} then add`;',
+      'const re = /add/;',
+      '/* add */ const n = total / add / 2;',
+      'const spread = { ...add };',
+      'export { add };',
+    ].join('\n');
+    assert.deepEqual(kindsOf(text, 'add'), [
+      'doc',
+      'comment',
+      'access',
+      'access',
+      'string',
+      'access',
+      'string',
+      'string',
+      'comment',
+      'other',
+      'other',
+      'other',
+    ]);
+  });
+
+  it('template text is text but its ${} holds code, nested braces included; an unterminated comment runs to the end', () => {
+    const text = 'const s = `a ${ {k: add}.k } add ${ `add` }`;\nf(add);\n/* add';
+    assert.deepEqual(kindsOf(text, 'add'), ['other', 'string', 'string', 'other', 'comment']);
+  });
+
+  it('module specifiers name files: counted apart, not listed', () => {
+    const text = [
+      "import { isFunction } from '../util/isFunction';",
+      "export * from './isFunction';",
+      "const m = require('./isFunction');",
+      "const n = await import('./isFunction');",
+      "import './isFunction';",
+      "const label = 'isFunction';",
+    ].join('\n');
+    const r = residueOf('isFunction', [{ path: 'a.ts', text, languageId: 'typescript', known: new Set([text.indexOf('isFunction')]) }]);
+    assert.deepEqual(
+      r.items.map((i) => [i[1], i[3]]),
+      [[6, 'string']],
+    );
+    assert.equal(r.modulePaths, 5);
+    assert.equal(r.totalCount, 1);
+  });
+
+  it('a comment ending in a full stop before a name does not make it a property access', () => {
+    assert.deepEqual(kindsOf('// Register the handler.\nadd(handler);\n/* then. */ add(x);\nfoo. /* c */ add;', 'add'), ['other', 'other', 'access']);
+  });
+
+  it('classifies Python by its comments, strings and docstrings; other languages say other', () => {
+    const text = ['def f(value):', '    """Call add."""', '    # add it', "    return value.add(x) or 'add' or f'{add}'", "x = '''add'''"].join('\n');
+    assert.deepEqual(kindsOf(text, 'add', 'python'), ['doc', 'comment', 'access', 'string', 'string', 'string']);
+    assert.deepEqual(kindsOf('// add\nx.add();', 'add', 'go'), ['other', 'other']);
+  });
+
+  it('leaves out what the service accounted for, lists code kinds first, caps the list and counts every occurrence', () => {
+    const files: ResidueFile[] = [
+      { path: 'a.ts', text: '// add\nsub.add(x);\nvalue.add(y);\n', languageId: 'typescript', known: new Set([11]) },
+      { path: 'b.ts', text: "'add';\n/** add */\nadd();\n", languageId: 'typescript' },
+    ];
+    const all = residueOf('add', files);
+    assert.deepEqual(all.items, [
+      ['a.ts', 3, 7, 'access', 'value.add(y);'],
+      ['b.ts', 3, 1, 'other', 'add();'],
+      ['b.ts', 1, 2, 'string', "'add';"],
+      ['b.ts', 2, 5, 'doc', '/** add */'],
+      ['a.ts', 1, 4, 'comment', '// add'],
+    ]);
+    assert.equal(all.totalCount, 5);
+    assert.equal(all.hasMore, false);
+    assert.deepEqual(all.kinds, { comment: 1, access: 1, string: 1, doc: 1, other: 1 });
+    const cut = residueOf('add', files, 2);
+    assert.deepEqual(
+      cut.items.map((r) => r[3]),
+      ['access', 'other'],
+    );
+    assert.equal(cut.totalCount, 5);
+    assert.equal(cut.hasMore, true);
+  });
+
+  it('a new name holding the old one as a word is not residue; a long line is cut around the occurrence', () => {
+    const files: ResidueFile[] = [{ path: 'a.py', text: `x = add.more\ny = add\nz = ${'q'.repeat(120)} + add + ${'r'.repeat(60)}\n`, languageId: 'python' }];
+    const r = residueOf('add', files, 50, 'add.more');
+    assert.deepEqual(
+      r.items.map((i) => i[1]),
+      [2, 3],
+    );
+    const long = r.items[1][4];
+    assert.ok(long.startsWith('…') && long.endsWith('…') && long.includes(' + add + '), long);
+    assert.ok(long.length <= 82, long);
+  });
+
+  it('scans TypeScript and JavaScript together, any other language alone', () => {
+    assert.deepEqual(languageFamily('javascriptreact'), ['typescript', 'typescriptreact', 'javascript', 'javascriptreact']);
+    assert.deepEqual(languageFamily('python'), ['python']);
+  });
+});
