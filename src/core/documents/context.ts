@@ -129,6 +129,7 @@ export class ToolContext {
     return real;
   };
   private stagedByBase: Map<string, StagedDocument> | undefined;
+  private lateAnswer: (() => ToolError) | undefined;
 
   constructor(
     readonly services: Services,
@@ -146,6 +147,20 @@ export class ToolContext {
   /** Whether the call was cancelled or timed out: work that only waits (for a loading service) stops. */
   get cancelled(): boolean {
     return this.signal?.isCancellationRequested === true;
+  }
+
+  /**
+   * What the call answers if it runs out of time: a language service seen still loading (or just
+   * loaded, still slow) sets it, so the answer says to ask again rather than to narrow the question.
+   * The first one set stays.
+   */
+  setLateAnswer(answer: () => ToolError): void {
+    this.lateAnswer ??= answer;
+  }
+
+  /** The answer set by setLateAnswer, undefined when no service was seen loading. */
+  lateError(): ToolError | undefined {
+    return this.lateAnswer?.();
   }
 
   /** Milliseconds left before the call times out (Infinity outside the chain). */
