@@ -244,8 +244,7 @@ describe('a real code base: rxjs 7 sources', function () {
     type Call = { symbol: SymbolOutput; callSites: [number, number, number, { via?: string }?][] };
     const callersOf = async (name: string) =>
       expectOk<{ calls: { items: Call[]; totalCount: number } }>(await invoke('find-callers', { symbol: sel(file, name, 'const ') })).data.calls;
-    const shape = (calls: { items: Call[] }) =>
-      calls.items.map((c) => [c.symbol.symbolId.replace(/^.*#/, ''), c.callSites.map((s) => s[3]?.via ?? '')]);
+    const shape = (calls: { items: Call[] }) => calls.items.map((c) => [c.symbol.symbolId.replace(/^.*#/, ''), c.callSites.map((s) => s[3]?.via ?? '')]);
     const emit = await callersOf('emit');
     // emit is called in startBuffer (inside the callback it schedules) and in the subscriber's next callback, in the operator's body.
     assert.deepEqual(shape(emit), [

@@ -62,9 +62,8 @@ export function viaOf(roots: readonly HostSymbol[], owner: HostSymbol | undefine
   const names: string[] = [];
   let level = owner ? owner.children : roots;
   for (;;) {
-    const next = level.find(
-      (s) => s.range.start <= site.start && site.end <= s.range.end && !(s.selectionRange.start <= site.start && site.end <= s.selectionRange.end),
-    );
+    // By range only: an anonymous function's selection range is its whole range (TypeScript's outline).
+    const next = level.find((s) => s.range.start <= site.start && site.end <= s.range.end);
     if (!next) break;
     if (isAnonymous(next.name) || FUNCTION_KINDS.has(next.kind)) names.push(next.name);
     level = next.children;

@@ -41,20 +41,22 @@ const OPS = [
   '',
 ].join('\n');
 
-/** A symbol from its declaration's text to the end of `to`, named at `nameAt` (callbacks: the start of their arrow). */
+/** A symbol from its declaration's text to the end of `to`, named at `nameAt`; a callback (no name in the text) is selected whole, as TypeScript's outline gives it. */
 function sym(name: string, kind: string, from: string, to: string, children: HostSymbol[] = [], nameAt?: string): HostSymbol {
   const start = OPS.indexOf(from);
   const end = OPS.indexOf(to, start) + to.length;
-  const nameStart = OPS.indexOf(nameAt ?? name, start);
+  const callback = name.endsWith(' callback');
+  const nameStart = callback ? start : OPS.indexOf(nameAt ?? name, start);
+  const nameEnd = callback ? end : nameStart + (nameAt ?? name).length;
   assert.ok(start >= 0 && end > start && nameStart >= start, `${name} in the text`);
-  return { name, kind, detail: '', range: { start, end }, selectionRange: { start: nameStart, end: nameStart + (nameAt ?? name).length }, children };
+  return { name, kind, detail: '', range: { start, end }, selectionRange: { start: nameStart, end: nameEnd }, children };
 }
 
 /** The outline TypeScript gives OPS: callbacks as functions named by their call, locals and fields under their containers. */
 function opsOutline(): HostSymbol[] {
-  const subscribe = sym('source.subscribe() callback', 'Function', "() => log('next')", "log('next')", [], '() =>');
+  const subscribe = sym('source.subscribe() callback', 'Function', "() => log('next')", "log('next')");
   const startBuffer = sym('startBuffer', 'Variable', 'startBuffer', '\n    }');
-  const operate = sym('operate() callback', 'Function', '(source) =>', '\n  }', [startBuffer, subscribe], '(source)');
+  const operate = sym('operate() callback', 'Function', '(source) =>', '\n  }', [startBuffer, subscribe]);
   const inner = sym('inner', 'Function', 'function inner', '\n    }');
   return [
     sym('bufferTime', 'Function', 'export function bufferTime', '\n}', [operate]),
