@@ -107,6 +107,8 @@ export interface Readiness {
   coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage>;
   folderCoverage(ctx: ToolContext, w: Workspace): Promise<Coverage[]>;
   require(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<Coverage>;
+  /** A call reads a document of the language: until its service proved it loaded, running out of time means it is still loading. */
+  noteDocument(ctx: ToolContext, languageId: string): void;
   clear(): void;
 }
 
@@ -377,6 +379,7 @@ export class ToolContext {
       const stagedView = await this.stagedViewOf(workspace, relativePath, host.text);
       if (stagedView) resolved.staged = stagedView;
     }
+    this.services.readiness.noteDocument(this, host.languageId);
     return resolved;
   }
 

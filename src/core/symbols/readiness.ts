@@ -151,6 +151,17 @@ export class ProjectReadiness implements Readiness {
   }
 
   /**
+   * Before any verdict of this call: a service never proved loaded, or proved moments ago, may be
+   * what makes the call slow (resolving a selector already asks it); a language with no service
+   * or none to test is left out.
+   */
+  noteDocument(ctx: ToolContext, languageId: string): void {
+    if (this.untestable.has(languageId) || !ctx.editor.languages().some((l) => l.id === languageId && l.providedBy.length > 0)) return;
+    const proof = this.proofs.get(languageId);
+    if (!proof || settling(proof)) lateMeansStarting(ctx, languageId);
+  }
+
+  /**
    * Coverage of every language service a folder-wide question reaches: the languages of the
    * folder's open documents, or, with none open, the language of its most common source files
    * (asking for that document's symbols starts its service).

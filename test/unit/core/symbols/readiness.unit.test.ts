@@ -335,6 +335,14 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.match(refused.error.message, /still loading the project .*ran out of time before its answer was complete/);
   });
 
+  it('a call that runs out of time before any verdict (resolving its selector already waits on the service): LanguageServiceStarting until the service proved it loaded', async () => {
+    h.settings.defaultTimeoutSeconds = 1;
+    const symbols = host.documentSymbols.bind(host);
+    host.documentSymbols = async (p: string) => (p === basePath ? new Promise<undefined>(() => undefined) : symbols(p));
+    const refused = await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+  });
+
   it('find-references asked before a concurrent call proved the project loaded asks again: the first answer may predate the load', async () => {
     const circleAt = BASE.indexOf('Circle');
     const bigAt = OTHER.indexOf('Circle');
