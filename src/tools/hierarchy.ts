@@ -1,15 +1,15 @@
 import { defineTool } from '../core/chain/definition';
-import type { LocationOutput, ResolvedDocument, ToolContext } from '../core/documents/context';
+import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { retry, revise, ToolError } from '../core/chain/envelope';
-import type { HostCall, HostHierarchyItem, HostRange, HostSymbol } from '../core/documents/editorPort';
-import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
+import type { HostCall, HostHierarchyItem, HostSymbol } from '../core/documents/editorPort';
+import { inTimeOrNot, partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
 import { collectionOutput, cursorInput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { documentSymbolTree, nameSpan, symbolOutput, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
 import { resolveSymbol } from '../core/symbols/selectors';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
-import { indentationOf, LineIndex } from '../core/documents/text';
+import { indentationOf } from '../core/documents/text';
 import { mapConcurrently } from '../core/util/concurrency';
 import { pythonOverloads } from '../core/symbols/overloads';
 import { readsHeritage } from '../core/symbols/heritage';
@@ -20,74 +20,15 @@ import type { Collection } from './shared/common';
 import { subtypes, supertypes, unique } from './shared/typeHierarchy';
 import type { HierarchySource } from './shared/typeHierarchy';
 import { anySymbolSchema, compareSymbols, isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
-import type { AnySymbol } from './shared/symbolAccess';
+import type { AnySymbol, ModuleSymbol } from './shared/symbolAccess';
+import { callOwner, siteSchema, sitesIn } from './shared/callSites';
+import type { SiteRow } from './shared/callSites';
+import { unexpandedNote } from '../core/symbols/callers';
 
 const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
 
-const siteSchema: JsonSchema = {
-  type: 'array',
-  minItems: 3,
-  description:
-    "A call, in the caller's document, as a row: [line, column, at, {len, staged}?]; at is its offset, the call's span {start: at, length: len, else the called function's name length}.",
-  items: {
-    anyOf: [
-      { type: 'integer', minimum: 0 },
-      {
-        type: 'object',
-        properties: {
-          len: { type: 'integer', minimum: 0 },
-          staged: { enum: ['edited', 'deleted', 'unmapped'], description: 'Staged view only, as on a location.' },
-        },
-      },
-    ],
-  },
-};
-
-/** A call site: line, column and offset; its length only when it is not the called function's name's. */
-export interface Site {
-  line: number;
-  column: number;
-  at: number;
-  len?: number;
-  /** Staged view only, as on a location. */
-  staged?: LocationOutput['staged'];
-}
-
-/** A call site as the answer gives it, a row like a reference line: [line, column, at, {len, staged}?]. */
-export type SiteRow = [number, number, number] | [number, number, number, Pick<Site, 'len' | 'staged'>];
-
-const siteRow = ({ line, column, at, ...rest }: Site): SiteRow => (Object.keys(rest).length > 0 ? [line, column, at, rest] : [line, column, at]);
-
-/** A row read back as the site it says. */
-export const readSite = (row: SiteRow): Site => ({ line: row[0], column: row[1], at: row[2], ...(row[3] ?? {}) });
-
-async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRange[], nameLength: number): Promise<SiteRow[]> {
-  const site = (line: number, column: number, start: number, length: number, staged?: Site['staged']): SiteRow =>
-    siteRow({
-      line,
-      column,
-      at: start,
-      ...(length !== nameLength ? { len: length } : {}),
-      ...(staged ? { staged } : {}),
-    });
-  const doc = ctx.view === 'staged' ? await ctx.document({ path: absPath }, undefined, 'site').catch(() => undefined) : undefined;
-  if (doc) {
-    return [...ranges]
-      .sort((a, b) => a.start - b.start)
-      .map((r) => {
-        const { line, column, span, staged } = ctx.toLocation(doc, r.start, r.end - r.start);
-        return site(line, column, span.start, span.length, staged);
-      });
-  }
-  const text = (await ctx.editor.readDocument(absPath))?.text ?? '';
-  const lines = new LineIndex(text);
-  return [...ranges]
-    .sort((a, b) => a.start - b.start)
-    .map((r) => {
-      const pos = lines.positionAt(r.start);
-      return site(pos.line + 1, pos.character + 1, r.start, r.end - r.start);
-    });
-}
+export { readSite } from './shared/callSites';
+export type { Site, SiteRow } from './shared/callSites';
 
 /** One example per tool: the symbol selected by its name in a file. */
 const example = (tool: string, title: string, file: string, name: string, outcome: string, contextBefore?: string) => [
@@ -109,7 +50,7 @@ const single = (target: ResolvedSymbol, ctx: ToolContext): SymbolOutput => symbo
 
 /** A calling or called function with its call sites; `calls`, when asked for deeper levels, its own callers or callees. */
 export interface CallItem {
-  symbol: AnySymbol;
+  symbol: AnySymbol | ModuleSymbol;
   callSites: SiteRow[];
   calls?: Collection<CallItem>;
 }
@@ -144,34 +85,59 @@ async function calls(
   providerAnswered(ctx, doc, 'callHierarchy');
   let budget = MAX_CALL_EXPANSIONS;
   let unexpanded = 0;
+  let late = 0;
   // One level: the edges as items in path order, each expanded while levels and budget remain (never into a function on its own path: recursion).
-  const level = async (edges: HostCall[], calledName: string, levelsLeft: number, path: ReadonlySet<string>): Promise<Collection<CallItem>> => {
+  // `from` holds the calls of an outgoing level; an incoming level's calls are in each caller.
+  const level = async (edges: HostCall[], from: HostHierarchyItem, levelsLeft: number, path: ReadonlySet<string>): Promise<Collection<CallItem>> => {
+    const fromOwner = direction === 'outgoing' ? await callOwner(ctx, from) : undefined;
     const built = await mapConcurrently(edges, 8, async (edge) => {
       // The call's span is the called function's name: the target's for callers, the edge's for callees.
-      const called = direction === 'incoming' ? calledName : edge.item.name;
-      const item: CallItem = { symbol: await symbolForItem(ctx, edge.item), callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length) };
-      return { item, edge };
+      const called = direction === 'incoming' ? from.name : edge.item.name;
+      const owner = fromOwner ?? (await callOwner(ctx, edge.item));
+      const symbol = fromOwner ? await symbolForItem(ctx, edge.item) : owner.symbol;
+      return { item: { symbol, callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length, owner.via) } as CallItem, edge };
     });
     built.sort((a, b) => compareSymbols(a.item.symbol, b.item.symbol));
+    const merged = mergeOwners(built);
     // Only the first level continues by cursor; a deeper one is re-asked on its caller.
-    const page = path === roots ? paged(ctx, 'calls', built, limit, { key: (b) => b.item }) : limited(built, limit);
+    const page = path === roots ? paged(ctx, 'calls', merged, limit, { key: (b) => b.item }) : limited(merged, limit);
     if (levelsLeft > 0) {
       await mapConcurrently(page.items, 4, async ({ item, edge }) => {
-        if (isExternal(item.symbol) || path.has(itemKey(edge.item))) return;
-        // Near the call's timeout (or cancelled), the levels found so far are answered rather than a Timeout.
-        if (budget <= 0 || ctx.cancelled || ctx.remainingMs() < READINESS.marginMs) return void unexpanded++;
+        if (isExternal(item.symbol) || 'module' in item.symbol || path.has(itemKey(edge.item))) return;
+        if (budget <= 0) return void unexpanded++;
+        // Near the call's timeout (or cancelled), the levels found so far are answered, said to be partial, rather than a Timeout.
+        if (ctx.cancelled || ctx.remainingMs() < READINESS.marginMs) return void (unexpanded++, late++);
         budget--;
-        const next = await ctx.editor.callHierarchy(edge.item.absPath, edge.item.selectionRange.start, direction);
+        const next = await inTimeOrNot(ctx, ctx.editor.callHierarchy(edge.item.absPath, edge.item.selectionRange.start, direction));
+        if (!next) return void (unexpanded++, late++);
         if (!next.roots?.length) return void unexpanded++;
-        item.calls = await level(next.edges, edge.item.name, levelsLeft - 1, new Set([...path, itemKey(edge.item)]));
+        item.calls = await level(next.edges, edge.item, levelsLeft - 1, new Set([...path, itemKey(edge.item)]));
       });
     }
     return { ...page, items: page.items.map((b) => b.item) };
   };
   // depth is validated against depthParameter's bounds before the tool runs.
+  const [root] = h.roots;
   const roots = new Set(h.roots.map(itemKey));
-  const items = await level(h.edges, target.symbol.name, (depth ?? 1) - 1, roots);
-  return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...partial };
+  const items = await level(h.edges, { ...root, name: target.symbol.name }, (depth ?? 1) - 1, roots);
+  return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...(partial ?? (late > 0 ? unexpandedNote(late) : {})) };
+}
+
+/** Edges whose calls belong to one declaration (callbacks of one function) as one item, their sites in order; the first edge is expanded. */
+function mergeOwners<T extends { item: CallItem }>(built: T[]): T[] {
+  const byId = new Map<string, T>();
+  const out: T[] = [];
+  for (const b of built) {
+    const id = 'symbolId' in b.item.symbol ? b.item.symbol.symbolId : undefined;
+    const first = id === undefined ? undefined : byId.get(id);
+    if (!first) {
+      if (id !== undefined) byId.set(id, b);
+      out.push(b);
+      continue;
+    }
+    first.item.callSites = [...first.item.callSites, ...b.item.callSites].sort((x, y) => x[2] - y[2]);
+  }
+  return out;
 }
 
 /**
@@ -235,7 +201,13 @@ const callData = (what: string, nested: string): JsonSchema => ({
     calls: collectionOutput(what, {
       type: 'object',
       properties: {
-        symbol: anySymbolSchema,
+        symbol: {
+          ...anySymbolSchema,
+          properties: {
+            ...(anySymbolSchema.properties as Record<string, JsonSchema>),
+            module: { type: 'string', description: "Calls at a document's top level: its documentId (no symbolId)." },
+          },
+        },
         callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." },
         calls: { type: 'object', description: `depth > 1: ${nested}; none at the last level, for library functions, on recursion.` },
       },
@@ -244,7 +216,7 @@ const callData = (what: string, nested: string): JsonSchema => ({
     unexpanded: {
       type: 'integer',
       minimum: 1,
-      description: `Items left without calls: over ${MAX_CALL_EXPANSIONS} expansions, near the timeout, or none prepared there.`,
+      description: `Items left without calls: over ${MAX_CALL_EXPANSIONS} expansions, near the timeout (then complete: false), or none prepared there.`,
     },
     ...partialProperties,
   },
@@ -259,7 +231,7 @@ export const findCallers = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods that call a symbol, each with its call sites [line, column, offset]; follows imports and aliases, unlike grep. depth 2-3: each caller's callers in its calls.",
+    "Callers of a symbol, with call sites [line, column, offset]; follows imports and aliases. A caller is the innermost named function, method, class or const holding one, else {module}; a site's via: callbacks between. depth 2-3: callers' callers in calls.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,

@@ -288,6 +288,25 @@ describe('a real code base: rxjs 7 sources', function () {
     assert.deepEqual(tool, raw);
   });
 
+  it("find-callers in bufferTime.ts: a call belongs to the named function around it (a const holding an arrow is one), the callbacks between named as the site's via", async () => {
+    const file = 'src/internal/operators/bufferTime.ts';
+    type Call = { symbol: SymbolOutput; callSites: [number, number, number, { via?: string }?][] };
+    const callersOf = async (name: string) =>
+      expectOk<{ calls: { items: Call[]; totalCount: number } }>(await invoke('find-callers', { symbol: sel(file, name, 'const ') })).data.calls;
+    const shape = (calls: { items: Call[] }) => calls.items.map((c) => [c.symbol.symbolId.replace(/^.*#/, ''), c.callSites.map((s) => s[3]?.via ?? '')]);
+    const emit = await callersOf('emit');
+    // emit is called in startBuffer (inside the callback it schedules) and in the subscriber's next callback, in the operator's body.
+    assert.deepEqual(shape(emit), [
+      ['Function:bufferTime~3', ['operate() callback/createOperatorSubscriber() callback']],
+      ['Function:bufferTime~3/Function:operate() callback/Variable:startBuffer', ['executeSchedule() callback']],
+    ]);
+    const startBuffer = await callersOf('startBuffer');
+    assert.deepEqual(shape(startBuffer), [
+      ['Function:bufferTime~3', ['operate() callback']],
+      ['Function:bufferTime~3/Function:operate() callback/Variable:emit', ['']],
+    ]);
+  });
+
   it(`${ROUNDS} rounds of navigation, rename isFunction -> isCallable, commit, rename back, commit: every commit lands byte for byte`, async () => {
     const renamedFiles = new Map([...original].map(([p, b]) => [p, renamed(b, OLD, NEW)]));
     for (let round = 1; round <= ROUNDS; round++) {

@@ -206,6 +206,9 @@ export class ToolRunner {
       return await Promise.race([this.approveBoundAndRun(tool, input, options, ctx, cancellation, maxBytes), deadline, cancelled]);
     } catch (error) {
       if (error instanceof TimeoutSignal) {
+        // Out of time while a language service was loading: ask again, not narrow the question.
+        const late = ctx.lateError();
+        if (late) throw late;
         throw new ToolError(
           'Timeout',
           `${tool.name} did not finish within ${timeoutSeconds} s and was cancelled.${tool.operationKind === 'Mutation' ? ' Nothing was staged or written: it stops before its point of no return.' : ''} Language services may still be loading the project.`,

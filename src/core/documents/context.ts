@@ -109,6 +109,8 @@ export interface Readiness {
   coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage>;
   folderCoverage(ctx: ToolContext, w: Workspace): Promise<Coverage[]>;
   require(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<Coverage>;
+  /** A call reads a document of the language: until its service proved it loaded, running out of time means it is still loading. */
+  noteDocument(ctx: ToolContext, languageId: string): void;
   clear(): void;
 }
 
@@ -132,6 +134,7 @@ export class ToolContext {
   };
   private stagedByBase: Map<string, StagedDocument> | undefined;
   private pages = new Paging();
+  private lateAnswer: (() => ToolError) | undefined;
 
   constructor(
     readonly services: Services,
@@ -149,6 +152,20 @@ export class ToolContext {
   /** Whether the call was cancelled or timed out: work that only waits (for a loading service) stops. */
   get cancelled(): boolean {
     return this.signal?.isCancellationRequested === true;
+  }
+
+  /**
+   * What the call answers if it runs out of time: a language service seen still loading (or just
+   * loaded, still slow) sets it, so the answer says to ask again rather than to narrow the question.
+   * The first one set stays.
+   */
+  setLateAnswer(answer: () => ToolError): void {
+    this.lateAnswer ??= answer;
+  }
+
+  /** The answer set by setLateAnswer, undefined when no service was seen loading. */
+  lateError(): ToolError | undefined {
+    return this.lateAnswer?.();
   }
 
   /** Milliseconds left before the call times out (Infinity outside the chain). */
@@ -392,6 +409,7 @@ export class ToolContext {
       const stagedView = await this.stagedViewOf(workspace, relativePath, host.text);
       if (stagedView) resolved.staged = stagedView;
     }
+    this.services.readiness.noteDocument(this, host.languageId);
     return resolved;
   }
 

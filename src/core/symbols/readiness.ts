@@ -80,6 +80,12 @@ export class ProjectReadiness implements Readiness {
    * until the document's language service answers for the project, and says whether it did.
    */
   async coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
+    const c = await this.verdict(ctx, doc, maxWaitMs);
+    if (c.state === 'loading' || (c.state === 'loaded' && c.settling)) lateMeansStarting(ctx, c.languageId);
+    return c;
+  }
+
+  private async verdict(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
     const language = doc.host.languageId;
     const openOfLanguage = () =>
       new Set(
@@ -137,9 +143,22 @@ export class ProjectReadiness implements Readiness {
       if (round === 0 && (await within(searchesSymbols(ctx, doc), Math.max(left(), READINESS.firstProbeMs))) === false) {
         return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
       }
+      // No proof in the first round: a call that runs out of time while the probes go on says so.
+      if (round === 0) lateMeansStarting(ctx, language);
       if (left() === 0 || ctx.cancelled) return loading();
       await sleep(Math.min(READINESS.stepMs, left()));
     }
+  }
+
+  /**
+   * Before any verdict of this call: a service never proved loaded, or proved moments ago, may be
+   * what makes the call slow (resolving a selector already asks it); a language with no service
+   * or none to test is left out.
+   */
+  noteDocument(ctx: ToolContext, languageId: string): void {
+    if (this.untestable.has(languageId) || !ctx.editor.languages().some((l) => l.id === languageId && l.providedBy.length > 0)) return;
+    const proof = this.proofs.get(languageId);
+    if (!proof || settling(proof)) lateMeansStarting(ctx, languageId);
   }
 
   /**
@@ -180,6 +199,21 @@ export class ProjectReadiness implements Readiness {
 }
 
 const settling = (proof: Proof): boolean => Date.now() - proof.at < READINESS.settleMs;
+
+/**
+ * A call that saw the language's service loading (or proved loaded moments ago, still building
+ * what it loaded) and then runs out of time answers LanguageServiceStarting, to ask again:
+ * on a busy machine a cold service can take longer than any margin kept for it.
+ */
+function lateMeansStarting(ctx: ToolContext, languageId: string): void {
+  const since = Date.now();
+  ctx.setLateAnswer(() =>
+    starting(
+      { state: 'loading', languageId, waitedMs: Date.now() - since },
+      'the call ran out of time before its answer was complete, so it answers nothing (and stages nothing)',
+    ),
+  );
+}
 
 /** LanguageServiceStarting for a service that was still loading its project after waiting. */
 export function starting(c: Extract<Coverage, { state: 'loading' }>, consequence: string): ToolError {
@@ -254,6 +288,11 @@ export async function beforeTimeout<T>(ctx: ToolContext, languageId: string, wha
     throw starting({ state: 'loading', languageId, waitedMs: Date.now() - started }, `the ${what} did not come back before the call's timeout`);
   }
   return answer as T;
+}
+
+/** The request's answer, or undefined when it would come back too late for the call to answer in time. */
+export function inTimeOrNot<T>(ctx: ToolContext, ask: Promise<T>): Promise<T | undefined> {
+  return within(ask, Math.max(0, ctx.remainingMs() - READINESS.marginMs / 3));
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;

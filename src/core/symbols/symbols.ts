@@ -60,7 +60,8 @@ export const symbolOutputSchema: JsonSchema = {
   properties: {
     symbolId: {
       type: 'string',
-      description: 'Pass it back as symbol.symbolId. "<folderId>:<path>#Class:C/Method:m": says kind, name, container.',
+      description:
+        'Pass it back as symbol.symbolId. "<folderId>:<path>#Class:C/Method:m": says kind, name, container; "~N": the declaration after N of the same kind and name (overloads).',
     },
     name: { type: 'string', description: 'Only when the symbolId percent-escapes it.' },
     line: { type: 'integer', minimum: 1, description: "The name's line." },

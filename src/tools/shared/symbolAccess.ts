@@ -8,7 +8,8 @@ import type { ResolvedDocument, ToolContext } from '../../core/documents/context
 import type { HostHierarchyItem, HostSymbol } from '../../core/documents/editorPort';
 import { isInside, toPosix } from '../../core/documents/paths';
 import type { JsonSchema } from '../../core/chain/schemas';
-import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema, symbolWithName } from '../../core/symbols/symbols';
+import { documentIdOfSymbol, documentSymbolTree, symbolOutput, symbolOutputSchema } from '../../core/symbols/symbols';
+import { placeOfItem } from '../../core/symbols/callers';
 import type { SymbolOutput } from '../../core/symbols/symbols';
 import type { WorkspaceSelector } from '../../core/documents/workspaces';
 
@@ -20,6 +21,11 @@ export interface ExternalSymbol {
 }
 
 export type AnySymbol = SymbolOutput | ExternalSymbol;
+
+/** A document's top level as the owner of calls (core/symbols/callers.ts): its documentId, no symbolId. */
+export interface ModuleSymbol {
+  module: string;
+}
 
 export const anySymbolSchema: JsonSchema = {
   type: 'object',
@@ -37,7 +43,7 @@ export const anySymbolSchema: JsonSchema = {
 const TYPE_KINDS = new Set(['Class', 'Interface', 'Struct', 'Enum']);
 export const isTypeKind = (kind: string): boolean => TYPE_KINDS.has(kind);
 
-export const isExternal = (s: AnySymbol): s is ExternalSymbol => 'external' in s;
+export const isExternal = (s: AnySymbol | ModuleSymbol): s is ExternalSymbol => 'external' in s;
 
 /**
  * A provider's item (or a target range) as a symbol of the workspace: the document symbol whose
@@ -51,15 +57,8 @@ export async function symbolForItem(
   const doc = await documentFor(ctx, item.absPath, workspace);
   if (doc) {
     const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
-    const found = symbolWithName(roots, item.selectionRange.start, item.selectionRange.end);
-    const onName = (f: NonNullable<typeof found>) =>
-      f.symbol.selectionRange.start <= item.selectionRange.start && item.selectionRange.end <= f.symbol.selectionRange.end;
-    // Some providers point at a declaration by its whole range (TypeScript, for later overloads).
-    const wholeDeclaration = (f: NonNullable<typeof found>) =>
-      f.symbol.range.start === item.selectionRange.start && item.selectionRange.end <= f.symbol.range.end;
-    if (found && (onName(found) || wholeDeclaration(found))) {
-      return symbolOutput(ctx, doc, found.symbol, found.containers, roots);
-    }
+    const place = placeOfItem(roots, { kind: '', selectionRange: item.selectionRange });
+    if ('symbol' in place) return symbolOutput(ctx, doc, place.symbol.symbol, place.symbol.containers, roots);
     // Not a symbol of the outline (a local function, an arrow function): named by its place.
     const synthetic: HostSymbol = {
       name: item.name,
@@ -87,10 +86,10 @@ export async function documentFor(ctx: ToolContext, absPath: string, workspace?:
   }
 }
 
-/** Deterministic order for symbols: path, then offset (external ones last, by path and line). */
-export function compareSymbols(a: AnySymbol, b: AnySymbol): number {
-  const key = (s: AnySymbol): [number, string, number] =>
-    isExternal(s) ? [1, s.external.path, s.external.line] : [0, documentIdOfSymbol(s.symbolId), s.line * 1e6 + s.column];
+/** Deterministic order for symbols: path, then offset (a module first, external ones last, by path and line). */
+export function compareSymbols(a: AnySymbol | ModuleSymbol, b: AnySymbol | ModuleSymbol): number {
+  const key = (s: AnySymbol | ModuleSymbol): [number, string, number] =>
+    isExternal(s) ? [1, s.external.path, s.external.line] : 'module' in s ? [0, s.module, 0] : [0, documentIdOfSymbol(s.symbolId), s.line * 1e6 + s.column];
   const [ea, pa, oa] = key(a);
   const [eb, pb, ob] = key(b);
   return ea - eb || (pa < pb ? -1 : pa > pb ? 1 : 0) || oa - ob;

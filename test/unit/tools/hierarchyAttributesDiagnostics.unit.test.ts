@@ -437,6 +437,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const d = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 })).data;
     assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']], 'value']);
     assert.equal(d.unexpanded, 1);
+    assert.equal((d as { complete?: boolean }).complete, undefined, 'nothing to expand there is no missing level');
   });
 
   it('find-callers depth 3 near the timeout: the levels found so far come back, the rest counted as unexpanded, not a Timeout', async () => {
@@ -453,9 +454,16 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       return slow(absPath, offset, direction);
     };
     try {
-      const d = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 3 })).data;
+      const d = (
+        await h.ok<{ calls: Calls; unexpanded?: number; complete?: boolean; note?: string }>('find-callers', {
+          ...at('src/chain.ts', 'leaf', 'function '),
+          depth: 3,
+        })
+      ).data;
       assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']]], "middle's callers came back; theirs were not asked");
       assert.equal(d.unexpanded, 2);
+      assert.equal(d.complete, false, 'levels asked for and not given: partial, never complete');
+      assert.match(d.note ?? '', /2 items were left without calls .*Ask again/);
     } finally {
       Object.assign(READINESS, { marginMs: 3_000 });
     }

@@ -310,6 +310,39 @@ describe('readiness: project-wide answers from a service still loading its proje
     await h.fail('find-implementations', shape, 'Timeout');
   });
 
+  it('a call that ran out of time in its own work (a busy machine): Timeout once the service proved loaded long ago, LanguageServiceStarting when it saw it loading', async () => {
+    const implementation = (absPath: string, text: string, name: string) => {
+      const start = text.indexOf(name);
+      host.navigation.locations = (feature) => (feature === 'implementation' ? [{ absPath, range: { start, end: start + name.length } }] : []);
+    };
+    host.setSymbols(thirdPath, symbolsIn(THIRD, [{ name: 'helper', kind: 'Function', from: 'export function', to: '}\n' }]));
+    implementation(thirdPath, THIRD, 'helper');
+    // Proved loaded, long ago: a call that runs out of time is the call's own Timeout.
+    loaded = true;
+    await h.ok('find-implementations', shape);
+    Object.assign(READINESS, { settleMs: 0, marginMs: 300 });
+    h.settings.defaultTimeoutSeconds = 1;
+    // The implementation comes back; reading where it is does not, within the call's time.
+    implementation(otherPath, OTHER, 'Big');
+    const symbols = host.documentSymbols.bind(host);
+    host.documentSymbols = async (p: string) => (p === otherPath ? new Promise<undefined>(() => undefined) : symbols(p));
+    await h.fail('find-implementations', shape, 'Timeout');
+    // Loading: the same slowness answers LanguageServiceStarting.
+    loaded = false;
+    h.services.readiness.clear();
+    const refused = await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+    assert.match(refused.error.message, /still loading the project .*ran out of time before its answer was complete/);
+  });
+
+  it('a call that runs out of time before any verdict (resolving its selector already waits on the service): LanguageServiceStarting until the service proved it loaded', async () => {
+    h.settings.defaultTimeoutSeconds = 1;
+    const symbols = host.documentSymbols.bind(host);
+    host.documentSymbols = async (p: string) => (p === basePath ? new Promise<undefined>(() => undefined) : symbols(p));
+    const refused = await h.fail('find-implementations', shape, 'LanguageServiceStarting');
+    assert.equal(refused.continuation?.kind, 'RetryRequest');
+  });
+
   it('find-references asked before a concurrent call proved the project loaded asks again: the first answer may predate the load', async () => {
     const circleAt = BASE.indexOf('Circle');
     const bigAt = OTHER.indexOf('Circle');
@@ -323,7 +356,7 @@ describe('readiness: project-wide answers from a service still loading its proje
       if (feature === 'references' && asked++ === 0) {
         // While the open-files answer is on its way, the project loads and another call proves it.
         loaded = true;
-        await h.ok('search-symbols', { query: 'Big' });
+        await h.ok('search-symbols', { query: 'Shape' });
       }
       return answer;
     };
