@@ -30,8 +30,7 @@ async function readBytes(absPath: string): Promise<Uint8Array | undefined> {
 }
 
 const view = (a: Uint8Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
-  a === undefined || b === undefined ? a === b : view(a).equals(view(b));
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean => (a === undefined || b === undefined ? a === b : view(a).equals(view(b)));
 
 interface Original {
   absPath: string;
