@@ -20,6 +20,7 @@
 // $AW_BENCH_RENAME_ITERATIONS (stage + preview against the raw provider, default 6) and
 // $AW_BENCH_COMMIT_ITERATIONS (commits against raw applyEdit + save, default the rename iterations).
 // Real code: --only realcode runs that part alone; $AW_REALCODE_BASES (comma-separated names) picks code bases.
+// The large code base (bench/largeCode.mjs): --only large-code runs that part alone; $AW_LARGE_CODE_ONLY picks its parts.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -32,6 +33,7 @@ import { freshFixture, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
 import { generateWorkspace } from '../scripts/synthetic-workspace.mjs';
 import { benchDiff } from './diff.mjs';
 import { benchRealcode } from './realcode.mjs';
+import { benchLargeCode } from './largeCode.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(root, 'dist', 'extension.js');
@@ -54,8 +56,14 @@ const codeBases = process.env.AW_REALCODE_BASES
   : undefined;
 const iterations = Number(options.iterations);
 const warmup = Number(options.warmup);
-if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(warmup) || warmup < 0 || (options.only !== undefined && options.only !== 'realcode')) {
-  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>] [--only realcode]');
+if (
+  !Number.isInteger(iterations) ||
+  iterations < 1 ||
+  !Number.isInteger(warmup) ||
+  warmup < 0 ||
+  (options.only !== undefined && options.only !== 'realcode' && options.only !== 'large-code')
+) {
+  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>] [--only realcode|large-code]');
   process.exit(2);
 }
 const command = process.env.npm_lifecycle_event
@@ -70,6 +78,17 @@ if (options.only === 'realcode') {
   console.log(`\n## Agent Workbench real-code bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}\n\nCommand: \`${command}\`\n\n${realcode.markdown}\n`);
   for (const f of realcode.failures) console.error(`[bench] FAILED ${f}`);
   process.exit(realcode.failures.length > 0 ? 1 : 0);
+}
+
+if (options.only === 'large-code') {
+  console.log('[bench] bundle: node esbuild.mjs (the dev bundle VS Code loads)');
+  esbuild(false);
+  await ensureHost();
+  const largeCode = await benchLargeCode({ root });
+  console.log(
+    `\n## Agent Workbench large-code-base bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}\n\nCommand: \`${command}\`\n\n${largeCode.markdown}\n`,
+  );
+  process.exit(largeCode.failures.length > 0 ? 1 : 0);
 }
 
 if (!fs.existsSync(IN_HOST)) {
