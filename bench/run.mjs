@@ -12,6 +12,9 @@
 //   - in a real, headless VS Code on each real code base of scripts/fixtures.mjs CODE_BASES
 //     (bench/realcode.mjs, bench/realcode.ts): agent questions answered by the tools and the
 //     grep-and-read way, in bytes, with each side's correctness (also alone: --only realcode);
+//   - in a real, headless VS Code on a large real code base (bench/largeCode.mjs, bench/largeCode.ts):
+//     each tool beside its raw command, the commit beside applyEdit + save, the check beside tsc
+//     (also alone: --only large-code);
 // then prints a Markdown table and writes bench/results/latest.json.
 //
 // Options: --iterations <n> (default 300, or $AW_BENCH_ITERATIONS), --warmup <n> (default 30, or
@@ -184,6 +187,10 @@ const diff = benchDiff({ root });
 // --- 4b. real code bases: tool bytes against grep-and-read bytes -----------------------------------
 
 const realcode = await benchRealcode({ root, codeBases });
+
+// --- 4c. a large real code base: each tool beside its raw command ------------------------------------
+
+const largeCode = await benchLargeCode({ root });
 
 // --- 5. report ---------------------------------------------------------------------------------
 
@@ -382,7 +389,18 @@ const header = [
     'c = vscode.lm.invokeTool into the activated extension (dist bundle).',
   '',
 ];
-const markdown = [...header, ...lines, '', '### Real code: answer bytes against grep-and-read bytes', '', realcode.markdown].join('\n');
+const markdown = [
+  ...header,
+  ...lines,
+  '',
+  '### Real code: answer bytes against grep-and-read bytes',
+  '',
+  realcode.markdown,
+  '',
+  '### A large code base: each tool beside its raw command',
+  '',
+  largeCode.markdown,
+].join('\n');
 console.log(`\n${markdown}\n`);
 
 const report = {
@@ -408,6 +426,7 @@ const report = {
   large,
   diff,
   realcode: { totals: realcode.totals, failures: realcode.failures, file: 'bench/results/realcode.json' },
+  largeCode: { verdicts: largeCode.verdicts, failures: largeCode.failures, file: 'bench/results/large-code.json' },
   markdown,
 };
 fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -417,4 +436,5 @@ console.log(`[bench] wrote ${path.relative(root, RESULTS)}`);
 const failedRows = [...inHost.rows, ...large.rows].filter((r) => r.status === 'failed');
 for (const r of failedRows) console.error(`[bench] FAILED row ${r.id} (${r.label}):\n${r.error}`);
 for (const f of realcode.failures) console.error(`[bench] FAILED real code ${f}`);
-if (failedRows.length > 0 || realcode.failures.length > 0) process.exit(1);
+for (const f of largeCode.failures) console.error(`[bench] FAILED large code base ${f}`);
+if (failedRows.length > 0 || realcode.failures.length > 0 || largeCode.failures.length > 0) process.exit(1);
