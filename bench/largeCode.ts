@@ -170,6 +170,22 @@ async function measure(): Promise<void> {
   await activatedWorkbench();
   await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
   const rows: Row[] = [];
+  // Written after each part too: a run cut short by the runner's deadline still reports what it measured.
+  const check: LargeCodeResult['check'] = { typescript: editorTypeScript(), tsc: [], first: null, again: null };
+  const partial = (): void => {
+    const zero = memoryAfterGc(undefined);
+    const result: LargeCodeResult = {
+      codeBase,
+      windowOpen: { typescriptReadyMs, expected: final, raw: rawDone, tool: toolDone, probes },
+      references,
+      rename,
+      rows,
+      check,
+      memory: { gcForced: false, loaded: zero, staged: zero, afterRollback: zero, revisions: 0, edits: 0, failures: [] },
+      failures: { ...failures, incomplete: 'the in-host part did not finish' },
+    };
+    fs.writeFileSync(out, JSON.stringify(result, null, 2));
+  };
   const refsText = ok('find-references', await invokeLm(tool('find-references'), referencesInput));
   const refsData = dataOf<ReferencesData>(refsText);
   const references = {
@@ -331,8 +347,8 @@ async function measure(): Promise<void> {
   }
 
   // ---- 4. transaction-check beside tsc --noEmit -p with the TypeScript the editor runs
-  const typescript = editorTypeScript();
-  const check: LargeCodeResult['check'] = { typescript, tsc: [], first: null, again: null };
+  partial();
+  const typescript = check.typescript;
   if (part('check')) {
     await attempt('check', async () => {
       console.log(`[bench:large-code] tsc --noEmit -p (${typescript})`);
@@ -359,6 +375,7 @@ async function measure(): Promise<void> {
         return { ms: performance.now() - t, state: data.state, complete: data.complete ?? null };
       };
       check.first = await checkOnce();
+      partial();
       console.log(`[bench:large-code] first check ${JSON.stringify(check.first)}`);
       const one = await vscode.workspace.openTextDocument(uri('src/Array.ts'));
       const oneLine = one.lineAt(one.positionAt(useAt).line).text;
