@@ -3,6 +3,7 @@
 // (scripts/fixtures.mjs CODE_BASES.effect) runs bench/largeCode.ts. Returns the result, the rows
 // against their targets and a Markdown table; writes bench/results/large-code.json.
 // $AW_LARGE_CODE_ONLY (comma-separated: open, navigation, rename, commit, check, memory) picks parts.
+import { Buffer } from 'node:buffer';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';

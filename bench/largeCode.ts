@@ -37,20 +37,19 @@ const MANY: Target[] = [
   { path: 'src/Function.ts', name: 'satisfies', before: 'export const ' },
   { path: 'src/Function.ts', name: 'constTrue', before: 'export const ' },
   { path: 'src/Function.ts', name: 'absurd', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isFunction', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isObject', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isTagged', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isString', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isNumber', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isRecord', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isIterable', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isPromiseLike', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isNotUndefined', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isNullish', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isBoolean', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isBigInt', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isSymbol', before: 'export const ' },
-  { path: 'src/Predicate.ts', name: 'isDate', before: 'export const ' },
+  { path: 'src/String.ts', name: 'includes', before: 'export const ' },
+  { path: 'src/String.ts', name: 'startsWith', before: 'export const ' },
+  { path: 'src/String.ts', name: 'endsWith', before: 'export const ' },
+  { path: 'src/String.ts', name: 'indexOf', before: 'export const ' },
+  { path: 'src/Array.ts', name: 'isArray', before: 'export const ' },
+  { path: 'src/Context.ts', name: 'Reference', before: 'export const ' },
+  { path: 'src/Duration.ts', name: 'seconds', before: 'export const ' },
+  { path: 'src/Duration.ts', name: 'parts', before: 'export const ' },
+  { path: 'src/Hash.ts', name: 'structure', before: 'export const ' },
+  { path: 'src/Schedule.ts', name: 'fixed', before: 'export const ' },
+  { path: 'src/Schedule.ts', name: 'during', before: 'export const ' },
+  { path: 'src/Stream.ts', name: 'share', before: 'export const ' },
+  { path: 'src/Latch.ts', name: 'open', before: 'export const ' },
 ];
 
 export interface LargeCodeResult {
@@ -125,9 +124,12 @@ async function measure(): Promise<void> {
   };
   const offsetOf = async (t: Target, name = t.name): Promise<{ uri: vscode.Uri; at: number; pos: vscode.Position }> => {
     const doc = await vscode.workspace.openTextDocument(uri(t.path));
-    const i = doc.getText().indexOf(`${t.before}${name}`);
+    const text = doc.getText();
+    let i = text.indexOf(`${t.before}${name}`);
+    if (i < 0) i = text.indexOf(`${t.before === 'export const ' ? 'export function ' : 'export const '}${name}`);
     if (i < 0) throw new Error(`${t.path} declares no ${name} after "${t.before}"`);
-    return { uri: doc.uri, at: i + t.before.length, pos: doc.positionAt(i + t.before.length) };
+    const at = text.indexOf(name, i);
+    return { uri: doc.uri, at, pos: doc.positionAt(at) };
   };
   const symbolAt = (t: Target, at: number, name = t.name) => ({
     location: { span: { document: { path: t.path }, range: { start: at, length: name.length } } },
@@ -243,8 +245,9 @@ async function measure(): Promise<void> {
       await attempt(`nav.${c.name}`, async () => {
         rows.push(...(await measureGroup(`${c.name} (${codeBase.package})`, [lmVariant(c.name, c.input), c.raw], iterations, warmup)));
       });
-      if (failures[`nav.${c.name}`])
+      if (failures[`nav.${c.name}`]) {
         rows.push({ id: `${c.name}.lm`, group: `${c.name} (${codeBase.package})`, label: c.name, status: 'failed', error: failures[`nav.${c.name}`] });
+      }
     }
   }
 
@@ -353,19 +356,22 @@ async function measure(): Promise<void> {
     await attempt('check', async () => {
       console.log(`[bench:large-code] tsc --noEmit -p (${typescript})`);
       check.tsc.push(await tsc(typescript, path.join(folder.uri.fsPath, 'tsconfig.json')));
-      // A staged break: a one-line edit that makes every use of hasProperty's guard wrong.
+      // A staged break: a one-line edit renaming hasProperty's declaration alone, so every use of it fails.
       const doc = await vscode.workspace.openTextDocument(uri(RENAME.path));
       const line = doc
         .getText()
         .split('\n')
-        .findIndex((l) => l.startsWith('export const isString'));
-      if (line < 0) throw new Error('no isString line in Predicate.ts');
+        .findIndex((l) => l.startsWith(`${RENAME.before}${RENAME.name}`));
+      if (line < 0) throw new Error(`no line declaring ${RENAME.name} in ${RENAME.path}`);
       const lineText = doc.lineAt(line).text;
       ok(
         'edit-text',
         await invokeLm(tool('edit-text'), {
           edits: [
-            { location: { selection: { document: { path: RENAME.path }, selectedText: lineText } }, newText: lineText.replace('isString', 'isStringBroken') },
+            {
+              location: { selection: { document: { path: RENAME.path }, selectedText: lineText } },
+              newText: lineText.replace(RENAME.name, `${RENAME.name}Broken`),
+            },
           ],
         }),
       );
