@@ -12,6 +12,9 @@
 //   - in a real, headless VS Code on each real code base of scripts/fixtures.mjs CODE_BASES
 //     (bench/realcode.mjs, bench/realcode.ts): agent questions answered by the tools and the
 //     grep-and-read way, in bytes, with each side's correctness (also alone: --only realcode);
+//   - in a real, headless VS Code on a large real code base (bench/largeCode.mjs, bench/largeCode.ts):
+//     each tool beside its raw command, the commit beside applyEdit + save, the check beside tsc
+//     (also alone: --only large-code);
 // then prints a Markdown table and writes bench/results/latest.json.
 //
 // Options: --iterations <n> (default 300, or $AW_BENCH_ITERATIONS), --warmup <n> (default 30, or
@@ -20,6 +23,7 @@
 // $AW_BENCH_RENAME_ITERATIONS (stage + preview against the raw provider, default 6) and
 // $AW_BENCH_COMMIT_ITERATIONS (commits against raw applyEdit + save, default the rename iterations).
 // Real code: --only realcode runs that part alone; $AW_REALCODE_BASES (comma-separated names) picks code bases.
+// The large code base (bench/largeCode.mjs): --only large-code runs that part alone; $AW_LARGE_CODE_ONLY picks its parts.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -32,6 +36,7 @@ import { freshFixture, HEADLESS_USER_SETTINGS } from '../scripts/fixtures.mjs';
 import { generateWorkspace } from '../scripts/synthetic-workspace.mjs';
 import { benchDiff } from './diff.mjs';
 import { benchRealcode } from './realcode.mjs';
+import { benchLargeCode } from './largeCode.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BUNDLE = path.join(root, 'dist', 'extension.js');
@@ -54,8 +59,14 @@ const codeBases = process.env.AW_REALCODE_BASES
   : undefined;
 const iterations = Number(options.iterations);
 const warmup = Number(options.warmup);
-if (!Number.isInteger(iterations) || iterations < 1 || !Number.isInteger(warmup) || warmup < 0 || (options.only !== undefined && options.only !== 'realcode')) {
-  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>] [--only realcode]');
+if (
+  !Number.isInteger(iterations) ||
+  iterations < 1 ||
+  !Number.isInteger(warmup) ||
+  warmup < 0 ||
+  (options.only !== undefined && options.only !== 'realcode' && options.only !== 'large-code')
+) {
+  console.error('usage: node bench/run.mjs [--iterations <n >= 1>] [--warmup <n >= 0>] [--only realcode|large-code]');
   process.exit(2);
 }
 const command = process.env.npm_lifecycle_event
@@ -70,6 +81,17 @@ if (options.only === 'realcode') {
   console.log(`\n## Agent Workbench real-code bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}\n\nCommand: \`${command}\`\n\n${realcode.markdown}\n`);
   for (const f of realcode.failures) console.error(`[bench] FAILED ${f}`);
   process.exit(realcode.failures.length > 0 ? 1 : 0);
+}
+
+if (options.only === 'large-code') {
+  console.log('[bench] bundle: node esbuild.mjs (the dev bundle VS Code loads)');
+  esbuild(false);
+  await ensureHost();
+  const largeCode = await benchLargeCode({ root });
+  console.log(
+    `\n## Agent Workbench large-code-base bench, ${new Date().toISOString().replace(/\.\d+Z$/, 'Z')}\n\nCommand: \`${command}\`\n\n${largeCode.markdown}\n`,
+  );
+  process.exit(largeCode.failures.length > 0 ? 1 : 0);
 }
 
 if (!fs.existsSync(IN_HOST)) {
@@ -165,6 +187,10 @@ const diff = benchDiff({ root });
 // --- 4b. real code bases: tool bytes against grep-and-read bytes -----------------------------------
 
 const realcode = await benchRealcode({ root, codeBases });
+
+// --- 4c. a large real code base: each tool beside its raw command ------------------------------------
+
+const largeCode = await benchLargeCode({ root });
 
 // --- 5. report ---------------------------------------------------------------------------------
 
@@ -363,7 +389,18 @@ const header = [
     'c = vscode.lm.invokeTool into the activated extension (dist bundle).',
   '',
 ];
-const markdown = [...header, ...lines, '', '### Real code: answer bytes against grep-and-read bytes', '', realcode.markdown].join('\n');
+const markdown = [
+  ...header,
+  ...lines,
+  '',
+  '### Real code: answer bytes against grep-and-read bytes',
+  '',
+  realcode.markdown,
+  '',
+  '### A large code base: each tool beside its raw command',
+  '',
+  largeCode.markdown,
+].join('\n');
 console.log(`\n${markdown}\n`);
 
 const report = {
@@ -389,6 +426,7 @@ const report = {
   large,
   diff,
   realcode: { totals: realcode.totals, failures: realcode.failures, file: 'bench/results/realcode.json' },
+  largeCode: { verdicts: largeCode.verdicts, failures: largeCode.failures, file: 'bench/results/large-code.json' },
   markdown,
 };
 fs.mkdirSync(path.dirname(RESULTS), { recursive: true });
@@ -398,4 +436,5 @@ console.log(`[bench] wrote ${path.relative(root, RESULTS)}`);
 const failedRows = [...inHost.rows, ...large.rows].filter((r) => r.status === 'failed');
 for (const r of failedRows) console.error(`[bench] FAILED row ${r.id} (${r.label}):\n${r.error}`);
 for (const f of realcode.failures) console.error(`[bench] FAILED real code ${f}`);
-if (failedRows.length > 0 || realcode.failures.length > 0) process.exit(1);
+for (const f of largeCode.failures) console.error(`[bench] FAILED large code base ${f}`);
+if (failedRows.length > 0 || realcode.failures.length > 0 || largeCode.failures.length > 0) process.exit(1);

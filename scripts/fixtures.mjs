@@ -83,6 +83,30 @@ export const CODE_BASES = {
       include: ['src/**/*.ts'],
     },
   },
+  effect: {
+    package: 'effect',
+    large: true,
+    sources: 'src',
+    dependencies: true,
+    // The large code base (625 files, 560,000 lines). Its sources import each other with .ts extensions and a few
+    // import "effect/<Module>" by name: both resolve to these sources. @types/node comes through the node_modules link.
+    tsconfig: {
+      compilerOptions: {
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        target: 'es2022',
+        module: 'esnext',
+        moduleResolution: 'bundler',
+        allowImportingTsExtensions: true,
+        lib: ['es2022', 'dom', 'dom.iterable'],
+        types: ['node'],
+        skipLibCheck: true,
+        noEmit: true,
+        paths: { effect: ['./src/index.ts'], 'effect/*': ['./src/*.ts', './src/*/index.ts'] },
+      },
+      include: ['src/**/*.ts'],
+    },
+  },
 };
 
 /**

@@ -16,7 +16,7 @@ import { registerReviewPanel } from './host/reviewPanel';
 import { registerTools } from './host/registration';
 import { registerMcp } from './host/mcp';
 import type { McpControl } from './host/mcp';
-import { keptTransactionFiles, lastCommitFiles } from './host/transactionFiles';
+import { keptTransactionFiles, lastCommitFiles, readStorageText, writeStorageText } from './host/transactionFiles';
 import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
 import { ALL_TOOLS } from './tools';
@@ -43,19 +43,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   // The commit journal lives in the extension's global storage, never in the workspace.
   const journalFile = vscode.Uri.joinPath(context.globalStorageUri, 'commit-journal.json');
   const journal = new CommitJournal(
-    {
-      read: async () => {
-        try {
-          return new TextDecoder().decode(await vscode.workspace.fs.readFile(journalFile));
-        } catch {
-          return undefined;
-        }
-      },
-      write: async (text) => {
-        await vscode.workspace.fs.createDirectory(context.globalStorageUri);
-        await vscode.workspace.fs.writeFile(journalFile, new TextEncoder().encode(text));
-      },
-    },
+    { read: () => readStorageText(journalFile), write: (text) => writeStorageText(journalFile, text) },
     lastCommitFiles(context.globalStorageUri),
   );
   const transactions = new TransactionManager({
@@ -64,6 +52,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     mode: () => readSettings().effectiveMode,
     journal,
   });
+  pendingWrites = () => journal.flush();
   const registry = new WorkspaceRegistry(host, context.globalState, (id) => transactions.revision(id));
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
@@ -131,4 +120,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, startupMs: startup, testHooks: { injectCommitFault, mcp: mcp.control } };
 }
 
-export function deactivate(): void {}
+/** The last commit's record is written after the commit answers: a closing window waits for it. */
+let pendingWrites: (() => Promise<void>) | undefined;
+
+export function deactivate(): Promise<void> | undefined {
+  return pendingWrites?.();
+}

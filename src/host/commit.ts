@@ -29,8 +29,8 @@ async function readBytes(absPath: string): Promise<Uint8Array | undefined> {
   }
 }
 
-const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean =>
-  a === undefined || b === undefined ? a === b : Buffer.from(a).equals(Buffer.from(b));
+const view = (a: Uint8Array): Buffer => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
+const sameBytes = (a: Uint8Array | undefined, b: Uint8Array | undefined): boolean => (a === undefined || b === undefined ? a === b : view(a).equals(view(b)));
 
 interface Original {
   absPath: string;
@@ -58,11 +58,19 @@ class CommitError extends Error {
  */
 export const DIRECT_WRITE_MIN_FILES = 50;
 
-/** A modified UTF-8 file (no byte order mark, utf8 encoding) nobody has open, whose bytes are exactly its base text: its staged text can be written as bytes. */
-function directWritable(f: CommitFile, original: Original): boolean {
+/**
+ * A modified UTF-8 file (no byte order mark, utf8 encoding) nobody has open, whose bytes are exactly its base text: its staged text can be written as bytes.
+ * `encodings` keeps files.encoding per directory for one commit (settings apply per folder, so alike for a directory's files).
+ */
+function directWritable(f: CommitFile, original: Original, encodings: Map<string, string>): boolean {
   if (f.kind !== 'modify' || !f.base || f.base.binary || original.buffer || original.bytes === undefined || !f.edits?.length) return false;
-  const encoding = vscode.workspace.getConfiguration('files', vscode.Uri.file(f.absPath)).get<string>('encoding', 'utf8');
-  return encoding === 'utf8' && Buffer.from(f.base.text, 'utf8').equals(Buffer.from(original.bytes));
+  const dir = path.dirname(f.absPath);
+  let encoding = encodings.get(dir);
+  if (encoding === undefined) {
+    encoding = vscode.workspace.getConfiguration('files', vscode.Uri.file(f.absPath)).get<string>('encoding', 'utf8');
+    encodings.set(dir, encoding);
+  }
+  return encoding === 'utf8' && Buffer.from(f.base.text, 'utf8').equals(view(original.bytes));
 }
 
 /**
@@ -169,17 +177,16 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
   const fault = nextFault;
   nextFault = undefined;
   const originals = new Map<string, Original>();
-  const remember = async (absPath: string): Promise<void> => {
-    if (originals.has(absPath)) return;
+  // Read together: one file at a time, a commit of hundreds of files waited on each read in turn.
+  const touched = [...new Set(plan.files.flatMap((f) => [f.absPath, ...(f.newAbsPath ? [f.newAbsPath] : [])]))];
+  const bytesBefore = await Promise.all(touched.map((absPath) => readBytes(absPath)));
+  for (const [i, absPath] of touched.entries()) {
     const open = findOpen(absPath);
-    originals.set(absPath, { absPath, bytes: await readBytes(absPath), buffer: open ? { text: open.getText(), dirty: open.isDirty } : undefined });
-  };
-  for (const f of plan.files) {
-    await remember(f.absPath);
-    if (f.newAbsPath) await remember(f.newAbsPath);
+    originals.set(absPath, { absPath, bytes: bytesBefore[i], buffer: open ? { text: open.getText(), dirty: open.isDirty } : undefined });
   }
 
-  const candidates = plan.files.filter((f) => directWritable(f, originals.get(f.absPath) as Original));
+  const encodings = new Map<string, string>();
+  const candidates = plan.files.filter((f) => directWritable(f, originals.get(f.absPath) as Original, encodings));
   const direct = new Set(candidates.length >= (options.directWriteMinFiles ?? DIRECT_WRITE_MIN_FILES) ? candidates : []);
 
   // Check, with nothing changed yet.
@@ -244,23 +251,32 @@ export async function commitPlan(plan: CommitPlan, options: { directWriteMinFile
       // node's fs, not workspace.fs: 1,000 writes took 0.9 s against 14 s (a round trip each); the editor's file watcher reports them.
       await fs.writeFile(f.absPath, Buffer.from(f.text ?? '', 'utf8'));
     }
+    // Saved together: each save is a round trip to the editor and its save participants (about
+    // 300 ms under load here), so one at a time a commit through the editor of 30 documents took 10 s.
+    const saves: { f: CommitFile; target: string; doc: vscode.TextDocument }[] = [];
+    let faulted: CommitFile | undefined;
     for (const f of plan.files) {
       if ((f.kind !== 'modify' && f.kind !== 'rename') || direct.has(f)) continue;
       const target = f.newAbsPath ?? f.absPath;
-      const doc = findOpen(target) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(target)));
       if (fault?.phase === 'save' && fault.absPath === target) {
-        throw new CommitError('CommitFailed', f.newPath ?? f.path, `injected failure while saving ${f.newPath ?? f.path}`);
+        faulted = f;
+        break;
       }
-      if (doc.isDirty && !(await saveDocument(doc))) {
-        const why = await unsavedReason(doc, f.newPath ?? f.path, originals.get(target));
-        throw new CommitError('CommitFailed', f.newPath ?? f.path, why.message, why.resolution);
-      }
+      saves.push({ f, target, doc: findOpen(target) ?? (await vscode.workspace.openTextDocument(vscode.Uri.file(target))) });
     }
+    const saved = await Promise.all(saves.map(({ doc }) => (doc.isDirty ? saveDocument(doc) : Promise.resolve(true))));
+    const unsaved = saves.find((_, i) => !saved[i]);
+    if (unsaved) {
+      const why = await unsavedReason(unsaved.doc, unsaved.f.newPath ?? unsaved.f.path, originals.get(unsaved.target));
+      throw new CommitError('CommitFailed', unsaved.f.newPath ?? unsaved.f.path, why.message, why.resolution);
+    }
+    if (faulted) throw new CommitError('CommitFailed', faulted.newPath ?? faulted.path, `injected failure while saving ${faulted.newPath ?? faulted.path}`);
     const files: CommittedFile[] = [];
-    for (const f of plan.files) {
+    const written = await Promise.all(plan.files.map((f) => readBytes(f.newAbsPath ?? f.absPath)));
+    for (const [i, f] of plan.files.entries()) {
       const before = (originals.get(f.absPath) as Original).bytes;
       const target = f.newAbsPath ?? f.absPath;
-      const after = await readBytes(target);
+      const after = written[i];
       if (f.kind === 'delete') {
         if (after !== undefined) throw new CommitError('CommitFailed', f.path, `${f.path} still exists after the commit deleted it`);
       } else {
