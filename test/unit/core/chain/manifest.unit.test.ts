@@ -80,11 +80,11 @@ function schemaLeaks(schema: unknown, pointer = '#'): string[] {
 describe('manifest: generated files do not drift from the definitions', () => {
   const expected = generatedFiles(ROOT);
 
-  it("package.json, every docs/reference file and the README's language table equal what npm run gen would write", () => {
+  it('package.json, every docs/reference file and the language table of docs/languages.md equal what npm run gen would write', () => {
     assert.ok(expected.has('package.json'));
     assert.ok(expected.has('docs/reference/index.md'));
     assert.ok(expected.has('docs/reference/tool-detail.schema.json'));
-    assert.ok(expected.has('README.md'), "the README's language table (docs/languages.json)");
+    assert.ok(expected.has('docs/languages.md'), 'the language table of docs/languages.md (from docs/languages.json)');
     assert.equal(expected.size, ALL_TOOLS.length + 4);
     const stale: string[] = [];
     for (const [relative, content] of expected) {
