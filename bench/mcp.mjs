@@ -1,5 +1,5 @@
 // node bench/mcp.mjs: the MCP door's round trips beside vscode.lm.invokeTool and the raw command,
-// in a real headless VS Code on a copy of the sample (issue 17's bench row). Prints a Markdown
+// in a real headless VS Code on a copy of the sample (MCP's overhead beside vscode.lm.invokeTool and the raw command). Prints a Markdown
 // table and writes bench/results/mcp.json. Options: AW_BENCH_CALLS (1000), AW_BENCH_CONCURRENCY (8).
 import * as fs from 'node:fs';
 import * as os from 'node:os';

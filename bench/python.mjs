@@ -1,6 +1,6 @@
 // node bench/python.mjs (npm run bench:python): the tools on Python (pyright, started by the test
 // extension test/extensions/python-lsp) beside pyright's raw commands, in a real headless VS Code on
-// a copy of test/fixtures/python (issue 16's bench). Prints a Markdown table and writes
+// a copy of test/fixtures/python (the tools on Python beside pyright's raw commands). Prints a Markdown table and writes
 // bench/results/python.json. Options: AW_BENCH_ITERATIONS (200), AW_BENCH_WARMUP (20),
 // AW_BENCH_RENAME_ITERATIONS (30).
 import * as fs from 'node:fs';

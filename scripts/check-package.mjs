@@ -34,6 +34,10 @@ try {
     'dist/check-worker.js',
     'README.md',
     'docs/reference/index.md',
+    ...fs
+      .readdirSync(path.join(root, 'docs'))
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => `docs/${f}`),
     'docs/images/review-panel.png',
     'media/panel.js',
     'media/panel.css',

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { languageModelToolsContribution, referenceIndex, TOOL_DETAIL_SCHEMA, toolReference } from '../src/core/chain/manifest';
 import { ALL_TOOLS } from '../src/tools';
-import { readmeWithMatrix } from './languageMatrix';
+import { MATRIX_PAGE, pageWithMatrix } from './languageMatrix';
 import type { Matrix } from './languageMatrix';
 
 /** Every generated file (workspace-relative path to content) as the definitions say it should be. */
@@ -17,8 +17,8 @@ export function generatedFiles(root: string): Map<string, string> {
   }
   files.set('docs/reference/tool-detail.schema.json', `${JSON.stringify(TOOL_DETAIL_SCHEMA, null, 2)}\n`);
   files.set('docs/reference/index.md', `${referenceIndex(ALL_TOOLS, pkg.version)}\n`);
-  // The README's language table, from the matrix the languages integration suite checks (docs/languages.json).
+  // The language table of docs/languages.md, from the matrix the languages integration suite checks (docs/languages.json).
   const matrix = JSON.parse(fs.readFileSync(path.join(root, 'docs', 'languages.json'), 'utf8')) as Matrix;
-  files.set('README.md', readmeWithMatrix(fs.readFileSync(path.join(root, 'README.md'), 'utf8'), matrix));
+  files.set(MATRIX_PAGE, pageWithMatrix(fs.readFileSync(path.join(root, MATRIX_PAGE), 'utf8'), matrix));
   return files;
 }

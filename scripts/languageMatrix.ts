@@ -1,7 +1,7 @@
 /**
  * The language support matrix: what the `languages` integration suite finds
  * (test/integration/languages.test.ts writes out/test-artifacts/languages.json, which must equal
- * the committed docs/languages.json) and the README's table generated from it (scripts/generated.ts).
+ * the committed docs/languages.json) and the table in docs/languages.md generated from it (scripts/generated.ts).
  */
 
 export const LANGUAGES = ['TypeScript', 'JavaScript', 'Python', 'JSON', 'CSS', 'HTML', 'Markdown'] as const;
@@ -80,7 +80,7 @@ export function diffMatrix(expected: Matrix, found: Matrix): string[] {
   return out;
 }
 
-/** The README's table: a row per tool, a column per language; "yes", or "no:" and the feature the language's service lacks. */
+/** The matrix as a Markdown table: a row per tool, a column per language; "yes", or "no:" and the feature the language's service lacks. */
 export function matrixTable(matrix: Matrix): string {
   const rows = [`| tool | ${matrix.languages.join(' | ')} |`, `| --- | ${matrix.languages.map(() => '---').join(' | ')} |`];
   for (const [tool, cells] of Object.entries(matrix.tools)) {
@@ -99,10 +99,13 @@ export function matrixTable(matrix: Matrix): string {
 export const MATRIX_START = '<!-- languages matrix: generated from docs/languages.json by npm run gen -->';
 export const MATRIX_END = '<!-- end of languages matrix -->';
 
-/** The README with its table between the markers replaced by the one generated from the matrix. */
-export function readmeWithMatrix(readme: string, matrix: Matrix): string {
-  const start = readme.indexOf(MATRIX_START);
-  const end = readme.indexOf(MATRIX_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no "${MATRIX_START}" … "${MATRIX_END}" markers`);
-  return `${readme.slice(0, start + MATRIX_START.length)}\n\n${matrixTable(matrix)}\n\n${readme.slice(end)}`;
+/** The page (workspace-relative) whose table between the markers is generated from the matrix. */
+export const MATRIX_PAGE = 'docs/languages.md';
+
+/** The page's text with its table between the markers replaced by the one generated from the matrix. */
+export function pageWithMatrix(page: string, matrix: Matrix): string {
+  const start = page.indexOf(MATRIX_START);
+  const end = page.indexOf(MATRIX_END);
+  if (start < 0 || end < start) throw new Error(`${MATRIX_PAGE} has no "${MATRIX_START}" … "${MATRIX_END}" markers`);
+  return `${page.slice(0, start + MATRIX_START.length)}\n\n${matrixTable(matrix)}\n\n${page.slice(end)}`;
 }

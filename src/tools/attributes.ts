@@ -4,7 +4,7 @@ import type { DocumentRef } from '../core/documents/workspaces';
 import type { LocationOutput, ToolContext } from '../core/documents/context';
 import { defineTool } from '../core/chain/definition';
 import { resolveExternally, ToolError } from '../core/chain/envelope';
-import { collectionOutput, cursorInput, limitParameter, seedLocationOutput, symbolSelectorInput } from '../core/chain/schemas';
+import { collectionOutput, cursorInput, limitParameter, roslynLocationOutput, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
 import { lastSegmentOf } from '../core/symbols/symbols';
 import { resolveSymbol } from '../core/symbols/selectors';
@@ -14,9 +14,9 @@ import { supertypes } from './shared/typeHierarchy';
 import { isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 
 /** A location as roslyn-workbench-mcp's get-symbol-attributes gives it: the document as documentId, path and projectId, and the snapshot. */
-type SeedLocation = Omit<LocationOutput, 'documentId'> & { document: DocumentRef };
+type RoslynLocation = Omit<LocationOutput, 'documentId'> & { document: DocumentRef };
 
-function seedLocation(location: LocationOutput, document: DocumentRef): SeedLocation {
+function roslynLocation(location: LocationOutput, document: DocumentRef): RoslynLocation {
   const { documentId: _id, ...rest } = location;
   return { document, ...rest };
 }
@@ -42,7 +42,7 @@ export interface AttributeItem {
 }
 
 export interface AttributesData {
-  symbol: { displayName: string; kind: string; documentationCommentId: string; location: SeedLocation };
+  symbol: { displayName: string; kind: string; documentationCommentId: string; location: RoslynLocation };
   attributes: { items: AttributeItem[]; hasMore: boolean; totalCount: number };
 }
 
@@ -55,7 +55,7 @@ const argumentSchema: JsonSchema = {
   },
 };
 
-/** Where inheritance is followed; the seed's limit on depth is the hierarchy itself. */
+/** How far inheritance is followed: roslyn-workbench-mcp sets no depth and follows the hierarchy to its root; at most 50 base types bounds the work. */
 const MAX_BASES = 50;
 
 async function typeOf(ctx: ToolContext, target: ResolvedSymbol, attribute: ParsedAttribute): Promise<AttributeType | null> {
@@ -93,7 +93,7 @@ async function itemsOf(ctx: ToolContext, target: ResolvedSymbol, inherited: bool
   return items;
 }
 
-/** Base types, nearest first, never through interfaces (the seed's rule). */
+/** Base types, nearest first, never through interfaces (as roslyn-workbench-mcp does). */
 async function baseTypes(ctx: ToolContext, type: ResolvedSymbol): Promise<ResolvedSymbol[]> {
   const bases: ResolvedSymbol[] = [];
   const seen = new Set<string>([type.symbolId]);
@@ -139,7 +139,7 @@ export const getSymbolAttributes = defineTool({
           displayName: { type: 'string' },
           kind: { type: 'string' },
           documentationCommentId: { type: 'string', description: 'The symbolId.' },
-          location: seedLocationOutput,
+          location: roslynLocationOutput,
         },
         required: ['displayName', 'kind', 'documentationCommentId', 'location'],
       },
@@ -170,7 +170,7 @@ export const getSymbolAttributes = defineTool({
     required: ['symbol', 'attributes'],
   },
   annotations: queryAnnotations('Get Symbol Attributes'),
-  seedDifferences:
+  roslynWorkbenchDifferences:
     'Input: symbol.symbolId replaces documentationCommentId, and symbol.project and workspace are left out (a documentId or symbolId names its folder; a path in several folders answers DocumentAmbiguous). ' +
     'Data: symbol.documentationCommentId holds the symbolId. Attributes are read from the source text before the declaration (no language service reports them), so values are the arguments as written, not evaluated constants; ' +
     "an argument's type is the literal kind the text shows, or null. In TypeScript/JavaScript the properties of one options object written last (@Component({ selector: 'x' })) are the named arguments. " +
@@ -226,7 +226,7 @@ export const getSymbolAttributes = defineTool({
         displayName: target.symbol.name,
         kind: target.symbol.kind,
         documentationCommentId: target.symbolId,
-        location: seedLocation(
+        location: roslynLocation(
           ctx.toLocation(doc, target.symbol.selectionRange.start, target.symbol.selectionRange.end - target.symbol.selectionRange.start, true),
           doc.staged?.state === 'mapped' ? doc.staged.ref : doc.ref,
         ),

@@ -162,11 +162,11 @@ export const transactionPreview = defineTool({
     },
   },
   annotations: queryAnnotations('Transaction Preview'),
-  seedDifferences:
-    'Data: changeKind may also be Renamed, with previousPath (the path before the move). documents is a plain array as in the seed, so it cannot carry hasMore: ' +
+  roslynWorkbenchDifferences:
+    'Data: changeKind may also be Renamed, with previousPath (the path before the move). documents is a plain array as in roslyn-workbench-mcp, so it cannot carry hasMore: ' +
     'documentCount (how many documents the transaction changes) and documentsTruncated (true when documents were left out to fit the output limit) are added next to it; ' +
     'the selected diff is kept whole first, documents give way. ' +
-    'includeDiff without document (not described by the seed) answers diffs instead of documents: every changed document by path (changeKind unless Modified), its hunks as one text (a word diff as git prints it, or with format unified diff -u), ' +
+    'includeDiff without document (not in roslyn-workbench-mcp) answers diffs instead of documents: every changed document by path (changeKind unless Modified), its hunks as one text (a word diff as git prints it, or with format unified diff -u), ' +
     'cut from the end to fit the output limit (truncated; line counts given where the diff does not say them), with a note naming the documents to ask for one at a time. ' +
     'With document, documents lists that document only (documentCount still counts every changed document).',
   examples: [

@@ -6,7 +6,7 @@ import type { StagedDiagnostic } from '../../src/core/transactions/check';
 import type { CheckData } from '../../src/tools/shared/stagedCheck';
 import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
-// The staged text checked as a program before a commit (issue "Know before writing"), in the real
+// The staged text checked as a program before a commit ("know before writing"), in the real
 // VS Code with its bundled TypeScript, on test/fixtures/check.
 
 const abs = (p: string): string => path.join(workspaceRoot(), ...p.split('/'));

@@ -19,7 +19,7 @@ import { activateExtension, expectOk, invoke, rawHoverTexts, waitForSymbols, wor
  * provider answers nothing either. Anything else (an ok empty answer that reads as "none", a
  * refusal where the provider answers, another error) is a failure of the product. The results go
  * to out/test-artifacts/languages.json and must equal docs/languages.json, from which
- * `npm run gen` writes the README's table.
+ * `npm run gen` writes the table in docs/languages.md.
  */
 
 const REPO = path.resolve(__dirname, '..', '..', '..');

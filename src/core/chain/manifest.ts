@@ -117,7 +117,7 @@ export function toolReference(tool: AnyToolDefinition, productVersion: string): 
       annotations: tool.annotations,
     },
     examples: tool.examples.map((e) => ({ ...e, representativeResponse: null })),
-    ...(tool.seedDifferences ? { seedDifferences: tool.seedDifferences } : {}),
+    ...(tool.roslynWorkbenchDifferences ? { roslynWorkbenchDifferences: tool.roslynWorkbenchDifferences } : {}),
   };
 }
 
@@ -185,7 +185,7 @@ export const TOOL_DETAIL_SCHEMA: JsonSchema = {
         },
       },
     },
-    seedDifferences: nonEmpty,
+    roslynWorkbenchDifferences: nonEmpty,
     examples: {
       type: 'array',
       items: {

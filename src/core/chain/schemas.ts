@@ -250,7 +250,7 @@ export const locationOutput: JsonSchema = {
 };
 
 /** get-symbol-attributes' location, in roslyn-workbench-mcp's shape: the document's documentId, path and projectId, and the snapshot. */
-export const seedLocationOutput: JsonSchema = {
+export const roslynLocationOutput: JsonSchema = {
   description: 'A source location.',
   type: 'object',
   properties: {

@@ -57,7 +57,7 @@ export interface ToolInfo {
   annotations: ToolAnnotations;
   examples: ToolExample[];
   /** How this tool departs from roslyn-workbench-mcp's tool of the same name; shown on its reference page. */
-  seedDifferences?: string;
+  roslynWorkbenchDifferences?: string;
   /** Code answered when approval is refused (default ApprovalDenied). */
   notApprovedCode?: ErrorCode;
 }

@@ -39,7 +39,7 @@ export const transactionInput = <const P extends Record<string, TypedSchema>>(pr
 export const int = (description: string) => ({ type: 'integer', description }) as const;
 export const bool = (description: string) => ({ type: 'boolean', description }) as const;
 
-/** The seed's transaction state. */
+/** The transaction state, in roslyn-workbench-mcp's shape. */
 export const transactionStateSchema: JsonSchema = {
   description: 'The active transaction info.',
   type: ['object', 'null'],

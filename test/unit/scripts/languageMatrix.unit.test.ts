@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
-import { diffMatrix, MATRIX_END, MATRIX_START, matrixTable, readmeWithMatrix } from '../../../scripts/languageMatrix';
+import { diffMatrix, MATRIX_END, MATRIX_PAGE, MATRIX_START, matrixTable, pageWithMatrix } from '../../../scripts/languageMatrix';
 import type { Matrix } from '../../../scripts/languageMatrix';
 
-describe('the language matrix: drift and the README table', () => {
+describe('the language matrix: drift and the table in docs/languages.md', () => {
   const matrix: Matrix = {
     languages: ['TypeScript', 'JSON'],
     tools: {
@@ -21,10 +21,11 @@ describe('the language matrix: drift and the README table', () => {
     ]);
   });
 
-  it('matrixTable: a row per tool, yes or no with the feature; readmeWithMatrix replaces what stands between the markers', () => {
+  it('matrixTable: a row per tool, yes or no with the feature; pageWithMatrix replaces what stands between the markers', () => {
     assert.equal(matrixTable(matrix), ['| tool | TypeScript | JSON |', '| --- | --- | --- |', '| `find-references` | yes | no: references |'].join('\n'));
-    const readme = `# T\n\n${MATRIX_START}\nold table\n${MATRIX_END}\n\nAfter.\n`;
-    assert.equal(readmeWithMatrix(readme, matrix), `# T\n\n${MATRIX_START}\n\n${matrixTable(matrix)}\n\n${MATRIX_END}\n\nAfter.\n`);
-    assert.throws(() => readmeWithMatrix('# no markers', matrix), /markers/);
+    const page = `# T\n\n${MATRIX_START}\nold table\n${MATRIX_END}\n\nAfter.\n`;
+    assert.equal(pageWithMatrix(page, matrix), `# T\n\n${MATRIX_START}\n\n${matrixTable(matrix)}\n\n${MATRIX_END}\n\nAfter.\n`);
+    assert.throws(() => pageWithMatrix('# no markers', matrix), /markers/);
+    assert.equal(MATRIX_PAGE, 'docs/languages.md');
   });
 });

@@ -14,7 +14,7 @@ import { ALL_TOOLS } from '../../../../src/tools';
 const ROOT = path.resolve(__dirname, '..', '..', '..', '..', '..');
 
 /** Top-level keys of roslyn-workbench-mcp's tool reference pages (roslyn-workbench-tool-reference/v1), in their order. */
-const SEED_REFERENCE_KEYS = [
+const ROSLYN_REFERENCE_KEYS = [
   '$schema',
   'formatVersion',
   'productVersion',
@@ -32,11 +32,11 @@ const SEED_REFERENCE_KEYS = [
   'examples',
 ] as const;
 /** Every page carries all of those fields. */
-const REQUIRED_REFERENCE_KEYS = SEED_REFERENCE_KEYS;
-const SEED_TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'];
-const SEED_ANNOTATION_KEYS = ['title', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint'];
-/** Keys of an example in the seed (seeds/002_073e4af54e1bb6e6.txt). */
-const SEED_EXAMPLE_KEYS = ['workflowId', 'workflowTitle', 'step', 'id', 'title', 'purpose', 'expectedOutcome', 'representativeResponse', 'request'];
+const REQUIRED_REFERENCE_KEYS = ROSLYN_REFERENCE_KEYS;
+const ROSLYN_TOOL_KEYS = ['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations'];
+const ROSLYN_ANNOTATION_KEYS = ['title', 'destructiveHint', 'idempotentHint', 'openWorldHint', 'readOnlyHint'];
+/** Keys of an example on a roslyn-workbench-mcp reference page. */
+const ROSLYN_EXAMPLE_KEYS = ['workflowId', 'workflowTitle', 'step', 'id', 'title', 'purpose', 'expectedOutcome', 'representativeResponse', 'request'];
 
 const typesOf = (schema: JsonSchema): string[] =>
   Array.isArray(schema.type) ? (schema.type as string[]) : typeof schema.type === 'string' ? [schema.type] : [];
@@ -80,11 +80,11 @@ function schemaLeaks(schema: unknown, pointer = '#'): string[] {
 describe('manifest: generated files do not drift from the definitions', () => {
   const expected = generatedFiles(ROOT);
 
-  it("package.json, every docs/reference file and the README's language table equal what npm run gen would write", () => {
+  it('package.json, every docs/reference file and the language table of docs/languages.md equal what npm run gen would write', () => {
     assert.ok(expected.has('package.json'));
     assert.ok(expected.has('docs/reference/index.md'));
     assert.ok(expected.has('docs/reference/tool-detail.schema.json'));
-    assert.ok(expected.has('README.md'), "the README's language table (docs/languages.json)");
+    assert.ok(expected.has('docs/languages.md'), 'the language table of docs/languages.md (from docs/languages.json)');
     assert.equal(expected.size, ALL_TOOLS.length + 4);
     const stale: string[] = [];
     for (const [relative, content] of expected) {
@@ -238,15 +238,15 @@ describe('manifest: tool definitions', () => {
         }
       });
 
-      it('reference page has the seed fields, in the seed order', () => {
+      it("reference page has roslyn-workbench-mcp's fields, in its order", () => {
         const page = JSON.parse(fs.readFileSync(path.join(ROOT, 'docs', 'reference', 'tools', `${tool.name}.json`), 'utf8')) as JsonSchema;
         const keys = Object.keys(page);
         for (const key of REQUIRED_REFERENCE_KEYS) assert.ok(keys.includes(key), `${tool.name} reference lacks ${key}`);
-        const seedOrder: readonly string[] = SEED_REFERENCE_KEYS;
+        const roslynOrder: readonly string[] = ROSLYN_REFERENCE_KEYS;
         assert.deepEqual(
-          keys.filter((k) => seedOrder.includes(k)),
-          seedOrder.filter((k) => keys.includes(k)),
-          'seed fields appear in the seed order',
+          keys.filter((k) => roslynOrder.includes(k)),
+          roslynOrder.filter((k) => keys.includes(k)),
+          "roslyn-workbench-mcp's fields appear in its order",
         );
         assert.equal(page.name, tool.name);
         assert.equal(page.title, tool.title);
@@ -258,17 +258,17 @@ describe('manifest: tool definitions', () => {
         assert.ok(typeof page.availability === 'string' && page.availability.length > 0);
 
         const toolPart = page.tool as JsonSchema;
-        assert.deepEqual(Object.keys(toolPart), SEED_TOOL_KEYS);
+        assert.deepEqual(Object.keys(toolPart), ROSLYN_TOOL_KEYS);
         assert.equal(toolPart.name, tool.name);
         assert.equal(toolPart.description, tool.description);
         assert.deepEqual(toolPart.inputSchema, tool.inputSchema);
         assert.deepEqual(toolPart.outputSchema, JSON.parse(JSON.stringify(envelopeOutputSchema(tool.dataSchema))));
-        assert.deepEqual(Object.keys(toolPart.annotations as JsonSchema).sort(), [...SEED_ANNOTATION_KEYS].sort());
+        assert.deepEqual(Object.keys(toolPart.annotations as JsonSchema).sort(), [...ROSLYN_ANNOTATION_KEYS].sort());
 
         const examples = page.examples as JsonSchema[];
         assert.equal(examples.length, tool.examples.length);
         for (const example of examples) {
-          assert.deepEqual(Object.keys(example).sort(), [...SEED_EXAMPLE_KEYS].sort());
+          assert.deepEqual(Object.keys(example).sort(), [...ROSLYN_EXAMPLE_KEYS].sort());
           assert.equal(typeof example.workflowId, 'string');
           assert.ok(Number.isInteger(example.step) && (example.step as number) >= 1);
         }

@@ -254,7 +254,7 @@ describe('large revisions: the chain after a commit point', () => {
   });
 });
 
-describe('large revisions: bounding a seed-shaped list', () => {
+describe("large revisions: bounding a plain list (roslyn-workbench-mcp's shape)", () => {
   it('shortens a plain array that has an xTruncated flag next to it, from the end, and sets the flag', async () => {
     const value = {
       documents: Array.from({ length: 100 }, (_, i) => ({ path: `f${i}` })),
