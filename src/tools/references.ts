@@ -200,12 +200,12 @@ export const findReferences = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Exact references by document, a row a line: [line, offsets, text, container, {decl|import|write}], null text/container: the row before's. residue: also the name in comments, strings, untyped uses. complete:false: ask again.",
+    "Exact references by document, a row a line: [line, offsets, text, container, {decl|import|write}], null text/container: the row before's. residue: also the name in comments, strings, untyped uses. complete:false: retry.",
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,
       includeDeclaration: { type: 'boolean', default: true },
-      referencesLimit: limitParameter('references'),
+      referencesLimit: { ...limitParameter('references'), description: 'Across documents.' },
       residue: { type: 'boolean' },
       cursor: cursorInput,
     },

@@ -173,7 +173,7 @@ export const MAX_SYMBOL_ID_LENGTH = 8192;
  * the fields (a oneOf would cost every tool's definition its branches).
  */
 export const symbolSelectorInput = {
-  description: `name ("Class.method" or top-level "f"; path (its file), kind, overload (index, source order) narrow it), symbolId (from an answer) or location on its name. ${LOCATION_HELP}`,
+  description: `name ("Class.method" or "f"; path (its file), kind, overload (0-based, source order) narrow it), symbolId or location on its name. ${LOCATION_HELP}`,
   type: 'object',
   properties: {
     name: { type: 'string', maxLength: MAX_NAME_LENGTH },

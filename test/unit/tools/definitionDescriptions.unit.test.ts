@@ -81,7 +81,8 @@ describe('tool definitions: every field a model must fill is described where it 
     };
     const refs = tool('find-references');
     assert.equal(refs.properties.includeDeclaration.default, true);
-    assert.match(String(refs.properties.referencesLimit.description), /references across documents/i);
+    // Its name says it counts references; the description, that it counts them across documents (not per document).
+    assert.match(String(refs.properties.referencesLimit.description), /across documents/i);
     assert.match(String(tool('get-diagnostics').properties.minimumSeverity.description), /null/);
     for (const name of ['replace-symbol-body', 'insert-before-symbol', 'insert-after-symbol']) {
       assert.match(tool(name).description, /line breaks.*indentation/, name);
