@@ -13,7 +13,8 @@ import { transactionCheck } from './checks';
 import { transactionCommit, transactionRollback } from './transactionEnd';
 import { transactionRevert } from './transactionRevert';
 import { transactionHistory, transactionPreview, transactionStart } from './transactions';
-import { findCallees, findCallers, findDerivedTypes, findOverloads, findOverrides, getPartialDeclarations, getTypeHierarchy } from './hierarchy';
+import { findCallees, findCallers } from './calls';
+import { findDerivedTypes, findOverloads, findOverrides, getPartialDeclarations, getTypeHierarchy } from './hierarchy';
 import { getProjectDetails, getSolutionStructure, workspaceList, workspaceStatus } from './workspace';
 
 /**

@@ -6,7 +6,7 @@ import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
 import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
 import type { Envelope } from '../../src/core/chain/envelope';
-import type { SiteRow } from '../../src/tools/hierarchy';
+import type { SiteRow } from '../../src/tools/shared/callSites';
 
 /** Every listed symbol is compact (symbolId, line, column); its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));

@@ -19,7 +19,7 @@ import {
   withSymbolsRead,
   workspaceRoot,
 } from './helpers';
-import type { SiteRow } from '../../src/tools/hierarchy';
+import type { SiteRow } from '../../src/tools/shared/callSites';
 
 /*
  * The tools on Python, answered by a real Python language server: pyright, started by the test

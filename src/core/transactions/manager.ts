@@ -26,7 +26,8 @@ import type {
 } from './types';
 import type { CommitFile, CommitPlan, DocumentBase } from './plan';
 import { Transaction, changeKindOf, stagedPath } from './transaction';
-import { changedRegions, sha256 } from './segments';
+import { sha256 } from './segments';
+import { planCommit } from './planner';
 import { StateBuilder } from './stateBuilder';
 import { drift } from './drift';
 
@@ -488,46 +489,10 @@ export class TransactionManager {
     });
   }
 
-  /** The file operations a commit performs, in order: deletes, renames, creates, then text edits. */
+  /** The file operations a commit performs, in order: deletes, renames, creates, then text edits (planner.ts). */
   commitPlan(workspace: Workspace): { tx: Transaction; plan: CommitPlan } {
     const tx = this.require(workspace);
-    const docs = tx.effectiveDocuments();
-    if (docs.length === 0) {
-      throw new ToolError(
-        'InvalidRequest',
-        'The transaction stages no change at its current revision; there is nothing to commit.',
-        callTool('transaction-history', 'Redo revisions with transaction-history, stage a change, or roll the transaction back.'),
-      );
-    }
-    const abs = (p: string): string => joinFolder(workspace.fsPath, p);
-    const files: CommitFile[] = [];
-    const order = { delete: 0, rename: 1, create: 2, modify: 3 };
-    for (const d of docs) {
-      if (!d.origin) {
-        files.push({ kind: 'create', absPath: abs(d.path as string), path: d.path as string, text: d.text });
-      } else if (d.path === null) {
-        files.push({ kind: 'delete', absPath: abs(d.origin.path), path: d.origin.path, base: d.origin });
-      } else {
-        const edits =
-          d.text === d.origin.text ? undefined : changedRegions(d, d.origin.text.length).map((r) => ({ start: r.start, end: r.end, newText: r.text }));
-        if (d.path !== d.origin.path) {
-          files.push({
-            kind: 'rename',
-            absPath: abs(d.origin.path),
-            path: d.origin.path,
-            newAbsPath: abs(d.path),
-            newPath: d.path,
-            base: d.origin,
-            edits,
-            text: d.text,
-          });
-        } else {
-          files.push({ kind: 'modify', absPath: abs(d.path), path: d.path, base: d.origin, edits, text: d.text });
-        }
-      }
-    }
-    files.sort((a, b) => order[a.kind] - order[b.kind] || a.path.localeCompare(b.path));
-    return { tx, plan: { transactionId: tx.id, workspaceId: workspace.id, folder: workspace.fsPath, files } };
+    return { tx, plan: planCommit(workspace, tx) };
   }
 }
 

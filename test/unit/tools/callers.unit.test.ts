@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { HostCall, HostHierarchyItem, HostSymbol } from '../../../src/core/documents/editorPort';
 import { isModuleItem, namedOwner, placeOfItem, viaOf } from '../../../src/core/symbols/callers';
-import type { SiteRow } from '../../../src/tools/hierarchy';
+import type { SiteRow } from '../../../src/tools/shared/callSites';
 import { FakeHost } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 

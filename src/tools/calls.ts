@@ -1,0 +1,244 @@
+/** find-callers and find-callees: the call hierarchy, each call attributed to the declaration it belongs to. */
+import { defineTool } from '../core/chain/definition';
+import type { ToolContext } from '../core/documents/context';
+import { retry, revise, ToolError } from '../core/chain/envelope';
+import type { HostCall, HostHierarchyItem, HostSymbol } from '../core/documents/editorPort';
+import { inTimeOrNot, partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
+import type { PartialAnswer } from '../core/symbols/readiness';
+import { collectionOutput, cursorInput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
+import type { JsonSchema } from '../core/chain/schemas';
+import { documentSymbolTree, symbolOutputSchema, unsupportedFeature, walkSymbols } from '../core/symbols/symbols';
+import { resolveSymbol } from '../core/symbols/selectors';
+import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
+import { mapConcurrently } from '../core/util/concurrency';
+import { providerAnswered, providerAnswers } from '../core/symbols/providers';
+import { inputSchema, limited, paged, QUERY, queryAnnotations } from './shared/common';
+import type { Collection } from './shared/common';
+import { anySymbolSchema, compareSymbols, isExternal, symbolForItem } from './shared/symbolAccess';
+import type { AnySymbol, ModuleSymbol } from './shared/symbolAccess';
+import { callOwner, siteSchema, sitesIn } from './shared/callSites';
+import type { SiteRow } from './shared/callSites';
+import { unexpandedNote } from '../core/symbols/callers';
+
+import { single, symbolExample as example } from './shared/symbolTool';
+
+const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
+
+// ---------------------------------------------------------------- calls
+
+/** A calling or called function with its call sites; `calls`, when asked for deeper levels, its own callers or callees. */
+export interface CallItem {
+  symbol: AnySymbol | ModuleSymbol;
+  callSites: SiteRow[];
+  calls?: Collection<CallItem>;
+}
+
+/** What find-callers and find-callees answer: each calling or called function with its call sites. */
+export type CallsData = { symbol: SymbolOutput; calls: Collection<CallItem>; unexpanded?: number } & Partial<PartialAnswer>;
+
+/** Levels a call answer may nest, and the call hierarchy queries one answer may spend on them. */
+export const MAX_CALL_DEPTH = 3;
+export const MAX_CALL_EXPANSIONS = 100;
+
+const itemKey = (i: Pick<HostHierarchyItem, 'absPath' | 'selectionRange'>) => `${i.absPath}#${i.selectionRange.start}`;
+
+async function calls(
+  ctx: ToolContext,
+  selector: SymbolSelector,
+  direction: 'incoming' | 'outgoing',
+  limit: number | null | undefined,
+  depth: number | undefined,
+): Promise<CallsData> {
+  const target = await resolveSymbol(ctx, selector);
+  const doc = target.document;
+  const { answer: h, partial } = await whenCovered(
+    ctx,
+    doc,
+    direction === 'incoming' ? 'callers' : 'callees',
+    () => ctx.editor.callHierarchy(doc.absolutePath, target.symbol.selectionRange.start, direction),
+    (answer) => answer.edges.length === 0,
+  );
+  if (h.roots === undefined) throw unsupportedFeature(doc, 'call hierarchy');
+  if (h.roots.length === 0) await nothingPrepared(ctx, target);
+  providerAnswered(ctx, doc, 'callHierarchy');
+  let budget = MAX_CALL_EXPANSIONS;
+  let unexpanded = 0;
+  let late = 0;
+  // One level: the edges as items in path order, each expanded while levels and budget remain (never into a function on its own path: recursion).
+  // `from` holds the calls of an outgoing level; an incoming level's calls are in each caller.
+  const level = async (edges: HostCall[], from: HostHierarchyItem, levelsLeft: number, path: ReadonlySet<string>): Promise<Collection<CallItem>> => {
+    const fromOwner = direction === 'outgoing' ? await callOwner(ctx, from) : undefined;
+    const built = await mapConcurrently(edges, 8, async (edge) => {
+      // The call's span is the called function's name: the target's for callers, the edge's for callees.
+      const called = direction === 'incoming' ? from.name : edge.item.name;
+      const owner = fromOwner ?? (await callOwner(ctx, edge.item));
+      const symbol = fromOwner ? await symbolForItem(ctx, edge.item) : owner.symbol;
+      return { item: { symbol, callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length, owner.via) } as CallItem, edge };
+    });
+    built.sort((a, b) => compareSymbols(a.item.symbol, b.item.symbol));
+    const merged = mergeOwners(built);
+    // Only the first level continues by cursor; a deeper one is re-asked on its caller.
+    const page = path === roots ? paged(ctx, 'calls', merged, limit, { key: (b) => b.item }) : limited(merged, limit);
+    if (levelsLeft > 0) {
+      await mapConcurrently(page.items, 4, async ({ item, edge }) => {
+        if (isExternal(item.symbol) || 'module' in item.symbol || path.has(itemKey(edge.item))) return;
+        if (budget <= 0) return void unexpanded++;
+        // Near the call's timeout (or cancelled), the levels found so far are answered, said to be partial, rather than a Timeout.
+        if (ctx.cancelled || ctx.remainingMs() < READINESS.marginMs) return void (unexpanded++, late++);
+        budget--;
+        const next = await inTimeOrNot(ctx, ctx.editor.callHierarchy(edge.item.absPath, edge.item.selectionRange.start, direction));
+        if (!next) return void (unexpanded++, late++);
+        if (!next.roots?.length) return void unexpanded++;
+        item.calls = await level(next.edges, edge.item, levelsLeft - 1, new Set([...path, itemKey(edge.item)]));
+      });
+    }
+    return { ...page, items: page.items.map((b) => b.item) };
+  };
+  // depth is validated against depthParameter's bounds before the tool runs.
+  const [root] = h.roots;
+  const roots = new Set(h.roots.map(itemKey));
+  const items = await level(h.edges, { ...root, name: target.symbol.name }, (depth ?? 1) - 1, roots);
+  return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...(partial ?? (late > 0 ? unexpandedNote(late) : {})) };
+}
+
+/** Edges whose calls belong to one declaration (callbacks of one function) as one item, their sites in order; the first edge is expanded. */
+function mergeOwners<T extends { item: CallItem }>(built: T[]): T[] {
+  const byId = new Map<string, T>();
+  const out: T[] = [];
+  for (const b of built) {
+    const id = 'symbolId' in b.item.symbol ? b.item.symbol.symbolId : undefined;
+    const first = id === undefined ? undefined : byId.get(id);
+    if (!first) {
+      if (id !== undefined) byId.set(id, b);
+      out.push(b);
+      continue;
+    }
+    first.item.callSites = [...first.item.callSites, ...b.item.callSites].sort((x, y) => x[2] - y[2]);
+  }
+  return out;
+}
+
+/**
+ * Why the call hierarchy prepared nothing at a symbol's name. VS Code answers an empty list both
+ * when no provider is registered and when the provider has nothing there, so other callables of
+ * the same document tell the two apart; a language whose extension is still activating is starting.
+ */
+async function nothingPrepared(ctx: ToolContext, target: ResolvedSymbol): Promise<never> {
+  const doc = target.document;
+  const where = `${target.symbol.kind} ${target.symbol.name} (${doc.relativePath} line ${doc.lines.positionAt(target.symbol.selectionRange.start).line + 1})`;
+  if (!CALLABLE.has(target.symbol.kind)) {
+    // Nothing callable here; whether the language has a call hierarchy at all, its other declarations say (JSON, CSS, HTML and Markdown have none).
+    const prepares = async (offset: number) => ((await ctx.editor.callHierarchy(doc.absolutePath, offset, 'outgoing')).roots ?? []).length > 0;
+    const exists = await providerAnswers(ctx, doc, 'callHierarchy', prepares, {
+      except: target.symbol.selectionRange.start,
+      prefer: (s) => CALLABLE.has(s.kind),
+    });
+    if (exists === false) throw unsupportedFeature(doc, 'call hierarchy', true);
+    throw new ToolError(
+      'InvalidRequest',
+      `${target.symbol.kind} ${target.symbol.name} is not callable: the call hierarchy has nothing there.`,
+      revise('Select a function, method or constructor.'),
+    );
+  }
+  const others: HostSymbol[] = [];
+  for (const { symbol } of walkSymbols(await documentSymbolTree(ctx, doc))) {
+    if (CALLABLE.has(symbol.kind) && symbol.selectionRange.start !== target.symbol.selectionRange.start && others.length < 5) others.push(symbol);
+  }
+  for (const s of others) {
+    if (((await ctx.editor.callHierarchy(doc.absolutePath, s.selectionRange.start, 'outgoing')).roots ?? []).length > 0) {
+      throw new ToolError(
+        'SymbolNotFound',
+        `The ${doc.host.languageId} call hierarchy provider answers for other functions of ${doc.relativePath} but has no item for ${where}.`,
+        revise('Select the name of the function where it is declared or implemented, or use find-references.'),
+      );
+    }
+  }
+  const activating = (ctx.editor.languages().find((l) => l.id === doc.host.languageId)?.providedBy ?? []).filter((p) => !p.active);
+  if (activating.length > 0) {
+    throw new ToolError(
+      'LanguageServiceStarting',
+      `The ${doc.host.languageId} language service is still starting (${activating.map((p) => p.extensionId).join(', ')} activating): no call hierarchy for ${where} yet. This is not an empty result.`,
+      retry(`Ask again in ${READINESS.retryAfterSeconds} seconds.`),
+      { languageId: doc.host.languageId, retryAfterSeconds: READINESS.retryAfterSeconds },
+    );
+  }
+  if (others.length === 0) {
+    throw new ToolError(
+      'SymbolNotFound',
+      `The call hierarchy has no item for ${where}, and ${doc.relativePath} has no other function to tell whether a ${doc.host.languageId} call hierarchy provider exists.`,
+      revise('Use find-references on the function instead.'),
+    );
+  }
+  throw unsupportedFeature(doc, 'call hierarchy');
+}
+
+const callData = (what: string, nested: string): JsonSchema => ({
+  type: 'object',
+  properties: {
+    symbol: symbolOutputSchema,
+    calls: collectionOutput(what, {
+      type: 'object',
+      properties: {
+        symbol: {
+          ...anySymbolSchema,
+          properties: {
+            ...(anySymbolSchema.properties as Record<string, JsonSchema>),
+            module: { type: 'string', description: "Calls at a document's top level: its documentId (no symbolId)." },
+          },
+        },
+        callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." },
+        calls: { type: 'object', description: `depth > 1: ${nested}; none at the last level, for library functions, on recursion.` },
+      },
+      required: ['symbol', 'callSites'],
+    }),
+    unexpanded: {
+      type: 'integer',
+      minimum: 1,
+      description: `Items left without calls: over ${MAX_CALL_EXPANSIONS} expansions, near the timeout (then complete: false), or none prepared there.`,
+    },
+    ...partialProperties,
+  },
+  required: ['symbol', 'calls'],
+});
+
+const depthParameter = { type: 'integer', minimum: 1, maximum: MAX_CALL_DEPTH, default: 1 } as const;
+
+export const findCallers = defineTool({
+  name: 'find-callers',
+  title: 'Find Callers',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    "Callers of a symbol, with call sites [line, column, offset]; follows imports and aliases. A caller is the innermost named function, method, class or const holding one, else {module}; a site's via: callbacks between. depth 2-3: callers' callers in calls.",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
+  dataSchema: callData('Callers, by path and position.', "the caller's callers"),
+  annotations: queryAnnotations('Find Callers'),
+  examples: example('find-callers', 'Callers', 'src/util.ts', 'formatName', 'Each calling function (Greeter.greet) with its call sites.'),
+  run: (input, ctx) => calls(ctx, input.symbol, 'incoming', input.callersLimit, input.depth),
+});
+
+export const findCallees = defineTool({
+  name: 'find-callees',
+  title: 'Find Callees',
+  category: 'Code discovery and navigation',
+  ...QUERY,
+  description:
+    "Functions and methods a symbol calls, each with the call sites [line, column, offset] in the symbol's body. depth 2-3: each callee's callees in its calls.",
+  inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
+    workspace: false,
+    view: true,
+  }),
+  dataSchema: callData('Callees, by path and position (library symbols last).', "the callee's callees"),
+  annotations: queryAnnotations('Find Callees'),
+  examples: example(
+    'find-callees',
+    'Callees',
+    'src/services.ts',
+    'welcomeAll',
+    'Each called function (greetAll, then library functions) with its call sites in welcomeAll.',
+  ),
+  run: (input, ctx) => calls(ctx, input.symbol, 'outgoing', input.calleesLimit, input.depth),
+});
