@@ -130,6 +130,17 @@ export function stats(samples: number[]): Stats {
   return { n, medianMs: median, p95Ms: at(0.95), meanMs: sorted.reduce((s, x) => s + x, 0) / n, minMs: sorted[0], maxMs: sorted[n - 1] };
 }
 
+/** A rename's measured steps as rows of one group: a failed step as a failed row (with what it measured before failing). */
+export function renameRows(group: string, samples: Record<string, number[]>, failures: Record<string, string>, labels: Record<string, string>): Row[] {
+  const rows: Row[] = [];
+  for (const [id, list] of Object.entries(samples)) {
+    if (failures[id] !== undefined) {
+      rows.push({ id: `rename.${id}`, group, label: labels[id], status: 'failed', error: failures[id], ...(list.length > 0 ? { stats: stats(list) } : {}) });
+    } else if (list.length > 0) rows.push({ id: `rename.${id}`, group, label: labels[id], status: 'measured', stats: stats(list) });
+  }
+  return rows;
+}
+
 export interface Variant {
   id: string;
   label: string;

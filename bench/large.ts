@@ -15,7 +15,7 @@ import { ALL_TOOLS } from '../src/tools';
 import { referencesListed } from '../src/tools/references';
 import type { ReferencesData } from '../src/tools/references';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { benchRuntime, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, overheadVariants, short, stats } from './inHost';
+import { benchRuntime, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, overheadVariants, short, renameRows } from './inHost';
 import type { Memory, Row, Variant } from './inHost';
 
 interface Synthetic {
@@ -376,18 +376,7 @@ async function measure(): Promise<void> {
     vscodeRename: 'vscode_renameSymbol via vscode.lm.invokeTool (computes and applies, does not save)',
   };
   const renameGroup = `rename Entity (${synthetic.entityReferences} references in ${synthetic.files + 1} files)`;
-  for (const [id, list] of Object.entries(samples)) {
-    if (failures[id] !== undefined) {
-      rows.push({
-        id: `rename.${id}`,
-        group: renameGroup,
-        label: renameLabels[id],
-        status: 'failed',
-        error: failures[id],
-        ...(list.length > 0 ? { stats: stats(list) } : {}),
-      });
-    } else if (list.length > 0) rows.push({ id: `rename.${id}`, group: renameGroup, label: renameLabels[id], status: 'measured', stats: stats(list) });
-  }
+  rows.push(...renameRows(renameGroup, samples, failures, renameLabels));
   if (failures.restore !== undefined) {
     rows.push({
       id: 'rename.restore',

@@ -14,7 +14,7 @@ import type { Envelope } from '../src/core/chain/envelope';
 import { referencesListed } from '../src/tools/references';
 import type { ReferencesData } from '../src/tools/references';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { activatedWorkbench, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, short, stats } from './inHost';
+import { activatedWorkbench, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, short, renameRows } from './inHost';
 import type { Memory, Row, Variant } from './inHost';
 
 /** Where the bench points: a symbol's declaring file and the text just before its name there. */
@@ -336,18 +336,7 @@ async function measure(): Promise<void> {
       'transaction-commit via vscode.lm, allowNewErrors (drift checks, journal, write, save, byte-for-byte verification; the type check is measured below)',
   };
   const renameGroup = `rename ${RENAME.name} (${rename.edits} edits in ${rename.files} files)`;
-  for (const [id, list] of Object.entries(samples)) {
-    if (failures[id] !== undefined) {
-      rows.push({
-        id: `rename.${id}`,
-        group: renameGroup,
-        label: labels[id],
-        status: 'failed',
-        error: failures[id],
-        ...(list.length > 0 ? { stats: stats(list) } : {}),
-      });
-    } else if (list.length > 0) rows.push({ id: `rename.${id}`, group: renameGroup, label: labels[id], status: 'measured', stats: stats(list) });
-  }
+  rows.push(...renameRows(renameGroup, samples, failures, labels));
 
   // ---- 4. transaction-check beside tsc --noEmit -p with the TypeScript the editor runs
   partial();

@@ -43,3 +43,24 @@ export function logText(dir, name) {
   walk(dir);
   return found.map((f) => fs.readFileSync(f, 'utf8')).join('\n');
 }
+
+/** Runs a command from the command palette; with `ifOffered`, resolves false (palette closed) when the palette does not offer it. */
+export async function runPaletteCommand(page, title, { ifOffered = false, opensPick = false } = {}) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible' });
+  await input.fill(`>${title}`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
+  try {
+    await row.waitFor({ timeout: ifOffered ? 5_000 : 30_000 });
+  } catch (error) {
+    if (!ifOffered) throw error;
+    await page.keyboard.press('Escape');
+    await input.waitFor({ state: 'hidden' });
+    return false;
+  }
+  await row.click();
+  // A command that opens its own pick (Welcome: Open Walkthrough...) keeps the widget open.
+  if (!opensPick) await input.waitFor({ state: 'hidden' });
+  return true;
+}

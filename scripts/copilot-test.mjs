@@ -61,7 +61,7 @@ import * as path from 'node:path';
 import { createRequire } from 'node:module';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
 import { buildTestExtension } from './test-extensions.mjs';
-import { HOST_NOISE, logText, sleep, waitFor } from './browser-support.mjs';
+import { HOST_NOISE, logText, runPaletteCommand, sleep, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const require = createRequire(import.meta.url);
@@ -149,25 +149,7 @@ const resultText = (result) => result.content.map((p) => p.value ?? p.text ?? ''
 
 // --- driving the workbench ------------------------------------------------------------------------
 
-/** Runs a command from the command palette; with `ifOffered`, resolves false (palette closed) when the palette does not offer it. */
-async function runCommand(title, { ifOffered = false } = {}) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  const row = page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first();
-  try {
-    await row.waitFor({ timeout: ifOffered ? 5_000 : 30_000 });
-  } catch (error) {
-    if (!ifOffered) throw error;
-    await page.keyboard.press('Escape');
-    await input.waitFor({ state: 'hidden' });
-    return false;
-  }
-  await row.click();
-  await input.waitFor({ state: 'hidden' });
-  return true;
-}
+const runCommand = (title, options) => runPaletteCommand(page, title, options);
 
 /**
  * Replaces the person's settings as a person does: Preferences: Open User Settings (JSON), the new text, Ctrl+S.

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
-import { HOST_NOISE, logText, waitFor } from './browser-support.mjs';
+import { HOST_NOISE, logText, runPaletteCommand, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'out', 'test-artifacts', 'first-use');
@@ -43,13 +43,7 @@ async function test(name, fn) {
   }
 }
 
-async function runCommand(title) {
-  await page.keyboard.press('F1');
-  const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible' });
-  await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().click();
-}
+const runCommand = (title) => runPaletteCommand(page, title);
 
 try {
   server = await startServer({
@@ -117,7 +111,7 @@ try {
   });
 
   await test('the walkthrough lists its steps; their buttons open the MCP setup, Try a Tool and the review panel', async () => {
-    await runCommand('Welcome: Open Walkthrough...');
+    await runPaletteCommand(page, 'Welcome: Open Walkthrough...', { opensPick: true });
     await page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough.title }).first().click();
     const category = page.locator('.gettingStartedSlideDetails');
     await category.waitFor({ timeout: 30_000 });

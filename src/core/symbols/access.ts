@@ -159,15 +159,7 @@ function scan(text: string): Tokens {
       continue;
     }
     if (c === '/' && regexAllowed(list[list.length - 1])) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < text.length && text[j] !== '\n' && (inClass || text[j] !== '/')) {
-        if (text[j] === '\\') j++;
-        else if (text[j] === '[') inClass = true;
-        else if (text[j] === ']') inClass = false;
-        j++;
-      }
-      j++;
+      let j = regexBodyEnd(text, i) + 1;
       while (j < text.length && /\w/.test(text[j])) j++;
       push(i, j, 'other');
       i = j;
@@ -374,4 +366,17 @@ function isParameterList(t: Tokens, p: number): boolean {
     if (o !== undefined && o < k) k = o;
   }
   return true;
+}
+
+/** Where a regular expression literal opening at `start` (its '/') closes: its last '/', or the line's end when it does not; a '/' inside [...] or escaped does not close it. */
+export function regexBodyEnd(text: string, start: number): number {
+  let j = start + 1;
+  let inClass = false;
+  while (j < text.length && text[j] !== '\n' && (inClass || text[j] !== '/')) {
+    if (text[j] === '\\') j++;
+    else if (text[j] === '[') inClass = true;
+    else if (text[j] === ']') inClass = false;
+    j++;
+  }
+  return j;
 }

@@ -19,6 +19,7 @@ import { LanguageIndex } from '../documents/languages';
 import { LineIndex } from '../documents/text';
 import type { Workspace } from '../documents/workspaces';
 import { mapConcurrently } from '../util/concurrency';
+import { regexBodyEnd } from './access';
 
 /** comment: in a comment; doc: in a doc comment or docstring; string: in string, template or regular expression text; access: `x.name` in code; other: anywhere else. */
 export type ResidueKind = 'comment' | 'doc' | 'string' | 'access' | 'other';
@@ -135,14 +136,7 @@ function jsRegions(text: string): Region[] {
     } else if (c === '`') {
       i = template(i + 1);
     } else if (c === '/' && (last === '' || (!IDENT.test(last) && !')]}'.includes(last)) || (IDENT.test(last) && EXPRESSION_WORDS.has(lastWord)))) {
-      let j = i + 1;
-      let inClass = false;
-      while (j < text.length && text[j] !== '\n' && (inClass || text[j] !== '/')) {
-        if (text[j] === '\\') j++;
-        else if (text[j] === '[') inClass = true;
-        else if (text[j] === ']') inClass = false;
-        j++;
-      }
+      const j = regexBodyEnd(text, i);
       regions.push({ start: i, end: Math.min(j + 1, text.length), kind: 'string' });
       i = j + 1;
       last = '/';
