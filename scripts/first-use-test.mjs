@@ -43,8 +43,6 @@ async function test(name, fn) {
   }
 }
 
-const runCommand = (title) => runPaletteCommand(page, title);
-
 try {
   server = await startServer({
     trusted: true,
