@@ -269,6 +269,26 @@ async function confirmation(title) {
   return card;
 }
 
+/**
+ * Picks an entry of a confirmation's Allow dropdown. A click that lands while the menu is still
+ * opening is dropped by the menu (seen on a loaded machine): the menu then stays open, so the pick
+ * is repeated until the menu closes.
+ */
+async function chooseFromAllowMenu(card, label) {
+  const item = page.locator('.context-view .action-label', { hasText: label });
+  for (let attempt = 1; ; attempt++) {
+    if (!(await item.isVisible())) await card.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button').click();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    await item.click();
+    const closed = await item
+      .waitFor({ state: 'hidden', timeout: 3_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (closed) return;
+    if (attempt === 3) throw new Error(`the Allow menu stayed open after picking "${label}" three times`);
+  }
+}
+
 // --- the run --------------------------------------------------------------------------------------
 
 const onFormatName = { location: { selection: { document: { path: file('src/util.ts') }, selectedText: 'formatName', contextBefore: 'export function ' } } };
@@ -433,8 +453,7 @@ try {
     const commitsBefore = commitsRun();
 
     // Allow Once, from the Allow button's dropdown (the session-wide approval is not what this test gives).
-    await card.locator('.chat-confirmation-widget-buttons .monaco-dropdown-button').click();
-    await page.locator('.context-view .action-label', { hasText: 'Allow Once' }).click();
+    await chooseFromAllowMenu(card, 'Allow Once');
     await waitForAnswer(answer);
     assert.equal(read('src/util.ts').toString('utf8'), before.util.replace(/\bformatName\b/g, 'formatPersonName'), 'util.ts holds the staged text');
     assert.equal(read('src/greeter.ts').toString('utf8'), before.greeter.replace(/\bformatName\b/g, 'formatPersonName'), 'greeter.ts holds the staged text');
