@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { freshFixture, HEADLESS_USER_SETTINGS, REPO_ROOT } from './fixtures.mjs';
-import { HOST_NOISE, logText, runPaletteCommand, waitFor } from './browser-support.mjs';
+import { HOST_NOISE, logText, runPaletteCommand, sleep, waitFor } from './browser-support.mjs';
 import { launchBrowser, startServer, workbenchUrl } from './vscode-host.mjs';
 
 const ARTIFACTS = path.join(REPO_ROOT, 'out', 'test-artifacts', 'first-use');
@@ -109,10 +109,16 @@ try {
   });
 
   await test('the walkthrough lists its steps; their buttons open the MCP setup, Try a Tool and the review panel', async () => {
-    await runPaletteCommand(page, 'Welcome: Open Walkthrough...', { opensPick: true });
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough.title }).first().click();
     const category = page.locator('.gettingStartedSlideDetails');
-    await category.waitFor({ timeout: 30_000 });
+    // Opened from the palette before each step: after a step's button opened something else, the Welcome
+    // page may show its start page (an Escape there goes back), which still holds the walkthrough's slide.
+    const showWalkthrough = async () => {
+      await runPaletteCommand(page, 'Welcome: Open Walkthrough...', { opensPick: true });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: walkthrough.title }).first().click();
+      await category.waitFor({ timeout: 30_000 });
+      await sleep(800); // the slide moves in
+    };
+    await showWalkthrough();
     const titles = await category.locator('.getting-started-step h3.step-title').allInnerTexts();
     assert.deepEqual(
       titles.map((t) => t.trim()),
@@ -123,7 +129,7 @@ try {
 
     const step = (id) => category.locator(`.getting-started-step[data-step-id$="${id}"]`);
     const press = async (id, label) => {
-      if (!(await category.isVisible())) await page.locator('.tab', { hasText: 'Welcome' }).click();
+      await showWalkthrough();
       await step(id).locator('h3.step-title').click();
       const button = step(id).locator('.button-container a, a.button-link, .monaco-button', { hasText: label }).first();
       await button.waitFor({ state: 'visible', timeout: 10_000 });
@@ -160,6 +166,7 @@ try {
     );
     await shot('06-walkthrough-try-a-tool');
     await page.keyboard.press('Escape');
+    await pick.waitFor({ state: 'hidden', timeout: 10_000 });
 
     await press('review', 'Open Review Panel');
     await waitFor(
