@@ -130,6 +130,20 @@ export function stats(samples: number[]): Stats {
   return { n, medianMs: median, p95Ms: at(0.95), meanMs: sorted.reduce((s, x) => s + x, 0) / n, minMs: sorted[0], maxMs: sorted[n - 1] };
 }
 
+/** Runs bench steps so that one failing keeps its error (stack or message) under its id and the others go on. */
+export function failureRecorder(label: string): { failures: Record<string, string>; attempt: (id: string, body: () => Promise<void>) => Promise<void> } {
+  const failures: Record<string, string> = {};
+  const attempt = async (id: string, body: () => Promise<void>): Promise<void> => {
+    try {
+      await body();
+    } catch (error) {
+      failures[id] = error instanceof Error ? (error.stack ?? error.message) : String(error);
+      console.error(`[${label}] FAILED ${id}: ${failures[id]}`);
+    }
+  };
+  return { failures, attempt };
+}
+
 /** A rename's measured steps as rows of one group: a failed step as a failed row (with what it measured before failing). */
 export function renameRows(group: string, samples: Record<string, number[]>, failures: Record<string, string>, labels: Record<string, string>): Row[] {
   const rows: Row[] = [];

@@ -15,7 +15,18 @@ import { ALL_TOOLS } from '../src/tools';
 import { referencesListed } from '../src/tools/references';
 import type { ReferencesData } from '../src/tools/references';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { benchRuntime, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, overheadVariants, short, renameRows } from './inHost';
+import {
+  benchRuntime,
+  envelopeProblem,
+  gcFunction,
+  invokeLm,
+  measureGroup,
+  memoryAfterGc,
+  overheadVariants,
+  short,
+  failureRecorder,
+  renameRows,
+} from './inHost';
 import type { Memory, Row, Variant } from './inHost';
 
 interface Synthetic {
@@ -275,15 +286,7 @@ async function measure(): Promise<void> {
     return vscode.commands.executeCommand<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', entityUri, entityDeclPos, to);
   };
   // A row that fails keeps the failing call's envelope or exception and the bench goes on with the other rows.
-  const failures: Record<string, string> = {};
-  const attempt = async (id: string, body: () => Promise<void>): Promise<void> => {
-    try {
-      await body();
-    } catch (error) {
-      failures[id] = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      console.error(`[bench:large] FAILED rename.${id}: ${failures[id]}`);
-    }
-  };
+  const { failures, attempt } = failureRecorder('bench:large rename');
   // The class's name on disk: a failed commit leaves it as it was, so the rows after it rename from here.
   let current = 'Entity';
   const other = (name: string): string => (name === 'Entity' ? 'EntityRenamed' : 'Entity');

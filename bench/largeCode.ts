@@ -14,7 +14,7 @@ import type { Envelope } from '../src/core/chain/envelope';
 import { referencesListed } from '../src/tools/references';
 import type { ReferencesData } from '../src/tools/references';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { activatedWorkbench, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, short, renameRows } from './inHost';
+import { activatedWorkbench, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, short, failureRecorder, renameRows } from './inHost';
 import type { Memory, Row, Variant } from './inHost';
 
 /** Where the bench points: a symbol's declaring file and the text just before its name there. */
@@ -109,15 +109,7 @@ async function measure(): Promise<void> {
   const started = performance.now();
   const at = (): number => Math.round(performance.now() - started);
   const uri = (rel: string): vscode.Uri => vscode.Uri.file(path.join(folder.uri.fsPath, rel));
-  const failures: Record<string, string> = {};
-  const attempt = async (id: string, body: () => Promise<void>): Promise<void> => {
-    try {
-      await body();
-    } catch (error) {
-      failures[id] = error instanceof Error ? (error.stack ?? error.message) : String(error);
-      console.error(`[bench:large-code] FAILED ${id}: ${failures[id]}`);
-    }
-  };
+  const { failures, attempt } = failureRecorder('bench:large-code');
   const ok = (call: string, text: string): string => {
     if (envelopeProblem(text)) throw new Error(`${call} answered ${short(text, 1500)}`);
     return text;
