@@ -325,7 +325,7 @@ try {
   });
   await page.exposeFunction('codeAutomationExit', () => {});
   // No extensionTestsPath: a window with a tests module answers confirmations by itself.
-  await page.goto(workbenchUrl(server.baseUrl, fixture.folder, { extensionDevelopmentPath: REPO_ROOT, skipWelcome: 'true' }));
+  await page.goto(workbenchUrl(server.baseUrl, fixture.folder, { extensionDevelopmentPath: REPO_ROOT, skipWelcome: 'true' }), { timeout: 120_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   await waitFor(
     'our extension and the scripted model to activate (remoteexthost.log)',

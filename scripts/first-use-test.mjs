@@ -62,7 +62,7 @@ try {
     if (VERBOSE || (type === 'error' && !HOST_NOISE.test(text))) process.stdout.write(`[host ${type}] ${text}\n`);
   });
   await page.exposeFunction('codeAutomationExit', () => {});
-  await page.goto(workbenchUrl(server.baseUrl, fixture.folder, { skipWelcome: 'true' }));
+  await page.goto(workbenchUrl(server.baseUrl, fixture.folder, { skipWelcome: 'true' }), { timeout: 120_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   const serverLog = (name) => logText(path.join(server.dataDir, 'server-data', 'data', 'logs'), name);
   await waitFor(

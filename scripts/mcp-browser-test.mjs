@@ -129,7 +129,7 @@ async function openWindow(srv, folder, label) {
   });
   await page.exposeFunction('codeAutomationExit', () => {});
   current = page;
-  await page.goto(workbenchUrl(srv.baseUrl, folder, { extensionDevelopmentPath: REPO_ROOT, skipWelcome: 'true' }));
+  await page.goto(workbenchUrl(srv.baseUrl, folder, { extensionDevelopmentPath: REPO_ROOT, skipWelcome: 'true' }), { timeout: 120_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   const entry = await waitFor(`the discovery file of the ${label} window`, () => entries(srv).find((e) => e.folders.includes(folder)), 120_000);
   return { page, folder, entry, label };

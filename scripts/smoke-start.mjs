@@ -41,7 +41,7 @@ try {
   if (!decodeURIComponent(url).includes(sample)) throw new Error(`the URL does not open the sample folder: ${url}`);
   browser = await launchBrowser();
   const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-  await page.goto(url);
+  await page.goto(url, { timeout: 120_000 });
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   await page.locator('.statusbar').getByText('transactional').first().waitFor({ timeout: 120_000 });
   const title = await page.title();

@@ -400,7 +400,7 @@ export async function runExtensionTests({
       extensionTestsPath: testsPath,
       skipWelcome: 'true',
     });
-    await Promise.race([page.goto(url), outcome]);
+    await Promise.race([page.goto(url, { timeout: timeoutMs }), outcome]);
     const code = await outcome;
     return typeof code === 'number' ? code : 1;
   } finally {
