@@ -7,6 +7,7 @@ import { StagedChecks } from '../src/core/transactions/check';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import * as inspector from 'node:inspector/promises';
 import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as vscode from 'vscode';
@@ -197,6 +198,28 @@ export async function measureGroup(group: string, variants: Variant[], iteration
     sample: samplesText[index],
     note: v.note,
   }));
+}
+
+/**
+ * `body`, CPU-profiled into `$AW_BENCH_PROFILE/<name>.cpuprofile` when that variable names a
+ * folder (open the file in Chrome's or VS Code's profiler): where a tool's time goes beside the raw call's.
+ */
+export async function profiled<T>(name: string, body: () => Promise<T>): Promise<T> {
+  const folder = process.env.AW_BENCH_PROFILE;
+  if (!folder) return body();
+  const session = new inspector.Session();
+  session.connect();
+  await session.post('Profiler.enable');
+  await session.post('Profiler.setSamplingInterval', { interval: 200 });
+  await session.post('Profiler.start');
+  try {
+    return await body();
+  } finally {
+    const { profile } = await session.post('Profiler.stop');
+    fs.mkdirSync(folder, { recursive: true });
+    fs.writeFileSync(path.join(folder, `${name.replace(/[^\w.-]+/g, '_')}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 export async function invokeLm(name: string, input: object): Promise<string> {

@@ -14,7 +14,7 @@ import type { Envelope } from '../src/core/chain/envelope';
 import { referencesListed } from '../src/tools/references';
 import type { ReferencesData } from '../src/tools/references';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
-import { activatedWorkbench, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, short, failureRecorder, renameRows } from './inHost';
+import { activatedWorkbench, envelopeProblem, gcFunction, invokeLm, measureGroup, memoryAfterGc, profiled, short, failureRecorder, renameRows } from './inHost';
 import type { Memory, Row, Variant } from './inHost';
 
 /** Where the bench points: a symbol's declaring file and the text just before its name there. */
@@ -235,7 +235,7 @@ async function measure(): Promise<void> {
     for (const c of cases) {
       console.log(`[bench:large-code] ${c.name}: vscode.lm beside raw`);
       await attempt(`nav.${c.name}`, async () => {
-        rows.push(...(await measureGroup(`${c.name} (${codeBase.package})`, [lmVariant(c.name, c.input), c.raw], iterations, warmup)));
+        rows.push(...(await profiled(c.name, () => measureGroup(`${c.name} (${codeBase.package})`, [lmVariant(c.name, c.input), c.raw], iterations, warmup))));
       });
       if (failures[`nav.${c.name}`]) {
         rows.push({ id: `${c.name}.lm`, group: `${c.name} (${codeBase.package})`, label: c.name, status: 'failed', error: failures[`nav.${c.name}`] });

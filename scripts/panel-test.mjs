@@ -90,7 +90,9 @@ try {
     if (VERBOSE || type === 'error') process.stdout.write(`[host ${type}] ${Array.isArray(args) ? args.join(' ') : String(args)}\n`);
   });
   await page.exposeFunction('codeAutomationExit', () => {});
-  await page.goto(workbenchUrl(server.baseUrl, folder, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: bridgeModule, skipWelcome: 'true' }), { timeout: 120_000 });
+  await page.goto(workbenchUrl(server.baseUrl, folder, { extensionDevelopmentPath: REPO_ROOT, extensionTestsPath: bridgeModule, skipWelcome: 'true' }), {
+    timeout: 120_000,
+  });
   await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
   await waitFor('the in-host bridge and the extension', async () => (await bridge('/ping')).ok, 120_000);
 
