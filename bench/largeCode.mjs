@@ -100,7 +100,8 @@ export function summarize(codeBase, result, failures = []) {
   if (!result) return { codeBase, result: null, verdicts, failures, markdown: lines.join('\n') };
   const row = (id) => result.rows.find((r) => r.id === id);
   const median = (id) => row(id)?.stats?.medianMs;
-  const pair = (measure, toolId, rawId, target, note) => {
+  // lmId: the same tool through vscode.lm, shown beside the runner's time with its own ratio (the workbench's round trip included).
+  const pair = (measure, toolId, rawId, target, note, lmId) => {
     const t = row(toolId);
     if (t?.status === 'failed') {
       lines.push(`| ${cell(measure)} | FAILED: ${cell(t.error.split('\n')[0])} |  |  |  | ✗ |`);
@@ -108,7 +109,8 @@ export function summarize(codeBase, result, failures = []) {
       return;
     }
     if (median(toolId) === undefined || median(rawId) === undefined) return;
-    add(measure, ms(median(toolId)), ms(median(rawId)), median(toolId) / median(rawId), target, note);
+    const lm = lmId && median(lmId) !== undefined ? `; via vscode.lm ${ms(median(lmId))}, ${(median(lmId) / median(rawId)).toFixed(2)}×` : '';
+    add(measure, `${ms(median(toolId))}${lm}`, ms(median(rawId)), median(toolId) / median(rawId), target, note);
   };
   const w = result.windowOpen;
   if (w.tool || w.raw) {
@@ -125,12 +127,14 @@ export function summarize(codeBase, result, failures = []) {
   }
   pair(
     `find-references of dual (${group(result.references.count)} references in ${group(result.references.files)} files, ${group(result.references.bytes)} B answered)`,
-    'find-references.lm',
+    'find-references.runner',
     'raw.references',
     TARGETS.navigation,
+    undefined,
+    'find-references.lm',
   );
-  pair('go-to-definition of dual from src/Array.ts', 'go-to-definition.lm', 'raw.definition', TARGETS.navigation);
-  pair('search-symbols "hasProperty"', 'search-symbols.lm', 'raw.workspaceSymbols', TARGETS.navigation);
+  pair('go-to-definition of dual from src/Array.ts', 'go-to-definition.runner', 'raw.definition', TARGETS.navigation, undefined, 'go-to-definition.lm');
+  pair('search-symbols "hasProperty"', 'search-symbols.runner', 'raw.workspaceSymbols', TARGETS.navigation, undefined, 'search-symbols.lm');
   const renameNote = `${group(result.rename.edits)} edits in ${group(result.rename.files)} files`;
   pair(`rename hasProperty: stage + preview against the raw rename provider`, 'rename.stagePreview', 'rename.rawRename', TARGETS.stagePreview, renameNote);
   pair(

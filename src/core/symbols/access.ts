@@ -48,16 +48,45 @@ export function referenceAccess(q: AccessQuestion): Access {
   return accessReader(q.text, q.languageId)(q.offset, q.length, q.highlight, q.member);
 }
 
-/** A reader of many references of one text: the text is scanned once. */
-export function accessReader(text: string, languageId: string): (offset: number, length: number, highlight: HighlightKind, member: boolean) => Access {
+/**
+ * A reader of many references of one text: the text is scanned once, and only when a reference
+ * follows a token the syntax reads (a large file whose references are all calls is never scanned).
+ * scanAlways: every reference read from the tokens (the tests compare the two).
+ */
+export function accessReader(
+  text: string,
+  languageId: string,
+  options: { scanAlways?: boolean } = {},
+): (offset: number, length: number, highlight: HighlightKind, member: boolean) => Access {
   const word = (highlight: HighlightKind): Access => (highlight === 'write' ? 'write' : 'read');
   if (!SYNTAX_LANGUAGES.has(languageId)) return (_o, _l, highlight) => word(highlight);
   let tokens: Tokens | undefined;
   return (offset, length, highlight, member) => {
+    if (!options.scanAlways && !mayFollowSyntax(text, offset)) return word(highlight);
     tokens ??= scan(text);
     return syntacticAccess(tokens, offset, length, member) ?? word(highlight);
   };
 }
+
+/**
+ * Whether the token before offset may be one syntacticAccess reads (`.`, `?.`, `...`, `{`, `,`):
+ * the character before it, spaces skipped, is one of them, or a comment's end may hide it.
+ */
+function mayFollowSyntax(text: string, offset: number): boolean {
+  let i = offset - 1;
+  let newline = false;
+  while (i >= 0 && SPACE.test(text[i])) {
+    if (text[i] === '\n') newline = true;
+    i--;
+  }
+  if (i < 0) return false;
+  const c = text[i];
+  if (c === '.' || c === '{' || c === ',' || c === '/') return true;
+  // The line before may end in a line comment: its text is not the token before.
+  return newline && text.lastIndexOf('//', i) > text.lastIndexOf('\n', i);
+}
+
+const SPACE = /\s/;
 
 // ---------------------------------------------------------------- scanning
 

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { accessReader, referenceAccess } from '../../../../src/core/symbols/access';
 import type { Access, HighlightKind } from '../../../../src/core/symbols/access';
 
@@ -148,5 +150,45 @@ describe('referenceAccess: whether a reference reads or writes the symbol search
       at.map((o) => read(o, 1, 'read', true)),
       ['read', 'write', 'read'],
     );
+  });
+  it('a comment between the reference and the token before it does not hide the syntax', () => {
+    assert.equal(access('const { // the first\n  |p } = obj;', 'write'), 'read');
+    assert.equal(access('const { /* the first */ |p } = obj;', 'write'), 'read');
+    assert.equal(access('obj. /* c */ |p = 1;', 'read'), 'write');
+    assert.equal(access('obj // c\n  .|p = 1;', 'read'), 'write');
+    assert.equal(access('use(a, // c\n  |p);', 'write', { member: false }), 'write');
+  });
+
+  it('on real sources (rxjs, part of effect) the reader that skips references after other tokens answers as the one that scans for every reference', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+        const full = path.join(dir, e.name);
+        if (e.isDirectory()) walk(full);
+        else if (e.name.endsWith('.ts')) files.push(full);
+      }
+    };
+    walk(path.join('node_modules', 'rxjs', 'src'));
+    const effect = path.join('node_modules', 'effect', 'src');
+    files.push(...['Function.ts', 'Predicate.ts', 'Array.ts', 'Stream.ts', 'Context.ts'].map((f) => path.join(effect, f)));
+    let compared = 0;
+    let syntactic = 0;
+    for (const file of files) {
+      const text = fs.readFileSync(file, 'utf8');
+      const fast = accessReader(text, 'typescript');
+      const full = accessReader(text, 'typescript', { scanAlways: true });
+      for (const m of text.matchAll(/[$_\p{L}][$_\p{L}\p{N}]*/gu)) {
+        for (const highlight of ['read', 'write'] as const) {
+          for (const member of [true, false]) {
+            const expected = full(m.index, m[0].length, highlight, member);
+            assert.equal(fast(m.index, m[0].length, highlight, member), expected, `${file}:${m.index} ${m[0]}`);
+            compared++;
+            if (expected !== highlight) syntactic++;
+          }
+        }
+      }
+    }
+    assert.ok(files.length > 200 && compared > 500_000, `${files.length} files, ${compared} readings compared`);
+    assert.ok(syntactic > 1000, `only ${syntactic} readings where the syntax overruled the highlight`);
   });
 });
