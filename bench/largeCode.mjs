@@ -69,6 +69,15 @@ export async function benchLargeCode({ root }) {
   } catch (error) {
     failures.push(String(error instanceof Error ? error.message : error));
     if (fs.existsSync(out)) result = JSON.parse(fs.readFileSync(out, 'utf8'));
+  }
+  try {
+    const only = (process.env.AW_LARGE_CODE_ONLY ?? '').split(',').filter(Boolean);
+    if (result?.memory && (only.length === 0 || only.includes('memory'))) {
+      console.log('[bench] the same window without the extension: its extension host memory');
+      result.memory.withoutExtension = await bareWindow(root, ws, result.windowOpen.expected);
+    }
+  } catch (error) {
+    failures.push(`the window without the extension: ${String(error instanceof Error ? error.message : error)}`);
   } finally {
     ws.dispose();
   }
@@ -79,6 +88,38 @@ export async function benchLargeCode({ root }) {
   fs.renameSync(`${file}.tmp`, file);
   console.log(`[bench] wrote ${path.relative(root, file)}`);
   return report;
+}
+
+/**
+ * The code base in a window whose only development extension contributes nothing (so the
+ * extension host runs no Agent Workbench), bench/largeCodeBare.ts asking the same raw questions;
+ * its memory for the row beside the main window's.
+ */
+async function bareWindow(root, ws, expected) {
+  const stub = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-bench-bare-'));
+  try {
+    fs.writeFileSync(
+      path.join(stub, 'package.json'),
+      JSON.stringify({ name: 'bench-bare-window', publisher: 'agent-workbench-bench', version: '0.0.0', engines: { vscode: '*' } }),
+    );
+    // Run from the stub's own folder: a module inside an extension gets that extension's vscode API.
+    fs.copyFileSync(path.join(root, 'out', 'bench', 'largeCodeBare.js'), path.join(stub, 'bare.js'));
+    const out = path.join(stub, 'bare.json');
+    const code = await runExtensionTests({
+      timeoutMs: 15 * 60_000,
+      extensionPath: stub,
+      testsPath: path.join(stub, 'bare.js'),
+      workspace: ws.folder,
+      trusted: true,
+      env: { AW_BENCH_OUT: out, AW_LARGE_CODE_REFERENCES: String(expected ?? 0) },
+      userSettings: HEADLESS_USER_SETTINGS,
+    });
+    if (code !== 0 || !fs.existsSync(out))
+      throw new Error(`the window without the extension exited with ${code}${fs.existsSync(out) ? '' : ' and wrote nothing'}`);
+    return JSON.parse(fs.readFileSync(out, 'utf8'));
+  } finally {
+    fs.rmSync(stub, { recursive: true, force: true });
+  }
 }
 
 export function summarize(codeBase, result, failures = []) {
@@ -176,6 +217,12 @@ export function summarize(codeBase, result, failures = []) {
   if (m.revisions > 0) {
     lines.push(
       `| extension host memory: code base loaded → ${m.revisions} staged renames (${group(m.edits)} documents) → rolled back | heap ${mib(m.loaded.heapUsed)} → ${mib(m.staged.heapUsed)} → ${mib(m.afterRollback.heapUsed)}; rss ${mib(m.loaded.rss)} → ${mib(m.staged.rss)} → ${mib(m.afterRollback.rss)} |  |  |  |  |`,
+    );
+  }
+  if (m.withoutExtension) {
+    const w = m.withoutExtension.memory;
+    lines.push(
+      `| extension host memory with the code base loaded and the same raw questions asked, without the extension → with it | heap ${mib(w.heapUsed)} → ${mib(m.loaded.heapUsed)}; rss ${mib(w.rss)} → ${mib(m.loaded.rss)} |  |  |  |  |`,
     );
   }
   for (const f of m.failures) lines.push(`| memory: a rename not staged | ${cell(f)} |  |  |  |  |`);
