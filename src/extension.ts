@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { StagedChecks } from './core/transactions/check';
+import { dirtyBuffers, StagedChecks } from './core/transactions/check';
 import { stagedChecker } from './host/checker';
 import { ToolRunner } from './core/chain/chain';
 import type { Services } from './core/documents/context';
@@ -105,7 +105,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     watchSettings(log),
     kept,
     log,
-    services.checks.follow(transactions),
+    services.checks.follow(transactions, {
+      transaction: (id) => {
+        const tx = transactions.active(id);
+        const ws = registry.byId(id);
+        return tx && ws ? { ws, tx } : undefined;
+      },
+      buffers: (ws) => dirtyBuffers(host, ws),
+    }),
     { dispose: () => (services.checks.dispose(), checker.dispose()) },
     ...registerTools(ALL_TOOLS, runner),
     ...trackChanges(registry),

@@ -24,11 +24,16 @@ interface Pending {
  */
 export class CheckerClient {
   private worker: Worker | undefined;
-  private readonly cancelBuffer = new SharedArrayBuffer(4);
+  private readonly cancelBuffer = new SharedArrayBuffer(8);
+  /** [0]: the id of the check to cancel; [1]: non-zero while a check run ahead should give way. */
   private readonly cancelFlag = new Int32Array(this.cancelBuffer);
   private nextId = 1;
   private queue: Promise<unknown> = Promise.resolve();
   private pending: Pending | undefined;
+  /** Requests in the queue that have not started. */
+  private waiting = 0;
+  /** The id of the check run ahead that is running, if one is. */
+  private preparing: number | undefined;
   private disposed = false;
   private typescriptVersion = '';
   private readonly memoryAsked = new Map<number, (memory: WorkerMemory | undefined) => void>();
@@ -36,7 +41,32 @@ export class CheckerClient {
   constructor(private readonly options: CheckerClientOptions) {}
 
   check(request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
-    const turn = this.queue.then(() => this.run(request, signal));
+    return this.enqueue('check', request, signal);
+  }
+
+  /**
+   * Runs the check of `request` ahead of time, in the background: what it computes stays warm, so
+   * the check asked later finds it done. It gives way (between files, keeping what it computed) to
+   * any check or newer preparation asked meanwhile, and is skipped when one is already waiting.
+   * Answers cancelled when it gave way or was skipped. Nothing waits for it: it never keeps the host alive.
+   */
+  prepare(request: CheckRequest): Promise<CheckResult> {
+    return this.enqueue('prepare', { ...request, deadline: undefined });
+  }
+
+  /** A check run ahead that is running gives way now (between files), as it would to a check asked. */
+  stopPreparing(): void {
+    if (this.preparing !== undefined) Atomics.store(this.cancelFlag, 1, 1);
+  }
+
+  private enqueue(kind: 'check' | 'prepare', request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+    this.waiting++;
+    if (this.preparing !== undefined) Atomics.store(this.cancelFlag, 1, 1);
+    const turn = this.queue.then(() => {
+      this.waiting--;
+      if (kind === 'prepare' && this.waiting > 0) return { outcome: 'cancelled' } as const;
+      return this.run(kind, request, signal);
+    });
     this.queue = turn.catch(() => undefined);
     return turn;
   }
@@ -75,11 +105,15 @@ export class CheckerClient {
     await this.terminate();
   }
 
-  private run(request: CheckRequest, signal: AbortSignal | undefined): Promise<CheckResult> {
+  private run(kind: 'check' | 'prepare', request: CheckRequest, signal: AbortSignal | undefined): Promise<CheckResult> {
     if (this.disposed) return Promise.reject(new Error('the checker client is disposed'));
     if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
     const worker = this.ensureWorker();
     const id = this.nextId++;
+    if (kind === 'prepare') {
+      this.preparing = id;
+      Atomics.store(this.cancelFlag, 1, 0);
+    }
     return new Promise<CheckResult>((resolve, reject) => {
       const timers: NodeJS.Timeout[] = [];
       const onAbort = () => {
@@ -92,6 +126,7 @@ export class CheckerClient {
         settle: (outcome) => {
           if (this.pending?.id !== id) return;
           this.pending = undefined;
+          if (this.preparing === id) this.preparing = undefined;
           if (this.memoryAsked.size === 0) this.worker?.unref();
           timers.forEach(clearTimeout);
           signal?.removeEventListener('abort', onAbort);
@@ -104,9 +139,9 @@ export class CheckerClient {
         const wait = Math.max(0, request.deadline - Date.now()) + (this.options.deadlineGraceMs ?? 1000);
         timers.push(setTimeout(() => void this.end(id, this.timedOut()), wait));
       }
-      // Referenced while it checks, so a host waiting only for this answer stays alive.
-      worker.ref();
-      this.post(worker, { kind: 'check', id, request });
+      // Referenced while it checks, so a host waiting only for this answer stays alive (nobody waits for a preparation).
+      if (kind === 'check') worker.ref();
+      this.post(worker, { kind, id, request });
     });
   }
 

@@ -2,7 +2,18 @@ import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
 import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity } from './protocol';
-import { DEFAULT_MAX_DEPENDENTS, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, exposingFiles, looseOptions, reachesPastImporters, slashes } from './view';
+import {
+  DEFAULT_MAX_DEPENDENTS,
+  GaveWay,
+  JSCONFIG_DEFAULTS,
+  SourceFiles,
+  Stop,
+  View,
+  exposingFiles,
+  looseOptions,
+  reachesPastImporters,
+  slashes,
+} from './view';
 import type { FileReader, TextSource, Ts } from './view';
 
 export { systemReader } from './view';
@@ -61,59 +72,18 @@ export class Checker {
     this.libDir = this.canon(slashes(path.dirname(ts.getDefaultLibFilePath({}))));
   }
 
-  check(request: CheckRequest, cancelled: () => boolean = () => false): CheckResult {
+  /**
+   * giveWay: for a check run ahead of time (the host runs one when a transaction is staged, so
+   * that transaction-check finds the work done): asked between files; when it says so the check
+   * answers cancelled and keeps what it computed, which the next check reuses.
+   */
+  check(request: CheckRequest, cancelled: () => boolean = () => false, giveWay?: () => boolean): CheckResult {
     const ts = this.ts;
     const started = performance.now();
-    const stop = new Stop(ts, cancelled, request.deadline);
-    const abs = (rel: string) => slashes(path.posix.resolve(this.folder, slashes(rel)));
+    const stop = new Stop(ts, cancelled, request.deadline, giveWay);
     const rel = (file: string) => path.posix.relative(this.folder, file);
     const canon = this.canon;
-
-    const staged = new Map<string, string | null>();
-    const stagedNames = new Map<string, string>();
-    for (const [p, text] of Object.entries(request.staged)) {
-      const file = abs(p);
-      staged.set(canon(file), text);
-      stagedNames.set(canon(file), file);
-    }
-    const buffers = new Map<string, string>(Object.entries(request.buffers).map(([p, t]) => [canon(abs(p)), t]));
-
-    const disk = new Map<string, string | undefined>();
-    const readDisk = (file: string): string | undefined => {
-      const key = canon(file);
-      const cache = key.startsWith(`${this.libDir}/`) ? this.libTexts : disk;
-      if (!cache.has(key)) cache.set(key, this.reader.readFile(file));
-      return cache.get(key);
-    };
-    const diskExists = (file: string) => (disk.has(canon(file)) ? disk.get(canon(file)) !== undefined : this.reader.fileExists(file));
-    const created = [...staged].filter(([k, t]) => t !== null && !buffers.has(k) && !diskExists(stagedNames.get(k)!)).map(([k]) => k);
-    const deleted = [...staged].filter(([, t]) => t === null).map(([k]) => k);
-
-    const baseTexts: TextSource = {
-      read: (f) => buffers.get(canon(f)) ?? readDisk(f),
-      exists: (f) => buffers.has(canon(f)) || diskExists(f),
-      directoryExists: (d) => this.reader.directoryExists(d),
-      existenceKey: '',
-    };
-    const stagedTexts: TextSource = {
-      read: (f) => {
-        const key = canon(f);
-        return staged.has(key) ? (staged.get(key) ?? undefined) : baseTexts.read(f);
-      },
-      exists: (f) => {
-        const key = canon(f);
-        return staged.has(key) ? staged.get(key) !== null : baseTexts.exists(f);
-      },
-      directoryExists: (d) => this.reader.directoryExists(d) || created.some((c) => c.startsWith(`${canon(d).replace(/\/$/, '')}/`)),
-      existenceKey: JSON.stringify([created, deleted]),
-    };
-
-    // Each staged document goes to the project of the nearest config above it inside the folder.
-    const groups = new Map<string, string[]>();
-    for (const file of [...stagedNames.values()].sort()) {
-      const config = this.nearestConfig(file, stagedTexts) ?? '';
-      groups.set(config, [...(groups.get(config) ?? []), file]);
-    }
+    const { baseTexts, stagedTexts, stagedNames, created, deleted, groups } = this.views(request);
 
     const reasons = new Set<IncompleteReason>();
     let budget = request.maxDependents ?? DEFAULT_MAX_DEPENDENTS;
@@ -189,6 +159,7 @@ export class Checker {
         interrupted.pop();
       }
     } catch (error) {
+      if (error instanceof GaveWay) return { outcome: 'cancelled' };
       if (!(error instanceof ts.OperationCanceledException)) throw error;
       // An interrupted type checker may hold half-checked files: start that project's views over next time.
       for (const project of interrupted) {
@@ -229,6 +200,58 @@ export class Checker {
       typescriptVersion: ts.version,
       stats: { recomputedBase, recomputedStaged, unaffected: unaffected.size, durationMs: Math.round(performance.now() - started) },
     };
+  }
+
+  /** The two views' texts of a request, and its staged documents grouped by the project (config) each belongs to. */
+  private views(request: CheckRequest) {
+    const canon = this.canon;
+    const abs = (rel: string) => slashes(path.posix.resolve(this.folder, slashes(rel)));
+    const staged = new Map<string, string | null>();
+    const stagedNames = new Map<string, string>();
+    for (const [p, text] of Object.entries(request.staged)) {
+      const file = abs(p);
+      staged.set(canon(file), text);
+      stagedNames.set(canon(file), file);
+    }
+    const buffers = new Map<string, string>(Object.entries(request.buffers).map(([p, t]) => [canon(abs(p)), t]));
+
+    const disk = new Map<string, string | undefined>();
+    const readDisk = (file: string): string | undefined => {
+      const key = canon(file);
+      const cache = key.startsWith(`${this.libDir}/`) ? this.libTexts : disk;
+      if (!cache.has(key)) cache.set(key, this.reader.readFile(file));
+      return cache.get(key);
+    };
+    const diskExists = (file: string) => (disk.has(canon(file)) ? disk.get(canon(file)) !== undefined : this.reader.fileExists(file));
+    const created = [...staged].filter(([k, t]) => t !== null && !buffers.has(k) && !diskExists(stagedNames.get(k)!)).map(([k]) => k);
+    const deleted = [...staged].filter(([, t]) => t === null).map(([k]) => k);
+
+    const baseTexts: TextSource = {
+      read: (f) => buffers.get(canon(f)) ?? readDisk(f),
+      exists: (f) => buffers.has(canon(f)) || diskExists(f),
+      directoryExists: (d) => this.reader.directoryExists(d),
+      existenceKey: '',
+    };
+    const stagedTexts: TextSource = {
+      read: (f) => {
+        const key = canon(f);
+        return staged.has(key) ? (staged.get(key) ?? undefined) : baseTexts.read(f);
+      },
+      exists: (f) => {
+        const key = canon(f);
+        return staged.has(key) ? staged.get(key) !== null : baseTexts.exists(f);
+      },
+      directoryExists: (d) => this.reader.directoryExists(d) || created.some((c) => c.startsWith(`${canon(d).replace(/\/$/, '')}/`)),
+      existenceKey: JSON.stringify([created, deleted]),
+    };
+
+    // Each staged document goes to the project of the nearest config above it inside the folder.
+    const groups = new Map<string, string[]>();
+    for (const file of [...stagedNames.values()].sort()) {
+      const config = this.nearestConfig(file, stagedTexts) ?? '';
+      groups.set(config, [...(groups.get(config) ?? []), file]);
+    }
+    return { baseTexts, stagedTexts, stagedNames, created, deleted, groups };
   }
 
   private project(config: string): Project {

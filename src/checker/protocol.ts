@@ -71,7 +71,10 @@ export type CheckResult = CheckedResult | CancelledResult;
 export interface CheckerWorkerData {
   /** Absolute path of the `typescript` module the worker loads (VS Code's bundled one, in the host). */
   typescriptPath: string;
-  /** One Int32: the id of the check to cancel. Read by the worker while it is busy, when no message can reach it. */
+  /**
+   * Two Int32s, read by the worker while it is busy, when no message can reach it: [0] the id of
+   * the check to cancel; [1] non-zero when a check run ahead should give way (another waits).
+   */
   cancel: SharedArrayBuffer;
 }
 
@@ -83,7 +86,8 @@ export interface WorkerMemory {
   collected: boolean;
 }
 
-export type ToWorker = { kind: 'check'; id: number; request: CheckRequest } | { kind: 'cancel'; id: number } | { kind: 'memory'; id: number };
+/** check: answer it; prepare: the same check run ahead of time, giving way between files when another waits. */
+export type ToWorker = { kind: 'check' | 'prepare'; id: number; request: CheckRequest } | { kind: 'cancel'; id: number } | { kind: 'memory'; id: number };
 
 export type FromWorker =
   | { kind: 'ready'; typescriptVersion: string }

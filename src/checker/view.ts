@@ -61,14 +61,28 @@ export const JSCONFIG_DEFAULTS: TS.CompilerOptions = {
 
 export const slashes = (p: string) => p.replace(/\\/g, '/');
 
-/** A check's stop: the host's cancel or the deadline, polled by TypeScript while it checks. */
+/** Thrown between two files when a check run ahead gives way (Stop.between): nothing is half-computed, so what it computed is kept. */
+export class GaveWay extends Error {
+  constructor() {
+    super('the check run ahead gave way to a check that waits');
+  }
+}
+
+/**
+ * A check's stop: the host's cancel or the deadline, polled by TypeScript while it checks; and,
+ * for a check run ahead of time, whether to give way, asked between files only.
+ */
 export class Stop implements TS.CancellationToken {
   reason: 'cancelled' | 'time-limit' | undefined;
   constructor(
     private readonly ts: Ts,
     private readonly cancelled: () => boolean,
     private readonly deadline: number | undefined,
+    private readonly giveWay: () => boolean = () => false,
   ) {}
+  between(): void {
+    if (this.giveWay()) throw new GaveWay();
+  }
   isCancellationRequested(): boolean {
     if (this.reason === undefined) {
       if (this.cancelled()) this.reason = 'cancelled';
@@ -363,6 +377,7 @@ export class View {
     const program = this.program!;
     let recomputed = 0;
     for (const file of wanted) {
+      stop.between();
       const sf = program.getSourceFile(file);
       if (!sf) continue;
       const key = this.canon(file);

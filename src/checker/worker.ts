@@ -1,7 +1,8 @@
 /**
  * The checker's worker thread (bundled as dist/check-worker.js): loads the TypeScript module the
  * host names, keeps one warm Checker per folder, and answers checks one at a time. The host's
- * cancel reaches a busy check through the shared flag, since no message is read until it ends.
+ * cancel reaches a busy check through the shared flags, since no message is read until it ends;
+ * so does the word that a check run ahead (prepare) should give way.
  */
 import { createRequire } from 'node:module';
 import * as os from 'node:os';
@@ -36,13 +37,14 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   // A cancel for a check that is not running has nothing to stop: the host already answered it.
-  if (message.kind !== 'check') return;
+  if (message.kind !== 'check' && message.kind !== 'prepare') return;
   const { id, request } = message;
   try {
     const folder = path.resolve(request.folder);
     let checker = checkers.get(folder);
     if (!checker) checkers.set(folder, (checker = new Checker(ts, reader, folder)));
-    post({ kind: 'result', id, result: checker.check(request, () => Atomics.load(cancel, 0) === id) });
+    const giveWay = message.kind === 'prepare' ? () => Atomics.load(cancel, 1) !== 0 : undefined;
+    post({ kind: 'result', id, result: checker.check(request, () => Atomics.load(cancel, 0) === id, giveWay) });
   } catch (error) {
     post({ kind: 'error', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

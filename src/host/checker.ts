@@ -108,6 +108,13 @@ export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedCheck
         const result = await (await clientFor(request)).check(request, signal);
         return result.outcome === 'cancelled' ? result : { ...result, reasons: [...result.reasons] };
       },
+      prepare: (request) => {
+        void clientFor(request).then(
+          (c) => c.prepare(request).catch(() => undefined),
+          () => undefined,
+        );
+      },
+      stopPreparing: () => client?.client.stopPreparing(),
     },
     unavailable: '',
     dispose: () => {

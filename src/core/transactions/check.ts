@@ -47,7 +47,14 @@ export type StagedCheckAnswer = ({ outcome: 'checked' } & CheckFindings) | { out
 
 export interface StagedChecker {
   check(request: StagedCheckRequest, signal: AbortSignal): Promise<StagedCheckAnswer>;
+  /** Runs the check ahead of time, in the background, so that a check asked later finds its work done (it gives way to that check). */
+  prepare?(request: StagedCheckRequest): void;
+  /** Stops a check run ahead that is running (its transaction ended): it gives way as it would to a check. */
+  stopPreparing?(): void;
 }
+
+/** How long after the last staging the check is run ahead of time: an agent staging edit after edit starts it once. */
+export const PREPARE_AFTER_MS = 1_500;
 
 /** What a revision's check said, as tools, the panel and the commit show it. */
 export type RevisionCheck = { transactionId: string; revision: number; unchecked: string[] } & (
@@ -117,6 +124,8 @@ interface Running {
 
 export class StagedChecks {
   private readonly running = new Map<string, Running>();
+  /** Per workspace: the timer of the check run ahead after its latest staging. */
+  private readonly ahead = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly checker: StagedChecker | undefined,
@@ -170,20 +179,66 @@ export class StagedChecks {
     return entry.answer;
   }
 
-  /** Stops the check of a transaction that ended (committed or rolled back): nothing is left running for it. */
-  follow(transactions: { onDidChange(listener: (e: TransactionEvent) => void): { dispose(): void } }): { dispose(): void } {
-    return transactions.onDidChange((e) => {
-      if (e.reason !== 'committed' && e.reason !== 'rolledBack') return;
-      const entry = this.running.get(e.workspaceId);
-      if (!entry || entry.key.split(':')[0] !== e.transactionId) return;
-      entry.abort.abort();
-      this.running.delete(e.workspaceId);
+  /**
+   * Runs the check of the transaction's current revision ahead of time (in the background, giving
+   * way to any check asked), unless that revision's check was already asked for.
+   */
+  prepare(ws: Workspace, tx: Transaction, buffers: Record<string, string>): boolean {
+    if (!this.checker?.prepare) return false;
+    const { staged } = checkInput(tx);
+    if (Object.keys(staged).length === 0) return false;
+    if (this.running.get(ws.id)?.key === `${tx.id}:${tx.current}:${sha256(JSON.stringify(buffers))}`) return false;
+    this.checker.prepare({ folder: ws.fsPath, staged, buffers });
+    return true;
+  }
+
+  /**
+   * Stops the check of a transaction that ended (committed or rolled back): nothing is left
+   * running for it. With `ahead`, a revision staged (or reached by undo, redo or a restore) is
+   * checked ahead of time PREPARE_AFTER_MS after the last such change of its workspace.
+   */
+  follow(
+    transactions: { onDidChange(listener: (e: TransactionEvent) => void): { dispose(): void } },
+    ahead?: {
+      transaction(workspaceId: string): { ws: Workspace; tx: Transaction } | undefined;
+      buffers(ws: Workspace): Promise<Record<string, string>>;
+      delayMs?: number;
+    },
+  ): { dispose(): void } {
+    const subscription = transactions.onDidChange((e) => {
+      if (e.reason === 'committed' || e.reason === 'rolledBack') {
+        clearTimeout(this.ahead.get(e.workspaceId));
+        this.ahead.delete(e.workspaceId);
+        this.checker?.stopPreparing?.();
+        const entry = this.running.get(e.workspaceId);
+        if (!entry || entry.key.split(':')[0] !== e.transactionId) return;
+        entry.abort.abort();
+        this.running.delete(e.workspaceId);
+        return;
+      }
+      if (!ahead || e.reason === 'started') return;
+      clearTimeout(this.ahead.get(e.workspaceId));
+      const timer = setTimeout(() => {
+        this.ahead.delete(e.workspaceId);
+        const found = ahead.transaction(e.workspaceId);
+        if (found) {
+          void ahead.buffers(found.ws).then(
+            (buffers) => this.prepare(found.ws, found.tx, buffers),
+            () => undefined,
+          );
+        }
+      }, ahead.delayMs ?? PREPARE_AFTER_MS);
+      timer.unref?.();
+      this.ahead.set(e.workspaceId, timer);
     });
+    return { dispose: () => (subscription.dispose(), this.ahead.forEach((t) => clearTimeout(t)), this.ahead.clear()) };
   }
 
   dispose(): void {
     for (const e of this.running.values()) e.abort.abort();
     this.running.clear();
+    this.ahead.forEach((t) => clearTimeout(t));
+    this.ahead.clear();
   }
 }
 

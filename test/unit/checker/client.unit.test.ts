@@ -128,6 +128,41 @@ describe('checker: the client and its worker thread', function () {
     assert.equal(checked(await client.check({ folder, staged, buffers: {} })).complete, true);
   });
 
+  it('a check run ahead (prepare) gives way to a check asked while it runs; the check answers in full', async () => {
+    const { folder, client } = setUp(chain(12));
+    const ahead = client.prepare({ folder, staged, buffers: {} });
+    // Running in the worker (loading TypeScript and the project takes it seconds) when the check is asked.
+    while (!client.busy) await new Promise((resolve) => setTimeout(resolve, 1));
+    const asked = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.deepEqual(await ahead, { outcome: 'cancelled' });
+    assert.equal(asked.complete, true);
+    assert.deepEqual(brief(asked), ['src/m1.ts:2:31 TS2322']);
+  });
+
+  it('a check run ahead stops when told (its transaction ended), and the worker stays for the next check', async () => {
+    const { folder, client } = setUp(chain(12));
+    const ahead = client.prepare({ folder, staged, buffers: {} });
+    while (!client.busy) await new Promise((resolve) => setTimeout(resolve, 1));
+    client.stopPreparing();
+    assert.deepEqual(await ahead, { outcome: 'cancelled' });
+    assert.equal(client.running, true);
+    assert.deepEqual(brief(checked(await client.check({ folder, staged, buffers: {} }))), ['src/m1.ts:2:31 TS2322']);
+  });
+
+  it('a check run ahead to its end leaves the later check nothing to compute; one asked with a check already waiting is skipped', async () => {
+    const { folder, client } = setUp(chain(6));
+    const ahead = checked(await client.prepare({ folder, staged, buffers: {} }));
+    assert.deepEqual(brief(ahead), ['src/m1.ts:2:31 TS2322']);
+    const asked = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.deepEqual(brief(asked), brief(ahead));
+    assert.equal(asked.stats.recomputedBase + asked.stats.recomputedStaged, 0);
+    const other = { 'src/m0.ts': 'export function f0(x: { k0: boolean }) { return [x]; }\n' };
+    const skipped = client.prepare({ folder, staged: other, buffers: {} });
+    const waiting = client.check({ folder, staged: other, buffers: {} });
+    assert.deepEqual(await skipped, { outcome: 'cancelled' });
+    assert.ok(checked(await waiting).stats.recomputedStaged > 0, 'the check did the work the skipped preparation would have done');
+  });
+
   it('checks wait their turn, and one cancelled before its turn never reaches the worker', async () => {
     const { folder, client } = setUp({ 'tsconfig.json': STRICT_TSCONFIG, 'src/a.ts': 'export const a = 1;\n' });
     const controller = new AbortController();

@@ -166,6 +166,43 @@ describe('checker: the staged program against the current one', function () {
     assert.deepEqual(brief(checked(run({ staged }))).introduced, ['src/m1.ts:2:31 TS2322']);
   });
 
+  it('a check run ahead gives way between files and keeps its work: the check asked after it computes only the rest, and answers as a fresh one', () => {
+    const { run, checker, folder } = setUp(chain(8));
+    const staged = { 'src/m0.ts': 'export function f0(x: { k0: string }) { return [x]; }\n' };
+    let asked = 0;
+    assert.deepEqual(
+      checker.check(
+        { folder, buffers: {}, staged },
+        () => false,
+        () => ++asked > 3,
+      ),
+      { outcome: 'cancelled' },
+    );
+    const after = checked(run({ staged }));
+    const fresh = checked(new Checker(ts, systemReader(ts), folder).check({ folder, buffers: {}, staged }));
+    assert.deepEqual(brief(after), brief(fresh));
+    assert.deepEqual(after.checked, fresh.checked);
+    assert.equal(after.complete, true);
+    const work = (r: CheckedResult) => r.stats.recomputedBase + r.stats.recomputedStaged;
+    assert.equal(work(after), work(fresh) - 3, 'the three files computed before giving way are not computed again');
+  });
+
+  it('a check run ahead to its end leaves nothing to compute to the check asked after it', () => {
+    const { run, checker, folder } = setUp(chain(6));
+    const staged = { 'src/m0.ts': 'export function f0(x: { k0: string }) { return [x]; }\n' };
+    const ahead = checked(
+      checker.check(
+        { folder, buffers: {}, staged },
+        () => false,
+        () => false,
+      ),
+    );
+    const after = checked(run({ staged }));
+    assert.deepEqual(brief(after), brief(ahead));
+    assert.deepEqual(brief(after).introduced, ['src/m1.ts:2:31 TS2322']);
+    assert.equal(after.stats.recomputedBase + after.stats.recomputedStaged, 0);
+  });
+
   it('is incremental: a one-line edit re-checks the edited file only, the current view stays warm', () => {
     const { run } = setUp(chain(6));
     const base = chain(6)['src/m0.ts'];

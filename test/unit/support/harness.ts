@@ -3,7 +3,7 @@
  * the real tools) over a FakeHost, with settable settings and a scripted confirmation dialog.
  * Every envelope a call returns is validated against its tool's output schema.
  */
-import { StagedChecks } from '../../../src/core/transactions/check';
+import { dirtyBuffers, StagedChecks } from '../../../src/core/transactions/check';
 import type { StagedChecker } from '../../../src/core/transactions/check';
 import * as assert from 'node:assert/strict';
 import { ToolRunner } from '../../../src/core/chain/chain';
@@ -73,6 +73,8 @@ export interface HarnessOptions {
   transactionRevision?: (workspaceId: string) => number | null;
   /** The staged-program checker (default: none, so checks answer unavailable). */
   checker?: StagedChecker;
+  /** How long after a staging the check is run ahead of time (default: the product's PREPARE_AFTER_MS). */
+  prepareAfterMs?: number;
   /** Validate every envelope against its tool's output schema (default true). */
   validateEnvelopes?: boolean;
 }
@@ -118,7 +120,15 @@ export class Harness {
       caches: new LanguageServiceCaches(),
       checks: new StagedChecks(options.checker, 'No staged-program checker in this harness.'),
     };
-    this.services.checks.follow(this.transactions);
+    this.services.checks.follow(this.transactions, {
+      transaction: (id) => {
+        const tx = this.transactions.active(id);
+        const ws = this.registry.byId(id);
+        return tx && ws ? { ws, tx } : undefined;
+      },
+      buffers: (ws) => dirtyBuffers(host, ws),
+      delayMs: options.prepareAfterMs,
+    });
     this.runner = new ToolRunner(tools, {
       services: this.services,
       log: (entry) => this.logs.push(entry),

@@ -51,6 +51,37 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     h = await createHarness({ host, checker });
   });
 
+  it('runs the check of a staged revision ahead of time once staging pauses, the latest revision only, and not for one already checked', async () => {
+    const prepared: StagedCheckRequest[] = [];
+    const ahead = Object.assign(new ScriptedChecker(), { prepare: (r: StagedCheckRequest) => void prepared.push(r) });
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n', 'notes.md': '# notes\n' });
+    h = await createHarness({ host, checker: ahead, prepareAfterMs: 30 });
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 120));
+    await stage('1;', '2;');
+    await stage('2;', '3;');
+    await pause();
+    assert.deepEqual(
+      prepared.map((r) => r.staged),
+      [{ 'src/a.ts': 'export const a: number = 3;\n' }],
+      'two stagings in a row: the latest revision, once',
+    );
+    assert.equal(prepared[0].deadline, undefined);
+    await h.ok('transaction-check', {});
+    assert.equal(ahead.requests.length, 1);
+    await h.ok('transaction-history', { action: 'undo' });
+    await h.ok('transaction-history', { action: 'redo' });
+    await pause();
+    assert.equal(prepared.length, 1, 'the revision redo returned to was checked already: nothing run ahead');
+    await h.ok('transaction-history', { action: 'undo' });
+    await pause();
+    assert.deepEqual(prepared[1]?.staged, { 'src/a.ts': 'export const a: number = 2;\n' }, 'undo reaches a revision not checked yet');
+    await h.ok('transaction-rollback', {});
+    await stage('# notes', '# Notes', 'notes.md');
+    await pause();
+    assert.equal(prepared.length, 2, 'nothing the checker reads is staged: nothing run ahead');
+  });
+
   it('checks the staged TypeScript only, names what it cannot check, and answers one check per revision', async () => {
     await stage('1;', "'one';");
     await stage('"x": 1', '"x": 2', 'data.json');
