@@ -195,7 +195,7 @@ export function summarize(codeBase, result, failures = []) {
     const errors = c.tsc[0].errors;
     if (c.first)
       add(
-        'transaction-check, first check after a staged one-line break, against tsc --noEmit -p',
+        `transaction-check, first check after a staged one-line break, asked ${ms(c.pauseMs ?? 0)} after the staging, against tsc --noEmit -p`,
         ms(c.first.ms),
         ms(tscMs),
         c.first.ms / tscMs,

@@ -79,6 +79,8 @@ export interface LargeCodeResult {
   check: {
     typescript: string;
     tsc: { ms: number; code: number | null; errors: number }[];
+    /** How long after staging the break the first check was asked ($AW_LARGE_CODE_CHECK_PAUSE_MS, default: as long as tsc took). */
+    pauseMs?: number;
     first: { ms: number; state: string; complete: boolean | null } | null;
     again: { ms: number; state: string; complete: boolean | null } | null;
   };
@@ -382,6 +384,9 @@ async function measure(): Promise<void> {
           ],
         }),
       );
+      // An agent asks for the check some time after staging; meanwhile the extension runs it ahead (from 1.5 s after the staging).
+      check.pauseMs = Number(process.env.AW_LARGE_CODE_CHECK_PAUSE_MS ?? Math.round(check.tsc[0].ms));
+      await sleep(check.pauseMs);
       const checkOnce = async (): Promise<{ ms: number; state: string; complete: boolean | null }> => {
         const t = performance.now();
         const data = dataOf<{ state: string; complete?: boolean }>(ok('transaction-check', await invokeLm(tool('transaction-check'), {})));

@@ -15,7 +15,7 @@ export interface CheckRequest {
   buffers: Record<string, string>;
   /** Date.now() after which the check stops and answers what it has, with complete: false and reason 'time-limit'. */
   deadline?: number;
-  /** The most dependents (documents importing a staged one, transitively) checked besides the staged documents; default 200. */
+  /** The most dependents (documents importing a staged one, transitively) checked besides the staged documents; default 1,000. */
   maxDependents?: number;
 }
 

@@ -31,7 +31,11 @@ export function systemReader(ts: Ts): FileReader {
   };
 }
 
-export const DEFAULT_MAX_DEPENDENTS = 200;
+/**
+ * The most dependents one check covers. A declaration most of a large project imports has hundreds
+ * (effect's Predicate.ts: 534); the check's time limit, not this cap, is what bounds such a check.
+ */
+export const DEFAULT_MAX_DEPENDENTS = 1000;
 
 /** What VS Code's TypeScript gives files outside any tsconfig/jsconfig (an inferred project), reduced to what affects diagnostics. */
 export function looseOptions(ts: Ts): TS.CompilerOptions {
