@@ -1,19 +1,9 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
+import { exposedNames, mayUseExposed } from './names';
 import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity } from './protocol';
-import {
-  DEFAULT_MAX_DEPENDENTS,
-  GaveWay,
-  JSCONFIG_DEFAULTS,
-  SourceFiles,
-  Stop,
-  View,
-  exposingFiles,
-  looseOptions,
-  reachesPastImporters,
-  slashes,
-} from './view';
+import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
 import type { FileReader, TextSource, Ts } from './view';
 
 export { systemReader } from './view';
@@ -331,7 +321,8 @@ export class Checker {
    * text is unchanged can see the change only by importing a file that "exposes" it: one whose
    * declarations differ between the views (or cannot be told), or refer to a file that exposes it.
    * Declarations are emitted for the changed files and then only for the unchanged files that
-   * import an exposing one. Nothing is left out (empty set) when a changed file can reach past
+   * import an exposing one; they are read by name (names.ts): a dependent that mentions none of
+   * the names its imports expose, and uses no such import whole, cannot see the change either. Nothing is left out (empty set) when a changed file can reach past
    * its importers: a script or declaration file (global scope), a module augmentation or ambient
    * module, JavaScript (inferred from use) or another language; or when the views' options differ.
    */
@@ -345,7 +336,8 @@ export class Checker {
         if (sf && reachesPastImporters(this.ts, sf)) return none;
       }
     }
-    const exposing = exposingFiles(
+    const exposed = exposedNames(
+      this.ts,
       changed,
       (key) => {
         const name = graph.names.get(key) ?? key;
@@ -357,7 +349,9 @@ export class Checker {
     for (const dependent of dependents) {
       const key = this.canon(dependent);
       if (changed.has(key)) continue;
-      if (![...(graph.imports.get(key) ?? [])].some((imported) => exposing.has(imported))) skip.add(key);
+      const seen = [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
+      if (seen.length === 0) skip.add(key);
+      else if (!mayUseExposed(staged.program!.getSourceFile(dependent)?.text ?? '', seen)) skip.add(key);
     }
     return skip;
   }

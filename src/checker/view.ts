@@ -65,6 +65,8 @@ export const JSCONFIG_DEFAULTS: TS.CompilerOptions = {
 
 export const slashes = (p: string) => p.replace(/\\/g, '/');
 
+const NAMESPACE_REEXPORT = /\bexport\s+(?:type\s+)?\*\s*as\s+[\w$]+\s+from\s*(['"])([^'"\n]+)\1/g;
+
 /** Thrown between two files when a check run ahead gives way (Stop.between): nothing is half-computed, so what it computed is kept. */
 export class GaveWay extends Error {
   constructor() {
@@ -339,9 +341,11 @@ export class View {
     const options = this.program!.getCompilerOptions();
     this.resolutionCache ??= this.ts.createModuleResolutionCache(this.folder, this.canon, options);
     const info = this.ts.preProcessFile(text, true, true);
+    // TypeScript's pre-processor skips `export * as ns from '...'`: a namespace re-export imports its module too.
+    const specifiers = [...info.importedFiles.map((f) => f.fileName), ...[...text.matchAll(NAMESPACE_REEXPORT)].map((m) => m[2])];
     const found: string[] = [];
-    for (const imported of info.importedFiles) {
-      const resolved = this.ts.resolveModuleName(imported.fileName, fileName, options, this.moduleHost!, this.resolutionCache).resolvedModule;
+    for (const specifier of new Set(specifiers)) {
+      const resolved = this.ts.resolveModuleName(specifier, fileName, options, this.moduleHost!, this.resolutionCache).resolvedModule;
       if (resolved) found.push(this.canon(slashes(resolved.resolvedFileName)));
     }
     for (const ref of info.referencedFiles) found.push(this.canon(path.posix.resolve(path.posix.dirname(fileName), slashes(ref.fileName))));

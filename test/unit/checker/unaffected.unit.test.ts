@@ -142,4 +142,81 @@ describe('checker: dependents that cannot see the change', function () {
     );
     assert.deepEqual(brief(pruned).introduced, ['src/use.ts:2:14 TS2322']);
   });
+
+  describe('read by name: a dependent that mentions none of the names a change exposes is covered', () => {
+    const predicate = [
+      'export function hasProperty(self: unknown, key: PropertyKey): boolean {\n  return typeof self === "object" && self !== null && key in self;\n}',
+      'export function isString(u: unknown): u is string {\n  return typeof u === "string";\n}',
+      'export interface Shape {\n  size: number;\n}',
+    ].join('\n');
+    const broken = predicate.replace('export function hasProperty', 'export function hasPropertyBroken');
+
+    it('a declaration of a module many import, broken: only the files that use it are computed, and their errors reported', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/uses.ts': "import { hasProperty } from './predicate';\nexport const u = hasProperty({ a: 1 }, 'a');\n",
+          'src/namespace.ts': "import * as P from './predicate';\nexport const n = P.hasProperty({}, 'a');\n",
+          'src/aliased.ts': "import { hasProperty as has } from './predicate';\nexport const h = has({}, 'b');\n",
+          'src/other.ts': "import { isString } from './predicate';\nexport const o = isString('x');\n",
+          'src/otherNs.ts': "import * as P from './predicate';\nexport const s: P.Shape = { size: P.isString(1) ? 1 : 2 };\n",
+        },
+        { 'src/predicate.ts': broken },
+      );
+      assert.deepEqual(brief(pruned).introduced, ['src/aliased.ts:1:10 TS2305', 'src/namespace.ts:2:20 TS2339', 'src/uses.ts:1:10 TS2305']);
+      assert.equal(pruned.stats.unaffected, 2, 'other.ts and otherNs.ts mention nothing the change exposes');
+    });
+
+    it('a type changed behind another module: the names whose declarations mention it are exposed there too', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/make.ts': "import { Shape } from './predicate';\nexport function make(): Shape {\n  return { size: 1 };\n}\nexport const unrelated = 1;\n",
+          'src/user.ts': "import { make } from './make';\nexport const n: number = make().size;\n",
+          'src/spared.ts': "import { unrelated } from './make';\nexport const z = unrelated;\n",
+        },
+        { 'src/predicate.ts': predicate.replace('size: number;', 'size: string;') },
+      );
+      assert.deepEqual(brief(pruned).introduced, ['src/make.ts:3:12 TS2322', 'src/user.ts:2:14 TS2322']);
+      assert.equal(pruned.stats.unaffected, 1, 'spared.ts names only what the change leaves alone');
+    });
+
+    it('re-exports carry the names on: export *, export * as, export { } from', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/index.ts': "export * from './predicate';\n",
+          'src/grouped.ts': "export * as Predicate from './predicate';\n",
+          'src/picked.ts': "export { hasProperty as has } from './predicate';\n",
+          'src/viaIndex.ts': "import { hasProperty } from './index';\nexport const a = hasProperty({}, 'a');\n",
+          'src/viaGroup.ts': "import { Predicate } from './grouped';\nexport const b = Predicate.hasProperty({}, 'b');\n",
+          'src/viaPicked.ts': "import { has } from './picked';\nexport const c = has({}, 'c');\n",
+          'src/untouched.ts': "import { isString } from './index';\nexport const d = isString(1);\n",
+        },
+        { 'src/predicate.ts': broken },
+      );
+      assert.deepEqual(brief(pruned).introduced.sort(), ['src/picked.ts:1:10 TS2305', 'src/viaGroup.ts:2:28 TS2339', 'src/viaIndex.ts:1:10 TS2305']);
+      assert.equal(pruned.stats.unaffected, 1, 'untouched.ts');
+    });
+
+    it('a namespace used whole, a star re-export that now collides, a default export: computed', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/extra.ts': 'export const extra = 1;\n',
+          'src/whole.ts':
+            "import * as P from './predicate';\nconst keep: { hasProperty(self: unknown, key: PropertyKey): boolean } = P;\nexport const w = keep;\n",
+          'src/stars.ts': "export * from './predicate';\nexport * from './extra';\n",
+          'src/def.ts': 'export default function (): number {\n  return 1;\n}\n',
+          'src/useDef.ts': "import f from './def';\nexport const v: number = f();\n",
+        },
+        {
+          'src/predicate.ts': broken,
+          'src/extra.ts': 'export const extra = 1;\nexport const isString = 2;\n',
+          'src/def.ts': 'export default function (): string {\n  return "1";\n}\n',
+        },
+      );
+      assert.deepEqual(brief(pruned).introduced.sort(), ['src/stars.ts:2:1 TS2308', 'src/useDef.ts:2:14 TS2322', 'src/whole.ts:2:7 TS2741']);
+    });
+  });
 });

@@ -1,0 +1,221 @@
+import type * as TS from 'typescript';
+import type { Declarations, Ts } from './view';
+
+/**
+ * Which names a change exposes, file by file: the name-level form of exposingFiles. A file's
+ * declarations (its .d.ts) are statements, each declaring names and mentioning others. A name
+ * changes when the statements declaring it differ between the views, or mention a name that
+ * changed (its own or, through an import or a re-export, one of an exposing file it refers to).
+ * Whatever cannot be told apart by name (a default export, `export =`, `declare global`, an
+ * ambient module, or declarations that could not be emitted) exposes every name: 'all'.
+ *
+ * A dependent whose text is unchanged sees the change only through a name it mentions (or a
+ * namespace it uses whole, or a re-export it makes: see mayUseExposed), so one that mentions none
+ * of the exposed names of the files it imports is covered without computing its diagnostics.
+ */
+export type Exposed = ReadonlySet<string> | 'all';
+
+interface Statement {
+  text: string;
+  /** Names the statement binds in the file's scope (imports bind locals, exports name exports). */
+  declares: string[];
+  mentions: Set<string>;
+  /** `export * from`: every name of the module it names. */
+  star: boolean;
+  /** Cannot be told apart by name: its change exposes everything. */
+  opaque: boolean;
+}
+
+const union = (a: Exposed, b: Exposed): Exposed => (a === 'all' || b === 'all' ? 'all' : new Set([...a, ...b]));
+const size = (e: Exposed) => (e === 'all' ? Infinity : e.size);
+
+export function exposedNames(
+  ts: Ts,
+  changed: Iterable<string>,
+  declarations: (key: string) => [Declarations | null | undefined, Declarations | null | undefined],
+  importers: (key: string) => Iterable<string>,
+): Map<string, Exposed> {
+  const exposed = new Map<string, Exposed>();
+  const changedSet = new Set(changed);
+  const parsed = new Map<string, { before?: Statement[]; after?: Statement[]; refs: string[]; same: boolean; none: boolean; unknown: boolean }>();
+  const shape = (key: string) => {
+    let p = parsed.get(key);
+    if (!p) {
+      const [before, after] = declarations(key);
+      const none = before === undefined && after === undefined;
+      const unknown = !none && (!before || !after);
+      const same = !unknown && before?.text === after?.text;
+      p = {
+        after: after ? statementsOf(ts, after.text) : undefined,
+        before: before && !same ? statementsOf(ts, before.text) : undefined,
+        refs: [...new Set([...(before?.refs ?? []), ...(after?.refs ?? [])])],
+        same,
+        none,
+        unknown,
+      };
+      parsed.set(key, p);
+    }
+    return p;
+  };
+  /** The names of `key` the change exposes, from its own statements and what its references expose now. */
+  const evaluate = (key: string): Exposed => {
+    const p = shape(key);
+    if (p.none) return new Set();
+    if (p.unknown) return 'all';
+    let incoming: Exposed = new Set<string>();
+    for (const ref of p.refs) {
+      const e = exposed.get(ref);
+      if (e) incoming = union(incoming, e);
+    }
+    // A file referring to one that exposes everything: told apart by module, not by name.
+    if (incoming === 'all') return 'all';
+    const after = p.after!;
+    const names = p.same ? new Set<string>() : differing(p.before!, after);
+    if (names === 'all') return 'all';
+    const statements = p.same ? after : [...p.before!, ...after];
+    const active = new Set<string>([...names, ...incoming]);
+    if (incoming.size > 0) {
+      for (const s of statements.filter((x) => x.star)) {
+        for (const n of [...incoming, ...s.declares]) names.add(n);
+        s.declares.forEach((n) => active.add(n));
+      }
+    }
+    for (let grew = true; grew;) {
+      grew = false;
+      for (const s of statements) {
+        const touched = [...s.mentions].some((m) => active.has(m));
+        if (!touched) continue;
+        if (s.opaque) return 'all';
+        for (const n of s.declares) {
+          if (active.has(n)) continue;
+          active.add(n);
+          names.add(n);
+          grew = true;
+        }
+      }
+    }
+    return names;
+  };
+  const queue: string[] = [];
+  const waiting = new Map<string, Set<string>>();
+  const visit = (key: string) => {
+    // Evaluated again whenever a file it refers to exposes more.
+    for (const ref of shape(key).refs) waiting.set(ref, (waiting.get(ref) ?? new Set()).add(key));
+    const now = evaluate(key);
+    const before = exposed.get(key);
+    if (size(now) === 0 || (before !== undefined && size(before) >= size(now))) return;
+    exposed.set(key, now);
+    queue.push(key);
+  };
+  for (const key of changedSet) visit(key);
+  while (queue.length > 0) {
+    const key = queue.pop()!;
+    for (const k of new Set([...(waiting.get(key) ?? []), ...importers(key)])) visit(k);
+  }
+  return exposed;
+}
+
+/** The names whose declaring statements differ between two versions of a file's declarations. */
+function differing(before: Statement[], after: Statement[]): Set<string> | 'all' {
+  const byName = (list: Statement[]) => {
+    const names = new Map<string, string[]>();
+    const opaque: string[] = [];
+    for (const s of list) {
+      if (s.opaque || s.star) opaque.push(s.text);
+      for (const n of s.declares) names.set(n, [...(names.get(n) ?? []), s.text]);
+    }
+    return { names, opaque: opaque.sort().join('\n') };
+  };
+  const b = byName(before);
+  const a = byName(after);
+  if (b.opaque !== a.opaque) return 'all';
+  const out = new Set<string>();
+  for (const n of new Set([...b.names.keys(), ...a.names.keys()])) {
+    if ((b.names.get(n) ?? []).join('\n') !== (a.names.get(n) ?? []).join('\n')) out.add(n);
+  }
+  return out.has('default') ? 'all' : out;
+}
+
+/** The top-level statements of a .d.ts text with what each declares and mentions. */
+function statementsOf(ts: Ts, text: string): Statement[] {
+  const sf = ts.createSourceFile('declarations.d.ts', text, ts.ScriptTarget.Latest, true);
+  return sf.statements.map((node) => {
+    const mentions = new Set<string>();
+    const walk = (n: TS.Node) => {
+      if (ts.isIdentifier(n)) mentions.add(n.text);
+      ts.forEachChild(n, walk);
+    };
+    walk(node);
+    const s: Statement = { text: node.getText(sf), declares: [], mentions, star: false, opaque: false };
+    if (ts.isVariableStatement(node)) {
+      for (const d of node.declarationList.declarations) {
+        if (ts.isIdentifier(d.name)) s.declares.push(d.name.text);
+        else s.opaque = true;
+      }
+    } else if (
+      ts.isFunctionDeclaration(node) ||
+      ts.isClassDeclaration(node) ||
+      ts.isInterfaceDeclaration(node) ||
+      ts.isTypeAliasDeclaration(node) ||
+      ts.isEnumDeclaration(node)
+    ) {
+      const isDefault = node.modifiers?.some((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+      if (node.name && !isDefault) s.declares.push(node.name.text);
+      else s.opaque = true;
+    } else if (ts.isModuleDeclaration(node)) {
+      if (ts.isIdentifier(node.name) && !(node.flags & ts.NodeFlags.GlobalAugmentation)) s.declares.push(node.name.text);
+      else s.opaque = true;
+    } else if (ts.isImportDeclaration(node)) {
+      const clause = node.importClause;
+      if (clause?.name) s.declares.push(clause.name.text);
+      const bindings = clause?.namedBindings;
+      if (bindings && ts.isNamespaceImport(bindings)) s.declares.push(bindings.name.text);
+      else if (bindings) for (const e of bindings.elements) s.declares.push(e.name.text);
+    } else if (ts.isImportEqualsDeclaration(node)) {
+      s.declares.push(node.name.text);
+    } else if (ts.isExportDeclaration(node)) {
+      const clause = node.exportClause;
+      if (!clause) s.star = true;
+      else if (ts.isNamespaceExport(clause)) {
+        // export * as NS from: NS holds every name of the module it names.
+        s.declares.push(clause.name.text);
+        s.star = true;
+      } else for (const e of clause.elements) s.declares.push(e.name.text);
+    } else if (!ts.isEmptyStatement(node)) {
+      s.opaque = true;
+    }
+    return s;
+  });
+}
+
+/** Identifier-like words of a text (comments and strings included: a name there may still be used, as in obj["name"]). */
+const WORDS = /[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/g;
+
+/**
+ * Whether a dependent's text may see a name the files it imports expose: it mentions one, or it
+ * uses an import of an exposing file as a whole (a namespace or default import not followed by a
+ * member access, as in `f(NS)` or `typeof NS`), or re-exports with `export *`.
+ */
+export function mayUseExposed(text: string, exposedOfImports: Exposed[]): boolean {
+  const live = exposedOfImports.filter((e) => size(e) > 0);
+  if (live.length === 0) return false;
+  if (live.some((e) => e === 'all')) return true;
+  if (/\bexport\s*\*/.test(text)) return true;
+  // Module specifiers name files, not declarations (`from './make'` does not use make()).
+  const code = text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
+  const words = new Set(code.match(WORDS) ?? []);
+  for (const e of live) for (const n of e as ReadonlySet<string>) if (words.has(n)) return true;
+  // Namespace and default imports used whole: every use of the local must be a member access.
+  const locals = [
+    ...[...text.matchAll(/\bimport\s+(?:type\s+)?\*\s+as\s+([\w$]+)/g)].map((m) => m[1]),
+    ...[...text.matchAll(/\bimport\s+(?:type\s+)?([\w$]+)\s*(?:,|\bfrom\b|=)/g)].map((m) => m[1]),
+  ];
+  for (const local of new Set(locals)) {
+    const escaped = local.replace(/\$/g, '\\$');
+    const all = text.match(new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, 'g'))?.length ?? 0;
+    const members = text.match(new RegExp(`(?<![\\w$.])${escaped}\\s*\\??\\.(?!\\.)`, 'g'))?.length ?? 0;
+    const declared = text.match(new RegExp(`\\bimport\\s+(?:type\\s+)?(?:\\*\\s+as\\s+)?${escaped}(?![\\w$])`, 'g'))?.length ?? 0;
+    if (all - members - declared > 0) return true;
+  }
+  return false;
+}
