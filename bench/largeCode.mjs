@@ -219,6 +219,11 @@ export function summarize(codeBase, result, failures = []) {
       `| extension host memory: code base loaded → ${m.revisions} staged renames (${group(m.edits)} documents) → rolled back | heap ${mib(m.loaded.heapUsed)} → ${mib(m.staged.heapUsed)} → ${mib(m.afterRollback.heapUsed)}; rss ${mib(m.loaded.rss)} → ${mib(m.staged.rss)} → ${mib(m.afterRollback.rss)} |  |  |  |  |`,
     );
   }
+  if (m.afterCheck?.rss) {
+    lines.push(
+      `| extension host memory after the first check (its worker thread holds the project in both views) | heap ${mib(m.afterCheck.heapUsed)}; rss ${mib(m.afterCheck.rss)} |  |  |  |  |`,
+    );
+  }
   if (m.withoutExtension) {
     const w = m.withoutExtension.memory;
     lines.push(

@@ -34,6 +34,12 @@ export function exposedNames(
   changed: Iterable<string>,
   declarations: (key: string) => [Declarations | null | undefined, Declarations | null | undefined],
   importers: (key: string) => Iterable<string>,
+  /**
+   * For a file whose text is the same in both views: whether it may see what its imports expose
+   * (mayUseExposed over its text). One that cannot has the same declarations in both views, so
+   * they are never emitted for it (emitting them type-checks what it exports).
+   */
+  maySee?: (key: string, exposed: ReadonlyMap<string, Exposed>) => boolean,
 ): Map<string, Exposed> {
   const exposed = new Map<string, Exposed>();
   const changedSet = new Set(changed);
@@ -99,6 +105,8 @@ export function exposedNames(
   const queue: string[] = [];
   const waiting = new Map<string, Set<string>>();
   const visit = (key: string) => {
+    // Visited again, as an importer, whenever a file it imports exposes more.
+    if (!changedSet.has(key) && maySee && !maySee(key, exposed)) return;
     // Evaluated again whenever a file it refers to exposes more.
     for (const ref of shape(key).refs) waiting.set(ref, (waiting.get(ref) ?? new Set()).add(key));
     const now = evaluate(key);
@@ -194,13 +202,14 @@ const WORDS = /[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/g;
 /**
  * Whether a dependent's text may see a name the files it imports expose: it mentions one, or it
  * uses an import of an exposing file as a whole (a namespace or default import not followed by a
- * member access, as in `f(NS)` or `typeof NS`), or re-exports with `export *`.
+ * member access, as in `f(NS)` or `typeof NS`; `import()`, `require()`), or re-exports with `export *`.
  */
 export function mayUseExposed(text: string, exposedOfImports: Exposed[]): boolean {
   const live = exposedOfImports.filter((e) => size(e) > 0);
   if (live.length === 0) return false;
   if (live.some((e) => e === 'all')) return true;
-  if (/\bexport\s*\*/.test(text)) return true;
+  // Re-exported whole, or a module taken whole by import() or require().
+  if (/\bexport\s*\*|\bimport\s*\(|\brequire\s*\(/.test(text)) return true;
   // Module specifiers name files, not declarations (`from './make'` does not use make()).
   const code = text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
   const words = new Set(code.match(WORDS) ?? []);

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
-import { exposedNames, mayUseExposed } from './names';
+import { exposedNames, mayUseExposed, type Exposed } from './names';
 import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity } from './protocol';
 import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
 import type { FileReader, TextSource, Ts } from './view';
@@ -336,6 +336,10 @@ export class Checker {
         if (sf && reachesPastImporters(this.ts, sf)) return none;
       }
     }
+    const maySee = (key: string, exposed: ReadonlyMap<string, Exposed>) => {
+      const seen = [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
+      return seen.length > 0 && mayUseExposed(staged.program!.getSourceFile(graph.names.get(key) ?? key)?.text ?? '', seen);
+    };
     const exposed = exposedNames(
       this.ts,
       changed,
@@ -344,14 +348,12 @@ export class Checker {
         return [base.declarations(name, stop), staged.declarations(name, stop)];
       },
       (key) => [...(graph.importers.get(key) ?? [])].filter((k) => !changed.has(k)),
+      (key, now) => maySee(key, now),
     );
     const skip = new Set<string>();
     for (const dependent of dependents) {
       const key = this.canon(dependent);
-      if (changed.has(key)) continue;
-      const seen = [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
-      if (seen.length === 0) skip.add(key);
-      else if (!mayUseExposed(staged.program!.getSourceFile(dependent)?.text ?? '', seen)) skip.add(key);
+      if (!changed.has(key) && !maySee(key, exposed)) skip.add(key);
     }
     return skip;
   }
