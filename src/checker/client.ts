@@ -10,7 +10,15 @@ export interface CheckerClientOptions {
   cancelGraceMs?: number;
   /** How long past its deadline a check may run before its worker is terminated; default 1,000 ms. */
   deadlineGraceMs?: number;
+  /**
+   * How long an idle worker stays warm before it ends; default CHECKER_IDLE_MS. It holds the
+   * project in both views (3.4 GB of a 560,000-line project): kept for the checks that follow a
+   * staging, not for the rest of the session.
+   */
+  idleMs?: number;
 }
+
+export const CHECKER_IDLE_MS = 10 * 60_000;
 
 interface Pending {
   id: number;
@@ -37,6 +45,7 @@ export class CheckerClient {
   private disposed = false;
   private typescriptVersion = '';
   private readonly memoryAsked = new Map<number, (memory: WorkerMemory | undefined) => void>();
+  private idle: NodeJS.Timeout | undefined;
 
   constructor(private readonly options: CheckerClientOptions) {}
 
@@ -101,6 +110,7 @@ export class CheckerClient {
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    clearTimeout(this.idle);
     this.pending?.settle({ result: { outcome: 'cancelled' } });
     await this.terminate();
   }
@@ -109,6 +119,7 @@ export class CheckerClient {
     if (this.disposed) return Promise.reject(new Error('the checker client is disposed'));
     if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
     const worker = this.ensureWorker();
+    clearTimeout(this.idle);
     const id = this.nextId++;
     if (kind === 'prepare') {
       this.preparing = id;
@@ -127,6 +138,7 @@ export class CheckerClient {
           if (this.pending?.id !== id) return;
           this.pending = undefined;
           if (this.preparing === id) this.preparing = undefined;
+          this.idleAfter();
           if (this.memoryAsked.size === 0) this.worker?.unref();
           timers.forEach(clearTimeout);
           signal?.removeEventListener('abort', onAbort);
@@ -164,6 +176,15 @@ export class CheckerClient {
       typescriptVersion: this.typescriptVersion,
       stats: { recomputedBase: 0, recomputedStaged: 0, unaffected: 0, durationMs: 0 },
     };
+  }
+
+  /** Ends the worker once it has been idle for idleMs (a queued request clears the timer when it starts). */
+  private idleAfter(): void {
+    clearTimeout(this.idle);
+    this.idle = setTimeout(() => {
+      if (!this.pending && this.waiting === 0 && this.memoryAsked.size === 0) void this.terminate();
+    }, this.options.idleMs ?? CHECKER_IDLE_MS);
+    this.idle.unref();
   }
 
   private post(worker: Worker, message: ToWorker): void {

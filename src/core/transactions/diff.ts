@@ -251,11 +251,29 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
   return { ...counts, hunks };
 }
 
-/** Only the counts (no hunks). */
+/**
+ * Only the counts (no hunks), as diffTexts counts them. The lines both texts begin with are not
+ * split or walked (the walk would pair them one by one), nor those they end with beyond a margin
+ * the resync search can never reach from a changed line: a staged rename counts 160 files.
+ */
 export function lineCounts(original: string, updated: string): LineCounts {
-  const { ops } = editScript(splitLinesKeepEnds(original), splitLinesKeepEnds(updated));
+  if (original === updated) return { addedLines: 0, removedLines: 0, changedLines: 0 };
+  const max = Math.min(original.length, updated.length);
+  let p = 0;
+  while (p < max && original.charCodeAt(p) === updated.charCodeAt(p)) p++;
+  const start = original.lastIndexOf('\n', p - 1) + 1;
+  let s = 0;
+  while (s < max - start && original.charCodeAt(original.length - 1 - s) === updated.charCodeAt(updated.length - 1 - s)) s++;
+  // The common tail after its first line break (a break both texts have), then MARGIN_LINES of it kept.
+  let cut = original.indexOf('\n', original.length - s) + 1 || original.length;
+  for (let kept = 0; kept < MARGIN_LINES && cut < original.length; kept++) cut = original.indexOf('\n', cut) + 1 || original.length;
+  const tail = original.length - cut;
+  const { ops } = editScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)));
   return countOps(ops);
 }
+
+/** More lines than a resync search looks ahead (RESYNC_SEARCH skipped, RESYNC_LINES compared). */
+const MARGIN_LINES = 410;
 
 /** Hunks written out as a unified diff, as GNU patch reads it. */
 export function formatUnifiedDiff(hunks: readonly DiffHunk[], oldName = 'a', newName = 'b'): string {

@@ -24,7 +24,7 @@ describe('checker: the client and its worker thread', function () {
   afterEach(async () => {
     for (const d of disposers.splice(0)) await d();
   });
-  const setUp = (files: Record<string, string>, options: { cancelGraceMs?: number; deadlineGraceMs?: number; workerPath?: string } = {}) => {
+  const setUp = (files: Record<string, string>, options: { cancelGraceMs?: number; deadlineGraceMs?: number; workerPath?: string; idleMs?: number } = {}) => {
     const f = fixture(files);
     const client = new CheckerClient({ typescriptPath: TYPESCRIPT_PATH, workerPath: WORKER, ...options });
     disposers.push(f.dispose, () => client.dispose());
@@ -161,6 +161,15 @@ describe('checker: the client and its worker thread', function () {
     const waiting = client.check({ folder, staged: other, buffers: {} });
     assert.deepEqual(await skipped, { outcome: 'cancelled' });
     assert.ok(checked(await waiting).stats.recomputedStaged > 0, 'the check did the work the skipped preparation would have done');
+  });
+
+  it('ends a worker left idle (it holds the project in both views), and the next check starts a new one', async () => {
+    const { folder, client } = setUp(chain(3), { idleMs: 50 });
+    assert.deepEqual(brief(checked(await client.check({ folder, staged, buffers: {} }))), ['src/m1.ts:2:31 TS2322']);
+    assert.equal(client.running, true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    assert.equal(client.running, false, 'the idle worker ended');
+    assert.deepEqual(brief(checked(await client.check({ folder, staged, buffers: {} }))), ['src/m1.ts:2:31 TS2322']);
   });
 
   it('checks wait their turn, and one cancelled before its turn never reaches the worker', async () => {

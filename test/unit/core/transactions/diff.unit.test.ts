@@ -118,6 +118,48 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     assert.deepEqual(lineCounts('same\n', 'same\n'), { addedLines: 0, removedLines: 0, changedLines: 0 });
   });
 
+  it('counts without walking the lines both texts share as the whole diff counts, over thousands of edits of real files', () => {
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    const dir = path.join('node_modules', 'rxjs', 'src', 'internal', 'operators');
+    const texts = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const long = texts.join('');
+    const edits: ((t: string) => string)[] = [
+      (t) => t.replace(/\bsubscriber\b/g, 'sink'),
+      (t) => {
+        const lines = t.split('\n');
+        lines.splice(random(lines.length + 1), random(4), ...Array.from({ length: random(4) }, () => `added ${random(3)}`));
+        return lines.join('\n');
+      },
+      (t) => `// head\n${t}`,
+      (t) => `${t}// tail\n`,
+      (t) => t.replace(/\n$/, ''),
+      (t) => t.replace(/\n/g, () => (random(40) === 0 ? '\n\n' : '\n')),
+      (t) => {
+        // A block moved far down: resync must look past the margin's reach to pair it.
+        const lines = t.split('\n');
+        const at = random(lines.length);
+        const block = lines.splice(at, 5);
+        lines.splice(Math.min(lines.length, at + 300 + random(300)), 0, ...block);
+        return lines.join('\n');
+      },
+    ];
+    let compared = 0;
+    for (const original of [...texts, long, long.replace(/\n/g, '\r\n')]) {
+      for (let k = 0; k < 12; k++) {
+        let updated = original;
+        for (let e = 0, n = 1 + random(3); e < n; e++) updated = edits[random(edits.length)](updated);
+        const { addedLines, removedLines, changedLines } = diffTexts(original, updated);
+        assert.deepEqual(lineCounts(original, updated), { addedLines, removedLines, changedLines }, `text ${compared}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 1000, `${compared} pairs`);
+  });
+
   it('merges hunks closer than twice the context, as diff -u does', () => {
     const original = Array.from({ length: 30 }, (_, i) => `${i}`).join('\n') + '\n';
     const updated = original.replace('\n5\n', '\nfive\n').replace('\n11\n', '\neleven\n');
