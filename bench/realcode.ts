@@ -126,8 +126,10 @@ export interface RealcodeResult {
   answers: Answer[];
 }
 
+/** A symbol by its name path and document, as an agent writes it from the definitions alone (no lookup call first). */
 interface Selector {
-  location: { selection: { document: { path: string }; selectedText: string; contextBefore: string } };
+  name: string;
+  path: string;
 }
 
 interface SymbolRef {
@@ -185,7 +187,7 @@ async function measure(): Promise<void> {
     return r.startsWith('..') || path.isAbsolute(r) ? undefined : r.split(path.sep).join('/');
   };
   const textOf = (relPath: string): string => fs.readFileSync(path.join(root, ...relPath.split('/')), 'utf8');
-  const sel = (q: Question): Selector => ({ location: { selection: { document: { path: q.file }, selectedText: q.name, contextBefore: q.before } } });
+  const sel = (q: Question): Selector => ({ name: q.name, path: q.file });
   const declPos = async (q: Question): Promise<vscode.Position> => {
     const doc = await vscode.workspace.openTextDocument(uri(q.file));
     const at = doc.getText().indexOf(`${q.before}${q.name}`);
