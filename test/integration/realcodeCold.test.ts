@@ -52,7 +52,7 @@ function verdict(tool: string, cold: Envelope, loaded: Envelope): Verdict {
 }
 
 describe('realcode-cold: rxjs sources, the first calls in a freshly opened window', function () {
-  this.timeout(300_000);
+  this.timeout(420_000);
   const started = Date.now();
   const figures: Record<string, unknown> = { run: process.env.AW_RUN ?? '1' };
 
@@ -85,7 +85,11 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     }
     figures.loadedAtMs = Date.now() - started;
 
-    const loaded = await Promise.all(QUESTIONS.map((q) => invoke(q.tool, q.input)));
+    // Loaded, on a machine this busy an answer may still miss its timeout while the service builds the
+    // program it just loaded: it says LanguageServiceStarting and asks to be asked again, and the agent does.
+    const retries: Record<string, number> = {};
+    const loaded = await Promise.all(QUESTIONS.map((q) => askAsAnAgent(q.tool, q.input, started + 330_000, retries)));
+    figures.loadedRetries = retries;
     const verdicts: Record<string, Verdict> = {};
     QUESTIONS.forEach((q, i) => (verdicts[q.tool] = verdict(q.tool, cold[i], loaded[i])));
     figures.verdicts = verdicts;
@@ -94,7 +98,7 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
       assert.notEqual(data?.complete, false, `${q.tool} is complete once loaded`);
     }
 
-    const loadedRename = await invoke('rename-symbol', rename);
+    const loadedRename = await askAsAnAgent('rename-symbol', rename, started + 390_000, retries);
     assert.ok(loadedRename.ok, JSON.stringify(loadedRename).slice(0, 500));
     const files = (loadedRename.data as MutationData).documents.totalCount;
     assert.equal(files, 29, 'the loaded rename stages the 29 files that use isFunction');
@@ -103,6 +107,17 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     expectRollback(await invoke('transaction-rollback', {}));
   });
 });
+
+/** A call asked again, as its continuation says, while it answers LanguageServiceStarting (until the deadline). */
+async function askAsAnAgent(tool: string, input: object, deadline: number, retries: Record<string, number>): Promise<Envelope> {
+  for (;;) {
+    const e = await invoke(tool, input);
+    if (e.ok || e.error.code !== 'LanguageServiceStarting' || e.continuation?.kind !== 'RetryRequest' || Date.now() > deadline) return e;
+    retries[tool] = (retries[tool] ?? 0) + 1;
+    const seconds = Number(/Ask again in (\d+) seconds/.exec(e.continuation.instruction ?? '')?.[1] ?? 5);
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}
 
 function expectRollback(e: Envelope): void {
   assert.ok(e.ok, `rollback: ${JSON.stringify(e).slice(0, 300)}`);
