@@ -225,7 +225,12 @@ async function waitForAnswer(text, timeoutMs = 90_000) {
     `the model's answer "${text}" in the chat`,
     async () => (await lastResponse().locator('.chat-markdown-part').allInnerTexts()).some((t) => t.includes(text)),
     timeoutMs,
-  );
+  ).catch(async (e) => {
+    const sessions = await page.locator('.interactive-session').count();
+    const items = await chat().locator('.interactive-item-container').count();
+    const shown = (await chat().innerText()).slice(0, 600).replace(/\s+/g, ' ');
+    throw new Error(`${e.message} (${sessions} chat widgets; the first shows ${items} items: ${shown})`);
+  });
 }
 
 /** Waits until this conversation's model has been asked `n` times; resolves with the requests. */
@@ -241,8 +246,20 @@ async function expandToolInvocation(title) {
   const part = response.locator('.chat-tool-invocation-part', { hasText: title }).first();
   await part.waitFor({ state: 'visible', timeout: 10_000 });
   const header = part.locator('.chat-confirmation-widget-title').first();
-  if ((await header.count()) > 0 && (await header.getAttribute('aria-expanded')) === 'false') await header.click();
-  await waitFor(`the input and output of ${title}`, async () => /Output/.test(await part.innerText()), 10_000);
+  // The part may re-render collapsed after the click (when the response around it finishes): expanded again until it shows.
+  let clickedAt = 0;
+  await waitFor(
+    `the input and output of ${title}`,
+    async () => {
+      if (/Output/.test(await part.innerText())) return true;
+      if (Date.now() - clickedAt > 2_000 && (await header.count()) > 0 && (await header.getAttribute('aria-expanded')) === 'false') {
+        clickedAt = Date.now();
+        await header.click();
+      }
+      return false;
+    },
+    20_000,
+  );
   return part.innerText();
 }
 
@@ -308,6 +325,9 @@ try {
       'agentWorkbench.operationalMode': 'transactional',
       'chat.byokUtilityModelDefault': 'mainAgent',
       'chat.tools.riskAssessment.enabled': false,
+      // The chat view as one conversation: with its sessions list on, the view was seen (once in three CI runs) to drop the
+      // conversation for the empty list while the model answered.
+      'chat.viewSessions.enabled': false,
     },
     log: VERBOSE ? (line) => process.stderr.write(`[server] ${line}\n`) : undefined,
   });
@@ -358,6 +378,14 @@ try {
   await openChat();
   await expectStaged(/^\s*0 staged\s*$/, '0 staged');
   await shot('01-chat-ready');
+  // One conversation before the tests, with no tool: in about one run of six, the chat's first conversation after Copilot
+  // Chat activates is dropped from the view while the model answers (the view shows an empty chat; the model was asked).
+  // What the tests check starts with the second conversation; the first one's outcome is only reported.
+  const settled = await converse('warm-up', 'Say hello.', [{ text: 'Hello.' }])
+    .then(() => waitForAnswer('Hello.', 30_000))
+    .then(() => 'answered')
+    .catch((e) => `not shown (${e.message.slice(0, 300)})`);
+  console.log(`  (a first conversation, before the tests: ${settled})`);
   console.log(
     `\nCopilot's agent mode over the scripted model in the real chat view (ready at ${elapsed()}; Copilot Chat ${enabledAt ? `enabled by "Extensions: Enable All Extensions" at ${enabledAt}` : 'was not disabled'})`,
   );

@@ -31,9 +31,23 @@ function toFolder(f: vscode.WorkspaceFolder): HostFolder {
   return { name: f.name, uri: f.uri.toString(), fsPath: f.uri.fsPath, index: f.index };
 }
 
+/**
+ * An open document's text by version: getText() joins its lines anew on every call (milliseconds
+ * for a large file), and one call reads the same documents several times.
+ */
+const texts = new WeakMap<TextSource, { version: number; text: string }>();
+
+function textOf(doc: TextSource): string {
+  const kept = texts.get(doc);
+  if (kept && kept.version === doc.version) return kept.text;
+  const text = doc.getText();
+  texts.set(doc, { version: doc.version, text });
+  return text;
+}
+
 function toHostDocument(doc: TextSource, wasOpen: boolean): HostDocument {
   return {
-    text: doc.getText(),
+    text: textOf(doc),
     languageId: doc.languageId,
     version: doc.version,
     isDirty: doc.isDirty,

@@ -352,7 +352,7 @@ export class ToolContext {
       relativePath,
       absolutePath,
       host,
-      lines: new LineIndex(host.text),
+      lines: LineIndex.of(host.text),
       project,
       ref: { documentId: workspace.documentId(relativePath), path: relativePath, projectId: project.projectId },
       view: staged ? 'staged' : 'buffer',
@@ -392,7 +392,7 @@ export class ToolContext {
     if (d.origin.text !== bufferText) return { state: 'unmapped' };
     // At its staged path: a document the transaction moves is answered where it will be.
     const ref = { documentId: workspace.documentId(d.path), path: d.path, projectId: (await workspace.projectFor(d.path)).projectId };
-    return { state: 'mapped', ref, text: d.text, lines: new LineIndex(d.text), map: new StagedOverlay(d.segments, d.origin.text.length) };
+    return { state: 'mapped', ref, text: d.text, lines: LineIndex.of(d.text), map: new StagedOverlay(d.segments, d.origin.text.length) };
   }
 
   private async notFound(workspace: Workspace, relativePath: string): Promise<ToolError> {

@@ -7,6 +7,13 @@ export interface LinePosition {
   character: number;
 }
 
+/** Texts shorter than this are indexed again (cheaper than looking them up). */
+const SHARED_MIN_CHARS = 4_096;
+/** The shared indexes hold at most this many characters of text, least recently used dropped first. */
+const SHARED_MAX_CHARS = 16 * 1024 * 1024;
+const shared = new Map<string, LineIndex>();
+let sharedChars = 0;
+
 /** Offsets at which each line starts; a line ends at \r\n, \n or \r. */
 export function lineStarts(text: string): number[] {
   const starts = [0];
@@ -23,9 +30,32 @@ export function lineStarts(text: string): number[] {
 }
 
 export class LineIndex {
-  readonly starts: number[];
+  readonly starts: readonly number[];
   constructor(readonly text: string) {
     this.starts = lineStarts(text);
+  }
+
+  /**
+   * The index of a text, shared with the calls that read the same text moments before: a call
+   * resolves the same large documents again and again (a definition, then its references).
+   */
+  static of(text: string): LineIndex {
+    if (text.length < SHARED_MIN_CHARS) return new LineIndex(text);
+    const kept = shared.get(text);
+    if (kept) {
+      shared.delete(text);
+      shared.set(text, kept);
+      return kept;
+    }
+    const made = new LineIndex(text);
+    shared.set(text, made);
+    sharedChars += text.length;
+    for (const [t] of shared) {
+      if (sharedChars <= SHARED_MAX_CHARS || shared.size === 1) break;
+      shared.delete(t);
+      sharedChars -= t.length;
+    }
+    return made;
   }
 
   get lineCount(): number {

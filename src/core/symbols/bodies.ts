@@ -79,7 +79,7 @@ export function indentedBody(text: string, nameStart: number, nameEnd: number, r
   const rest = text.slice(colon + 1, lineEnd < 0 ? text.length : lineEnd);
   if (rest.trim() !== '' && !rest.trim().startsWith('#')) return { colon, start: colon + 1, end, inline: true, indent: undefined };
   if (lineEnd < 0 || lineEnd >= end) return undefined;
-  const lines = new LineIndex(text);
+  const lines = LineIndex.of(text);
   const first = lines.positionAt(lineEnd + 1).line;
   const last = lines.positionAt(end).line;
   // The statements' indentation: the first line that is neither blank nor only a comment (comments may sit anywhere).

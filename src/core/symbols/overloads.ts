@@ -23,7 +23,7 @@ const OVERLOAD_DECORATOR = /^@[ \t]*(?:[\p{L}_][\p{L}\p{N}_]*\.)?overload[ \t]*(
  * implementation, in declaration order; empty when no `def name` there carries @overload.
  */
 export function pythonOverloads(text: string, name: string, from: number, to: number, indent: string): PythonDeclaration[] {
-  const lines = new LineIndex(text);
+  const lines = LineIndex.of(text);
   const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const def = new RegExp(`^(?:async[ \\t]+)?def[ \\t]+(${escaped})(?![\\p{L}\\p{N}_])`, 'u');
   const all: PythonDeclaration[] = [];

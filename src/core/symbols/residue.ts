@@ -264,7 +264,7 @@ export function residueOf(name: string, files: readonly ResidueFile[], limit = R
     const starts = wholeWords(f.text, name, f.languageId).filter((o) => !f.known?.has(o) && !partOf(f.text, o));
     if (starts.length === 0) continue;
     const kindAt = residueKinds(f.text, f.languageId);
-    const lines = new LineIndex(f.text);
+    const lines = LineIndex.of(f.text);
     for (const offset of starts) {
       const kind = kindAt(offset);
       if (kind === 'module') modulePaths++;

@@ -75,7 +75,7 @@ export async function sitesIn(ctx: ToolContext, absPath: string, ranges: HostRan
       return site(r, line, column, span.start, span.length, staged);
     });
   }
-  const lines = new LineIndex((await ctx.editor.readDocument(absPath))?.text ?? '');
+  const lines = LineIndex.of((await ctx.editor.readDocument(absPath))?.text ?? '');
   return sorted.map((r) => {
     const pos = lines.positionAt(r.start);
     return site(r, pos.line + 1, pos.character + 1, r.start, r.end - r.start);

@@ -79,6 +79,33 @@ describe('text: lineStarts and LineIndex', () => {
   });
 });
 
+describe('text: LineIndex.of shares the index of a large text', () => {
+  const large = (seed: string, lines: number) => Array.from({ length: lines }, (_, i) => `${seed} line ${i}`).join('\n');
+
+  it('gives the same index for the same text, even as another string of equal content, and a fresh one for other text', () => {
+    const text = large('a', 2_000);
+    const first = LineIndex.of(text);
+    assert.equal(LineIndex.of(text), first);
+    assert.equal(LineIndex.of(text.split('\n').join('\n')), first, 'an equal text read again shares it');
+    const other = LineIndex.of(large('b', 2_000));
+    assert.notEqual(other, first);
+    assert.deepEqual(other.positionAt(other.text.indexOf('line 1999')), { line: 1999, character: 2 });
+    assert.deepEqual(first.starts, lineStarts(text));
+  });
+
+  it('indexes small texts anew, and keeps at most 16 M characters of large ones (least recently used dropped first)', () => {
+    assert.notEqual(LineIndex.of('a\nb'), LineIndex.of('a\nb'));
+    const big = (c: string) => c.repeat(6 * 1024 * 1024);
+    const [x, y, z] = ['x', 'y', 'z'].map(big);
+    const ix = LineIndex.of(x);
+    const iy = LineIndex.of(y);
+    assert.equal(LineIndex.of(x), ix, 'x is used again: now the most recent');
+    LineIndex.of(z);
+    assert.equal(LineIndex.of(x), ix, 'x stays: y was the least recently used');
+    assert.notEqual(LineIndex.of(y), iy, 'y was dropped and is indexed anew');
+  });
+});
+
 describe('text: splitsSurrogatePair', () => {
   const text = 'a😀b';
   it('is true only between the two halves', () => {
