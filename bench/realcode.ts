@@ -10,6 +10,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../src/core/chain/envelope';
+import { readOutline, readSearch } from '../src/tools/symbols';
+import type { OutlineData, SearchData } from '../src/tools/symbols';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { invokeLm, short } from './inHost';
 
@@ -507,10 +509,8 @@ async function measure(): Promise<void> {
         };
       }
       case 'outline': {
-        const data = dataOf<{ symbols: { items: { name?: string; symbolId: string; line: number }[]; hasMore?: boolean }; localsLeftOut?: number }>(
-          await tool('get-document-outline', { document: { path: q.file }, symbolsLimit: 1000 }),
-        );
-        const listed = new Set(data.symbols.items.map((s) => `${nameOf(s)}@${s.line}`));
+        const data = dataOf<OutlineData>(await tool('get-document-outline', { document: { path: q.file }, symbolsLimit: 1000 }));
+        const listed = new Set(readOutline(data).map((s) => `${nameOf(s)}@${s.line}`));
         // The raw tree's declarations outside any function, method, constructor or accessor body and
         // not a variable in a variable's initializer: what the tool must list.
         const raw = (await vscode.commands.executeCommand<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', u)) ?? [];
@@ -634,9 +634,8 @@ async function measure(): Promise<void> {
       }
       case 'search': {
         const query = q.query as string;
-        const data = dataOf<{ symbols: { items: { name?: string; symbolId: string }[]; hasMore?: boolean; totalCount?: number }; localsLeftOut?: number }>(
-          await tool('search-symbols', { query }),
-        );
+        const answered = dataOf<SearchData>(await tool('search-symbols', { query }));
+        const data = { ...answered, symbols: { ...answered.symbols, items: readSearch(answered) } };
         const raw = (await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? [];
         const contains = (n: string): boolean => n.toLowerCase().includes(query.toLowerCase());
         const rawIn = raw.filter((s) => rel(s.location.uri) && contains(s.name));
@@ -646,10 +645,8 @@ async function measure(): Promise<void> {
         const toolKeys = new Set(data.symbols.items.map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
         // Locals the tool leaves out by default (it says how many: localsLeftOut): asked again with includeLocals, not counted as the agent's bytes.
         const keysOf = async (includeLocals: boolean): Promise<Set<string>> => {
-          const e = JSON.parse(await invokeLm('workbench_search_symbols', { query, includeLocals, symbolsLimit: 1000 })) as Envelope<{
-            symbols: { items: SymbolRef[] };
-          }>;
-          return new Set((e.ok ? e.data.symbols.items : []).map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
+          const e = JSON.parse(await invokeLm('workbench_search_symbols', { query, includeLocals, symbolsLimit: 1000 })) as Envelope<SearchData>;
+          return new Set((e.ok ? readSearch(e.data) : []).map((s) => `${nameOf(s)}@${pathOfSymbolId(s.symbolId)}`));
         };
         const nonLocal = await keysOf(false);
         const localKeys = new Set([...(await keysOf(true))].filter((k) => !nonLocal.has(k)));

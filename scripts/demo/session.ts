@@ -9,6 +9,8 @@ import { registeredToolName } from '../../src/core/chain/definition';
 import type { Envelope, FailureEnvelope, SuccessEnvelope } from '../../src/core/chain/envelope';
 import { readSymbol } from '../../src/core/symbols/symbols';
 import { decodeLines, lineReferences } from '../../src/tools/references';
+import { readSearch } from '../../src/tools/symbols';
+import type { SearchData } from '../../src/tools/symbols';
 import type { ReferenceDocument } from '../../src/tools/references';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../in-host/languageService';
@@ -229,14 +231,14 @@ function sessionSteps(): Step[] {
       input: () => ({ query: 'greetAll', symbolsLimit: 5 }),
       expect: 'ok',
       check: (e) => {
-        // The symbolId says the kind and name ("…#Function:greetAll"); line and column say where.
-        const first = items(data(e).symbols)[0];
-        const read = first ? readSymbol(first as { symbolId: string }) : undefined;
+        // A row [ref, line, column]: the symbolId ("<folderId>:" + ref) says the kind and name ("…#Function:greetAll").
+        const first = readSearch(data(e) as unknown as SearchData)[0];
+        const read = first ? readSymbol(first) : undefined;
         return read?.name === 'greetAll' && read.kind === 'Function' && first.line === 23
           ? undefined
           : `expected Function greetAll at line 23 first, got ${JSON.stringify(first)}`;
       },
-      after: (e) => (greetAll = items(data(e).symbols)[0]),
+      after: (e) => (greetAll = readSearch(data(e) as unknown as SearchData)[0] as unknown as Data),
     },
     {
       intent: 'Who uses greetAll? Its references, by its symbolId.',

@@ -56,7 +56,35 @@ const searchInput = inputSchema(
 /** Documents whose symbol trees search-symbols asks for at once. */
 const SEARCH_DOCUMENTS_AT_ONCE = 8;
 
-type SearchData = { symbols: Collection<SymbolOutput>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
+/** What a search row says beside its symbol and place: only what a few symbols have. */
+export type SearchExtra = Omit<SymbolOutput, 'symbolId' | 'line' | 'column'> & { folderId?: string };
+
+/**
+ * A declaration as search-symbols gives it, a row without keys (keys and the folderId, repeated in
+ * every symbolId, were a third of an answer on real code): `[ref, line, column, more]`. ref is the
+ * symbolId after "<folderId>:" (the answer's folderId, or more.folderId); more holds SearchExtra.
+ */
+export type SearchRow = [ref: string, line: number, column: number, more?: SearchExtra];
+
+export type SearchData = { folderId?: string; symbols: Collection<SearchRow>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
+
+/** A search answer's rows as symbols again, symbolIds whole. */
+export function readSearch(data: Pick<SearchData, 'folderId' | 'symbols'>): SymbolOutput[] {
+  return data.symbols.items.map(([ref, line, column, more]) => {
+    const { folderId = data.folderId, ...rest } = more ?? {};
+    return { symbolId: `${folderId}:${ref}`, line, column, ...rest };
+  });
+}
+
+/** The folder a symbolId names (before its first colon). */
+const folderOf = (symbolId: string): string => symbolId.slice(0, symbolId.indexOf(':'));
+
+function searchRow(symbol: SymbolOutput, folderId: string): SearchRow {
+  const { symbolId, line, column, ...rest } = symbol;
+  const own = folderOf(symbolId);
+  const more: SearchExtra = { ...rest, ...(own !== folderId ? { folderId: own } : {}) };
+  return Object.keys(more).length > 0 ? [symbolId.slice(own.length + 1), line, column, more] : [symbolId.slice(own.length + 1), line, column];
+}
 
 /**
  * Languages of the folders whose declarations VS Code's symbol search does not cover (JSON, CSS
@@ -99,12 +127,19 @@ export const searchSymbols = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), by symbolId and line. Locals (what bodies declare) left out and counted unless includeLocals. Better than grep.",
+    'Finds declarations whose name matches query across the workspace (language services\' symbol search: fuzzy, case-insensitive, exact names first), a row each: [ref, line, column]; symbolId is folderId + ":" + ref. Locals (what bodies declare) left out and counted unless includeLocals. Better than grep.',
   inputSchema: searchInput,
   dataSchema: {
     type: 'object',
     properties: {
-      symbols: collectionOf(symbolOutputSchema),
+      folderId: { type: 'string', description: 'symbolId = "<folderId>:" + ref (more.folderId when a row gives its own).' },
+      symbols: collectionOf({
+        type: 'array',
+        description:
+          'A row per declaration, best match first, positions fixed: [ref, line, column, more]. ref: the symbolId after "<folderId>:" ("<path>#Kind:name", "/" nests). ' +
+          'line, column: one-based, of the name. more, only when needed: {folderId: another folder; name: when ref percent-escapes it}.',
+        items: { type: ['string', 'integer', 'object'] },
+      }),
       localsLeftOut: { type: 'integer', minimum: 1, description: 'Matching locals left out (not in totalCount).' },
       notSearched: {
         type: 'array',
@@ -182,8 +217,11 @@ async function searchAnswer(
   const localsLeftOut = placed.length - kept.length;
   // While a service loads, its own language may be missing from the answer too: the answer is partial already.
   const notSearched = loading ? [] : await languagesNotSearched(ctx, folders, found);
+  const page = paged(ctx, 'symbols', kept, input.symbolsLimit);
+  const folderId = page.items.length > 0 ? folderOf(page.items[0].symbolId) : undefined;
   return {
-    symbols: paged(ctx, 'symbols', kept, input.symbolsLimit),
+    ...(folderId !== undefined ? { folderId } : {}),
+    symbols: { ...page, items: page.items.map((x) => searchRow(x, folderId ?? '')) },
     ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     ...(notSearched.length > 0 ? { notSearched } : {}),
     ...(loading ? partialNote(loading) : {}),
@@ -192,15 +230,48 @@ async function searchAnswer(
 
 // ---------------------------------------------------------------- get-document-outline
 
-interface OutlineItem extends SymbolOutput {
-  depth: number;
-  detail?: string;
-}
+/** What an outline row says beside its id and place: only what a few symbols have. */
+export type OutlineExtra = Omit<SymbolOutput, 'symbolId' | 'line' | 'column'>;
+
+/**
+ * A declaration as the outline gives it, a row without keys (keys and the document's id, repeated
+ * in every symbolId, were 60% of an outline on real code): `[id, line, column, detail, more]`.
+ * id is the symbolId after "<documentId>#"; detail is null when the service gives none; more
+ * holds OutlineExtra. Trailing nulls are cut, so a row is 3 to 5 long.
+ */
+export type OutlineRow = [id: string, line: number, column: number, detail?: string | null, more?: OutlineExtra | null];
 
 export interface OutlineData {
   documentId: string;
-  symbols: Collection<OutlineItem>;
+  symbols: Collection<OutlineRow>;
   localsLeftOut?: number;
+}
+
+/** An outline's rows as symbols again: symbolId whole, depth counted from the id's containers. */
+export function readOutline(data: Pick<OutlineData, 'documentId' | 'symbols'>): (SymbolOutput & { depth: number; detail?: string })[] {
+  return data.symbols.items.map(([id, line, column, detail, more]) => ({
+    symbolId: `${data.documentId}#${id}`,
+    line,
+    column,
+    depth: id.split('/').length - 1,
+    ...(typeof detail === 'string' ? { detail } : {}),
+    ...(more ?? {}),
+  }));
+}
+
+function outlineRow(symbol: SymbolOutput, documentId: string, detail: string): OutlineRow {
+  const { symbolId, line, column, ...more } = symbol;
+  const prefix = `${documentId}#`;
+  // The symbolId names the answer's document (symbolOutput builds it on doc.ref.documentId).
+  const row: OutlineRow = [
+    symbolId.startsWith(prefix) ? symbolId.slice(prefix.length) : symbolId,
+    line,
+    column,
+    detail || null,
+    Object.keys(more).length > 0 ? more : null,
+  ];
+  while (row.length > 3 && row[row.length - 1] === null) row.pop();
+  return row;
 }
 
 export const getDocumentOutline = defineTool({
@@ -209,7 +280,7 @@ export const getDocumentOutline = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "A document's declarations (classes, functions, members, headings), depth first, by symbolId (says kind and name), depth and line: cheaper than reading it. Locals (what bodies declare) left out and counted unless includeLocals.",
+    'A document\'s declarations (classes, functions, members, headings), depth first, a row each: [id, line, column, detail]; symbolId is documentId + "#" + id (Kind:name, "/" nests). Cheaper than reading it. Locals (what bodies declare) left out and counted unless includeLocals.',
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,
@@ -226,8 +297,12 @@ export const getDocumentOutline = defineTool({
     properties: {
       documentId: { type: 'string', description: '<folderId>:<path> (its path and project are derivable).' },
       symbols: collectionOf({
-        ...symbolOutputSchema,
-        properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer' }, detail: { type: 'string' } },
+        type: 'array',
+        description:
+          'A row per declaration, depth first, positions fixed: [id, line, column, detail, more], trailing nulls cut. ' +
+          'id: the symbolId after "<documentId>#" (symbolId = documentId + "#" + id; each "/" is one level deeper). ' +
+          "line, column: one-based, of the name. detail: the service's detail, or null. more: {name: when the id percent-escapes it; documentId: when the name is in another document (a staged move)}.",
+        items: { type: ['string', 'integer', 'null', 'object'] },
       }),
       localsLeftOut: { type: 'integer', minimum: 1, description: 'Locals left out (not in totalCount).' },
     },
@@ -246,11 +321,7 @@ export const getDocumentOutline = defineTool({
       documentId: doc.ref.documentId,
       symbols: {
         ...page,
-        items: page.items.map((h) => {
-          const out: OutlineItem = { ...symbolOutput(ctx, doc, h.symbol, h.containers, roots), depth: h.containers.length };
-          if (h.symbol.detail) out.detail = h.symbol.detail;
-          return out;
-        }),
+        items: page.items.map((h) => outlineRow(symbolOutput(ctx, doc, h.symbol, h.containers, roots), doc.ref.documentId, h.symbol.detail)),
       },
       ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     };

@@ -14,6 +14,8 @@ import { stableUuid } from '../../src/core/documents/snapshots';
 import { documentIdOfSymbol, parseSymbolId, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { AgentWorkbenchApi } from '../../src/extension';
+import { readOutline, readSearch } from '../../src/tools/symbols';
+import type { OutlineData, SearchData } from '../../src/tools/symbols';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
@@ -151,6 +153,24 @@ export function withSymbolsRead<T>(envelope: SuccessEnvelope<T>): SuccessEnvelop
 export const rawHoverTexts = (hovers: readonly vscode.Hover[]): string[] =>
   readableHover(hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))));
 
+/** An outline answer with its rows read as symbols (symbolId whole, depth, detail): src/tools/symbols.ts readOutline. */
+export function outlineOf(envelope: Envelope): {
+  documentId: string;
+  symbols: { items: OutlineSymbol[]; hasMore: boolean; totalCount: number };
+  localsLeftOut?: number;
+} {
+  const data = expectOkEnvelope<OutlineData>(envelope).data;
+  return { ...data, symbols: { ...data.symbols, items: readOutline(data) } };
+}
+
+/** A search-symbols answer with its rows read as symbols (symbolIds whole): src/tools/symbols.ts readSearch. */
+export function searchOf(envelope: Envelope): Omit<SearchData, 'symbols'> & { symbols: { items: SymbolOutput[]; hasMore: boolean; totalCount: number } } {
+  const data = expectOkEnvelope<SearchData>(envelope).data;
+  return { ...data, symbols: { ...data.symbols, items: readSearch(data) } };
+}
+
+export type OutlineSymbol = SymbolOutput & { depth: number; detail?: string };
+
 /** What the default outline of a file lists and leaves out, beside the same outline with includeLocals. */
 export interface OutlineLocals {
   kept: (SymbolOutput & { depth: number })[];
@@ -173,10 +193,9 @@ const inInitializer = (symbolId: string): boolean => {
  * symbolId), says how many it left out, and lists nothing from inside a body.
  */
 export async function outlineLocals(file: string): Promise<OutlineLocals> {
-  type Outline = { symbols: { items: (SymbolOutput & { depth: number })[]; totalCount: number; hasMore: boolean }; localsLeftOut?: number };
   const ask = async (includeLocals: boolean) => {
     const envelope = await invoke('get-document-outline', { document: { path: file }, symbolsLimit: 1000, includeLocals });
-    return { data: expectOkEnvelope<Outline>(envelope).data, bytes: JSON.stringify(envelope).length };
+    return { data: outlineOf(envelope), bytes: JSON.stringify(envelope).length };
   };
   const all = (await ask(true)).data;
   const { data: kept, bytes } = await ask(false);

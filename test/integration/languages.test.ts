@@ -5,6 +5,8 @@ import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SolutionStructureData } from '../../src/tools/workspace';
+import { readSearch } from '../../src/tools/symbols';
+import type { SearchData } from '../../src/tools/symbols';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences } from '../../src/tools/references';
 import { diffMatrix, LANGUAGES, MATRIX_TOOLS, TOOL_FEATURES } from '../../scripts/languageMatrix';
@@ -302,11 +304,7 @@ const PROBES: Record<(typeof MATRIX_TOOLS)[number], Probe> = {
         ? { status: 'unsupported', feature: 'workspace symbols' }
         : { status: 'failure', why: `said not searched, yet the raw provider finds ${rawHere.length}` };
     }
-    return classify(
-      answer,
-      (d: { symbols: { items: { symbolId: string }[] } }) => d.symbols.items.filter((s) => pathOfSymbol(s.symbolId) === c.file).length,
-      rawHere.length,
-    );
+    return classify(answer, (d: SearchData) => readSearch(d).filter((s) => pathOfSymbol(s.symbolId) === c.file).length, rawHere.length);
   },
   'resolve-symbol': async (c) => {
     const truth = await rawSymbolAt(c.file, c.symbol);

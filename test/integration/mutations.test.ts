@@ -10,7 +10,7 @@ import { decodeLines, lineReferences, readLines } from '../../src/tools/referenc
 import type { FixAllData, ListActionsData } from '../../src/tools/codeActions';
 import type { SemanticMutationData } from '../../src/tools/shared/semanticStaging';
 import type { MutationData } from '../../src/core/transactions/types';
-import { activateExtension, expectError, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, expectError, expectOk, invoke, outlineOf, waitForSymbols, workspaceRoot } from './helpers';
 
 const DIR = 'src/semantic';
 const file = (name: string): string => `${DIR}/${name}`;
@@ -250,9 +250,8 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     );
 
     // The outline of a document with a line staged above its symbols.
-    type Outline = { symbols: { items: SymbolOutput[] } };
     const outline = async (view?: string) =>
-      expectOk<Outline>(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).data.symbols.items.find(
+      outlineOf(await invoke('get-document-outline', { document: { path: file('report.ts') }, ...(view ? { view } : {}) })).symbols.items.find(
         (s) => readSymbol(s).name === 'report',
       );
     const stagedReport = await outline('staged');

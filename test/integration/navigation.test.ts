@@ -9,9 +9,22 @@ import type { LocationOutput } from '../../src/core/documents/context';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
+import type { SearchData } from '../../src/tools/symbols';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines, referencesListed } from '../../src/tools/references';
-import { activateExtension, expectError, expectOk, invoke, outlineLocals, rawHoverTexts, readListed, waitForSymbols, workspaceRoot } from './helpers';
+import {
+  activateExtension,
+  expectError,
+  expectOk,
+  invoke,
+  outlineLocals,
+  outlineOf,
+  searchOf,
+  rawHoverTexts,
+  readListed,
+  waitForSymbols,
+  workspaceRoot,
+} from './helpers';
 
 /*
  * The symbol tools (search-symbols, get-document-outline, resolve-symbol, get-symbol-info,
@@ -120,6 +133,16 @@ async function call<T>(tool: string, input: unknown): Promise<SuccessEnvelope<T>
   return expectOk<T>(await invoke(tool, input));
 }
 
+/** search-symbols, its rows read as symbols. */
+async function searchCall(input: unknown): Promise<{ data: ReturnType<typeof searchOf> }> {
+  return { data: searchOf(await invoke('search-symbols', input)) };
+}
+
+/** get-document-outline, its rows read as symbols. */
+async function outlineCall(input: unknown): Promise<{ data: ReturnType<typeof outlineOf> }> {
+  return { data: outlineOf(await invoke('get-document-outline', input)) };
+}
+
 async function revertAll(): Promise<void> {
   for (const doc of vscode.workspace.textDocuments.filter((d) => d.isDirty)) {
     await vscode.window.showTextDocument(doc);
@@ -164,7 +187,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
   describe('search-symbols', function () {
     it('finds the declarations executeWorkspaceSymbolProvider finds, exact name first, each with a symbolId', async function () {
       for (const query of ['Circle', 'chain', 'pad']) {
-        const ours = await call<{ symbols: Coll<SymbolOutput> }>('search-symbols', { query, symbolsLimit: 1000 });
+        const ours = await searchCall({ query, symbolsLimit: 1000 });
         const raw = ((await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? []).filter(
           (s) => s.location.uri.fsPath.startsWith(root() + path.sep) && !/(^|\/)(node_modules|\.git|out|dist)\//.test(rel(s.location.uri)),
         );
@@ -179,11 +202,15 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         );
         remember(...ours.data.symbols.items);
       }
-      const circle = await call<{ symbols: Coll<SymbolOutput> }>('search-symbols', { query: 'Circle' });
+      const circle = await searchCall({ query: 'Circle' });
       const first = readListed(circle.data.symbols.items[0]);
       assert.deepEqual([first.name, first.kind, pathOfSymbol(first.symbolId), first.line, first.column], ['Circle', 'Class', 'src/shapes.ts', 21, 14]);
       assert.deepEqual(Object.keys(circle.data.symbols.items[0]).sort(), ['column', 'line', 'symbolId'], 'the symbolId says the name and kind');
-      const limited = await call<{ symbols: Coll<SymbolOutput> }>('search-symbols', { query: 'chain', symbolsLimit: 1 });
+      // As answered: a row [ref, line, column], the symbolId being "<folderId>:" + ref.
+      const answered = expectOk<SearchData>(await invoke('search-symbols', { query: 'Circle' })).data;
+      assert.deepEqual(answered.symbols.items[0], ['src/shapes.ts#Class:Circle', 21, 14]);
+      assert.equal(`${answered.folderId}:${answered.symbols.items[0][0]}`, first.symbolId);
+      const limited = await searchCall({ query: 'chain', symbolsLimit: 1 });
       assert.equal(limited.data.symbols.items.length, 1);
       assert.equal(limited.data.symbols.hasMore, true);
     });
@@ -192,7 +219,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
   describe('get-document-outline', function () {
     it('lists what executeDocumentSymbolProvider lists (includeLocals), depth first, with exact names, depths and lines', async function () {
       for (const file of ['src/shapes.ts', 'src/overloads.ts', 'src/merging.ts', 'src/odd.ts', 'src/decorators.ts', 'src/windows.ts']) {
-        const ours = await call<{ symbols: Coll<SymbolOutput & { depth: number }> }>('get-document-outline', {
+        const ours = await outlineCall({
           document: { path: file },
           symbolsLimit: 1000,
           includeLocals: true,
@@ -207,7 +234,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
         assert.equal(ours.data.symbols.totalCount, raw.length);
         remember(...ours.data.symbols.items);
       }
-      const top = await call<{ symbols: Coll<SymbolOutput & { depth: number }> }>('get-document-outline', { document: { path: 'src/shapes.ts' }, maxDepth: 0 });
+      const top = await outlineCall({ document: { path: 'src/shapes.ts' }, maxDepth: 0 });
       assert.deepEqual(
         top.data.symbols.items.map((s) => readListed(s).name),
         ['Shape', 'Named', 'Base', 'Circle', 'Square', 'UnitSquare', 'Box', 'largest', 'totalArea'],
@@ -237,7 +264,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
 
   describe('resolve-symbol and symbolIds', function () {
     it('gives each overload its own symbolId, and each resolves back to its own declaration', async function () {
-      const outline = await call<{ symbols: Coll<SymbolOutput> }>('get-document-outline', { document: { path: 'src/overloads.ts' }, symbolsLimit: 1000 });
+      const outline = await outlineCall({ document: { path: 'src/overloads.ts' }, symbolsLimit: 1000 });
       const raw = await rawOutline('src/overloads.ts');
       for (const name of ['format', 'pad']) {
         const items = outline.data.symbols.items.filter((s) => readListed(s).name === name);
@@ -270,7 +297,7 @@ describe('navigation: symbol tools on the navigation fixture, beside the raw com
     });
 
     it('round-trips the odd member names of src/odd.ts', async function () {
-      const outline = await call<{ symbols: Coll<SymbolOutput> }>('get-document-outline', { document: { path: 'src/odd.ts' }, symbolsLimit: 1000 });
+      const outline = await outlineCall({ document: { path: 'src/odd.ts' }, symbolsLimit: 1000 });
       const members = outline.data.symbols.items.filter((s) => readSymbol(s).containerName === 'odd' || readSymbol(s).containerName === 'Odd');
       assert.ok(members.length >= 9, `members of odd and Odd: ${members.map((m) => readSymbol(m).name).join(', ')}`);
       assert.equal(new Set(members.map((m) => m.symbolId)).size, members.length, 'distinct symbolIds');

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { Envelope } from '../../src/core/chain/envelope';
+import type { Envelope, SuccessEnvelope } from '../../src/core/chain/envelope';
 import { pathOfSymbol } from '../../src/core/symbols/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
@@ -14,6 +14,8 @@ import {
   expectOk as expectOkEnvelope,
   invoke,
   outlineLocals,
+  outlineOf,
+  searchOf,
   rawHoverTexts,
   waitForSymbols,
   withSymbolsRead,
@@ -30,6 +32,12 @@ import type { SiteRow } from '../../src/tools/shared/callSites';
 
 /** Every listed symbol is compact; its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
+/** A search answer, its rows read as symbols and each symbol read as expectOk reads them. */
+const searchRead = <T>(envelope: Envelope) =>
+  withSymbolsRead({ ...(envelope as SuccessEnvelope<unknown>), data: searchOf(envelope) as unknown as { symbols: Coll<T> } });
+/** An outline, its rows read as symbols and each symbol read as expectOk reads them. */
+const outlineRead = <T>(envelope: Envelope) =>
+  withSymbolsRead({ ...(envelope as SuccessEnvelope<unknown>), data: outlineOf(envelope) as unknown as { symbols: Coll<T> } });
 
 interface Sym {
   symbolId: string;
@@ -182,7 +190,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
 
     it('get-document-outline lists what executeDocumentSymbolProvider lists, non-ASCII names included', async function () {
       for (const file of FILES) {
-        const ours = expectOk<{ symbols: Coll<Sym & { depth: number }> }>(
+        const ours = outlineRead<Sym & { depth: number }>(
           await invoke('get-document-outline', { document: { path: file }, symbolsLimit: 1000, includeLocals: true }),
         );
         const raw = await rawOutline(file);
@@ -193,7 +201,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
           `${file}: the same symbols as the raw provider`,
         );
       }
-      const masse = expectOk<{ symbols: Coll<Sym> }>(await invoke('get-document-outline', { document: { path: 'shapes/masse.py' } }));
+      const masse = outlineRead<Sym>(await invoke('get-document-outline', { document: { path: 'shapes/masse.py' } }));
       assert.ok(names(masse.data.symbols.items).includes('Größe') && names(masse.data.symbols.items).includes('fläche'));
     });
 
@@ -211,7 +219,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
 
     it('search-symbols finds what executeWorkspaceSymbolProvider finds, and each symbolId resolves back', async function () {
       for (const query of ['Square', 'register', 'Größe']) {
-        const ours = expectOk<{ symbols: Coll<Sym> }>(await invoke('search-symbols', { query, symbolsLimit: 1000 }));
+        const ours = searchRead<Sym>(await invoke('search-symbols', { query, symbolsLimit: 1000 }));
         const raw = ((await vscode.commands.executeCommand<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query)) ?? []).filter((s) =>
           s.location.uri.fsPath.startsWith(root() + path.sep),
         );
@@ -704,7 +712,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
       assert.equal(fs.existsSync(path.join(root(), 'shapes/syntax_error.py')), false);
       const start = Date.now();
       for (;;) {
-        const found = expectOk<{ symbols: Coll<Sym> }>(await invoke('search-symbols', { query: 'unit_circle' }));
+        const found = searchRead<Sym>(await invoke('search-symbols', { query: 'unit_circle' }));
         if (found.data.symbols.items.some((x) => pathOfSymbol(x.symbolId) === 'shapes/extra.py')) break;
         assert.ok(Date.now() - start < 60_000, 'pyright indexes the created module');
         await new Promise((resolve) => setTimeout(resolve, 500));

@@ -2,6 +2,8 @@ import * as assert from 'node:assert/strict';
 import type { HostSymbol, HostWorkspaceSymbol } from '../../../src/core/documents/editorPort';
 import { readSymbol } from '../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../src/core/symbols/symbols';
+import { readSearch } from '../../../src/tools/symbols';
+import type { SearchData } from '../../../src/tools/symbols';
 import { DEFAULT_LANGUAGES, FakeHost, symbolsIn } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 import type { Harness } from '../support/harness';
@@ -241,9 +243,9 @@ describe('tools on languages with fewer features than TypeScript (JSON, CSS, HTM
         : query === 'Report'
           ? [{ ...inventory, name: 'Report', absPath: abs('src/report.js') }]
           : [];
-    const answer = await h.ok<{ symbols: { items: SymbolOutput[] }; notSearched?: string[] }>('search-symbols', { query: 'Inventory' });
+    const answer = await h.ok<SearchData>('search-symbols', { query: 'Inventory' });
     assert.deepEqual(
-      answer.data.symbols.items.map((s) => readSymbol(s).name),
+      readSearch(answer.data).map((s) => readSymbol(s).name),
       ['Inventory'],
     );
     assert.deepEqual(answer.data.notSearched, ['json', 'markdown']);

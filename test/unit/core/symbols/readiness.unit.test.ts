@@ -1,3 +1,5 @@
+import { readOutline, readSearch } from '../../../../src/tools/symbols';
+import type { OutlineData, SearchData } from '../../../../src/tools/symbols';
 import * as assert from 'node:assert/strict';
 import { LinkedCancellation } from '../../../../src/core/chain/cancellation';
 import { beforeTimeout, READINESS } from '../../../../src/core/symbols/readiness';
@@ -83,17 +85,17 @@ describe('readiness: project-wide answers from a service still loading its proje
     const refused = await h.fail('search-symbols', { query: 'Big' }, 'LanguageServiceStarting');
     assert.equal(refused.continuation?.kind, 'RetryRequest');
     assert.match(refused.error.message, /still loading the project/);
-    const partial = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean; note?: string }>('search-symbols', { query: 'Circle' })).data;
+    const partial = (await h.ok<SearchData>('search-symbols', { query: 'Circle' })).data;
     assert.deepEqual(
-      partial.symbols.items.map((s) => readSymbol(s).name),
+      readSearch(partial).map((s) => readSymbol(s).name),
       ['Circle'],
     );
     assert.equal(partial.complete, false);
     assert.match(partial.note ?? '', /open files only/);
     loaded = true;
-    const whole = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean }>('search-symbols', { query: 'Big' })).data;
+    const whole = (await h.ok<SearchData>('search-symbols', { query: 'Big' })).data;
     assert.deepEqual(
-      whole.symbols.items.map((s) => readSymbol(s).name),
+      readSearch(whole).map((s) => readSymbol(s).name),
       ['Big', 'makeBig'],
     );
     assert.equal(whole.complete, undefined, 'a complete answer carries no complete field');
@@ -102,9 +104,9 @@ describe('readiness: project-wide answers from a service still loading its proje
   it('search-symbols with no document open starts the service on the most common source file, then waits for it', async () => {
     host.closeDocument(basePath);
     loaded = true;
-    const whole = (await h.ok<{ symbols: { items: SymbolOutput[] }; complete?: boolean }>('search-symbols', { query: 'makeBig' })).data;
+    const whole = (await h.ok<SearchData>('search-symbols', { query: 'makeBig' })).data;
     assert.deepEqual(
-      whole.symbols.items.map((s) => readSymbol(s).name),
+      readSearch(whole).map((s) => readSymbol(s).name),
       ['makeBig'],
     );
     assert.equal(whole.complete, undefined);
@@ -568,8 +570,8 @@ describe('overloads: questions are asked at the name, from any overload or the i
   });
 
   it('every overload and the implementation report the name as their location', async () => {
-    const outline = (await h.ok<{ symbols: { items: SymbolOutput[] } }>('get-document-outline', { document: { path: 'src/inner.ts' } })).data;
-    const places = outline.symbols.items.filter((s) => readSymbol(s).name === 'innerFrom').map((s) => `${s.line}:${s.column}`);
+    const outline = readOutline((await h.ok<OutlineData>('get-document-outline', { document: { path: 'src/inner.ts' } })).data);
+    const places = outline.filter((s) => readSymbol(s).name === 'innerFrom').map((s) => `${s.line}:${s.column}`);
     const at = (offset: number) => `${TEXT.slice(0, offset).split('\n').length}:${offset - TEXT.lastIndexOf('\n', offset - 1)}`;
     assert.deepEqual(places, names().map(at));
   });

@@ -1,3 +1,5 @@
+import { readOutline, readSearch } from '../../../../src/tools/symbols';
+import type { OutlineData, SearchData } from '../../../../src/tools/symbols';
 import * as assert from 'node:assert/strict';
 import {
   documentIdOfSymbol,
@@ -205,8 +207,9 @@ describe('tools: symbols and references over the fake host', () => {
   });
 
   it('resolve-symbol: every odd property name round-trips through its symbolId', async () => {
-    const outline = (await h.ok<{ symbols: { items: SymbolOutput[] } }>('get-document-outline', { document: { path: 'src/shapes.ts' }, symbolsLimit: 100 }))
-      .data;
+    const outline = {
+      symbols: { items: readOutline((await h.ok<OutlineData>('get-document-outline', { document: { path: 'src/shapes.ts' }, symbolsLimit: 100 })).data) },
+    };
     const odd = outline.symbols.items.filter((s) => readSymbol(s).containerName === 'odd');
     assert.deepEqual(
       odd.map((s) => readSymbol(s).name),
@@ -242,8 +245,14 @@ describe('tools: symbols and references over the fake host', () => {
     const modulePath = host.abs(host.folders()[0], 'src/module.ts');
     host.writeFile(modulePath, MODULE);
     host.setSymbols(modulePath, moduleSymbols(MODULE));
-    type Outline = { documentId: string; symbols: { items: (SymbolOutput & { depth: number })[]; totalCount: number }; localsLeftOut?: number };
-    const outline = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' } })).data;
+    const answer = await h.ok<OutlineData>('get-document-outline', { document: { path: 'src/module.ts' } });
+    const outline = { ...answer.data, symbols: { ...answer.data.symbols, items: readOutline(answer.data) } };
+    // Rows of [id, line, column, detail], the id being the symbolId after "<documentId>#".
+    assert.deepEqual(answer.data.symbols.items.slice(0, 3), [
+      ['Function:run', 1, 17],
+      ['Class:Box', 6, 14],
+      ['Class:Box/Property:size', 7, 3],
+    ]);
     assert.deepEqual(
       outline.symbols.items.map((s) => [readSymbol(s).name, s.depth, s.line]),
       [
@@ -261,10 +270,10 @@ describe('tools: symbols and references over the fake host', () => {
     // The document is said once, by its documentId: its path and project are derivable.
     assert.deepEqual(Object.keys(outline).sort(), ['documentId', 'localsLeftOut', 'symbols']);
     assert.equal(outline.documentId, documentIdOfSymbol(outline.symbols.items[0].symbolId));
-    const all = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' }, includeLocals: true })).data;
+    const all = (await h.ok<OutlineData>('get-document-outline', { document: { path: 'src/module.ts' }, includeLocals: true })).data;
     assert.deepEqual([all.symbols.totalCount, 'localsLeftOut' in all], [15, false]);
-    const top = (await h.ok<Outline>('get-document-outline', { document: { path: 'src/module.ts' }, maxDepth: 0 })).data;
-    assert.deepEqual([top.symbols.items.map((s) => readSymbol(s).name), top.localsLeftOut], [['run', 'Box', 'config', 'make'], undefined]);
+    const top = (await h.ok<OutlineData>('get-document-outline', { document: { path: 'src/module.ts' }, maxDepth: 0 })).data;
+    assert.deepEqual([readOutline(top).map((s) => readSymbol(s).name), top.localsLeftOut], [['run', 'Box', 'config', 'make'], undefined]);
   });
 
   it('answers UnsupportedLanguageFeature with ResolveExternally for a document without a symbol provider', async () => {
@@ -470,7 +479,8 @@ describe('tools: symbols and references over the fake host', () => {
       { name: 'Circle', kind: 'Class', containerName: '', absPath: shapesPath, start: { line: 1, character: 13 }, end: { line: 1, character: 19 } },
       { name: 'CircleLike', kind: 'Interface', containerName: '', absPath: shapesPath, start: { line: 0, character: 17 }, end: { line: 0, character: 22 } },
     ];
-    const found = (await h.ok<{ symbols: { items: SymbolOutput[]; totalCount: number } }>('search-symbols', { query: 'Circle' })).data;
+    const answered = (await h.ok<SearchData>('search-symbols', { query: 'Circle' })).data;
+    const found = { symbols: { items: readSearch(answered) } };
     assert.equal(readSymbol(found.symbols.items[0]).name, 'Circle');
     assert.match(found.symbols.items[0].symbolId, /#Class:Circle$/);
     const members = (await h.ok<{ members: { items: SymbolOutput[] } }>('get-symbol-members', { symbol: { symbolId: found.symbols.items[0].symbolId } })).data;
