@@ -133,6 +133,36 @@ async function lossyEncoding(absPath: string, bytes: Uint8Array): Promise<string
   }
 }
 
+/** The languages the installed extensions declare, and the extensions that activate on each. */
+function readContributions(): { id: string; aliases: string[]; extensions: string[]; filenames: string[]; providers: vscode.Extension<unknown>[] }[] {
+  const byId = new Map<string, { id: string; aliases: string[]; extensions: string[]; filenames: string[]; providers: vscode.Extension<unknown>[] }>();
+  const entry = (id: string) => {
+    let e = byId.get(id);
+    if (!e) byId.set(id, (e = { id, aliases: [], extensions: [], filenames: [], providers: [] }));
+    return e;
+  };
+  for (const ext of vscode.extensions.all) {
+    const pkg = ext.packageJSON as {
+      contributes?: { languages?: { id: string; aliases?: string[]; extensions?: string[]; filenames?: string[] }[] };
+      activationEvents?: string[];
+    };
+    for (const lang of pkg.contributes?.languages ?? []) {
+      const e = entry(lang.id);
+      e.aliases.push(...(lang.aliases ?? []));
+      e.extensions.push(...(lang.extensions ?? []));
+      e.filenames.push(...(lang.filenames ?? []));
+    }
+    for (const event of pkg.activationEvents ?? []) {
+      const m = /^onLanguage:(.+)$/.exec(event);
+      if (m) {
+        const e = entry(m[1]);
+        if (!e.providers.includes(ext)) e.providers.push(ext);
+      }
+    }
+  }
+  return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+}
+
 /** The EditorPort the core runs on, implemented with the VS Code API. */
 export class VsCodeHost implements EditorPort {
   constructor(readonly version: string) {}
@@ -238,33 +268,21 @@ export class VsCodeHost implements EditorPort {
     return symbols.sort((a, b) => a.range.start.compareTo(b.range.start)).map((s) => toHostSymbol(doc, s));
   }
 
+  /** What the installed extensions contribute, read again only when extensions change (a call asks per document). */
+  private contributions: { id: string; aliases: string[]; extensions: string[]; filenames: string[]; providers: vscode.Extension<unknown>[] }[] | undefined;
+  private contributionsWatch: vscode.Disposable | undefined;
+
   languages(): LanguageContribution[] {
-    const byId = new Map<string, LanguageContribution>();
-    const entry = (id: string): LanguageContribution => {
-      let e = byId.get(id);
-      if (!e) byId.set(id, (e = { id, aliases: [], extensions: [], filenames: [], providedBy: [] }));
-      return e;
-    };
-    for (const ext of vscode.extensions.all) {
-      const pkg = ext.packageJSON as {
-        contributes?: { languages?: { id: string; aliases?: string[]; extensions?: string[]; filenames?: string[] }[] };
-        activationEvents?: string[];
-      };
-      for (const lang of pkg.contributes?.languages ?? []) {
-        const e = entry(lang.id);
-        e.aliases.push(...(lang.aliases ?? []));
-        e.extensions.push(...(lang.extensions ?? []));
-        e.filenames.push(...(lang.filenames ?? []));
-      }
-      for (const event of pkg.activationEvents ?? []) {
-        const m = /^onLanguage:(.+)$/.exec(event);
-        if (m) {
-          const e = entry(m[1]);
-          if (!e.providedBy.some((p) => p.extensionId === ext.id)) e.providedBy.push({ extensionId: ext.id, active: ext.isActive });
-        }
-      }
-    }
-    return [...byId.values()].sort((a, b) => a.id.localeCompare(b.id));
+    this.contributionsWatch ??= vscode.extensions.onDidChange(() => (this.contributions = undefined));
+    this.contributions ??= readContributions();
+    // Whether a provider is active changes without an event: asked each time.
+    return this.contributions.map((c) => ({
+      id: c.id,
+      aliases: c.aliases,
+      extensions: c.extensions,
+      filenames: c.filenames,
+      providedBy: c.providers.map((ext) => ({ extensionId: ext.id, active: ext.isActive })),
+    }));
   }
 
   openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[] {
