@@ -115,11 +115,13 @@ async function resolveSymbolId(ctx: ToolContext, symbolId: string, workspace: Wo
   if (!parsed) {
     throw new ToolError(
       'InvalidRequest',
-      `${field}.symbolId "${truncate(symbolId)}" is not a symbolId. symbolIds look like "1a2b3c4d:src/shapes.ts#Class:Circle/Method:area" and come from earlier answers.`,
+      `${field}.symbolId "${truncate(symbolId)}" is not a symbolId. symbolIds look like "1a2b3c4d:src/shapes.ts#Class:Circle/Method:area" and come from earlier answers (an outline row's id after its documentId and "#", a search row's ref after its folderId and ":").`,
       revise('Pass a symbolId exactly as an earlier answer gave it, or use a location instead.'),
     );
   }
-  const doc = await ctx.document({ documentId: parsed.documentId }, workspace, `${field}.symbolId`);
+  // Without its folderId ("src/shapes.ts#Class:Circle", a search row's ref as it is): its document is found by path.
+  const byPath = !/^[0-9a-f]{8}:/.test(parsed.documentId);
+  const doc = await ctx.document(byPath ? { path: parsed.documentId } : { documentId: parsed.documentId }, workspace, `${field}.symbolId`);
   const roots = await documentSymbolTree(ctx, doc);
   const path: HostSymbol[] = [];
   let level: readonly HostSymbol[] = roots;

@@ -232,6 +232,15 @@ describe('tools: symbols and references over the fake host', () => {
     }
   });
 
+  it("resolve-symbol: a symbolId written without its folderId (a search row's ref as it is) resolves by the path", async () => {
+    const whole = `${h.registry.all()[0].shortId}:src/shapes.ts#Class:Circle/Method:area`;
+    const back = (await h.ok<SymbolOutput>('resolve-symbol', { symbol: { symbolId: 'src/shapes.ts#Class:Circle/Method:area' } })).data;
+    assert.equal(back.symbolId, whole);
+    await h.fail('resolve-symbol', { symbol: { symbolId: 'src/nope.ts#Class:Circle' } }, 'DocumentNotFound');
+    const bare = await h.fail('resolve-symbol', { symbol: { symbolId: 'Class:Circle/Method:area' } }, 'InvalidRequest');
+    assert.match(bare.error.message, /an outline row's id after its documentId and "#"/);
+  });
+
   it('resolve-symbol: SymbolNotFound with nearest names for a stale symbolId, InvalidRequest for a malformed one', async () => {
     const id = `${h.registry.all()[0].shortId}:src/shapes.ts#Class:Circle/Method:aera`;
     const failure = await h.fail('resolve-symbol', { symbol: { symbolId: id } }, 'SymbolNotFound');
