@@ -14,7 +14,7 @@ import type { ResolvedDocument } from '../core/documents/context';
 import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { toChanges } from '../core/transactions/editorEdits';
-import { findResidue, readResidueTexts, residueSchema } from '../core/symbols/residue';
+import { findResidue, residueSchema } from '../core/symbols/residue';
 import type { Residue } from '../core/symbols/residue';
 import type { JsonSchema } from '../core/chain/schemas';
 
@@ -90,9 +90,6 @@ export const renameSymbol = defineTool({
     await ctx.services.readiness.require(ctx, resolvedDoc, 'the rename');
     const doc = await ctx.editor.readDocument(absPath);
     const languageId = doc?.languageId ?? 'these';
-    const tm = ctx.services.transactions;
-    const scope = { languageId: resolvedDoc.host.languageId, workspace, editor: ctx.editor };
-    const readAhead = readResidueTexts(scope).catch(() => new Map<string, string>());
     // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
     const result = await ctx.editor.renameEdits(absPath, offset, input.newName);
     const coverage = await coverageAfter(ctx, resolvedDoc, 'the rename');
@@ -112,10 +109,12 @@ export const renameSymbol = defineTool({
     }
     const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
     // Scanned in the staged texts: what the rename changed no longer spells the old name.
+    const tm = ctx.services.transactions;
     const residue = await findResidue({
-      ...scope,
       name: oldName,
-      readAhead: await readAhead,
+      languageId: resolvedDoc.host.languageId,
+      workspace,
+      editor: ctx.editor,
       textOf: (p) => {
         const v = tm.stagedView(workspace, p);
         return v === 'gone' ? null : v?.text;

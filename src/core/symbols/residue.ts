@@ -297,44 +297,20 @@ export interface ResidueQuestion {
   /** A text (a rename's new name) whose own occurrences of name are not residue. */
   inside?: string;
   limit?: number;
-  /** Texts read ahead (readResidueTexts) of files no editor had open; a file open by now is read again. */
-  readAhead?: ReadonlyMap<string, string>;
-}
-
-type ResidueScope = Pick<ResidueQuestion, 'languageId' | 'workspace' | 'editor' | 'extraPaths'>;
-
-/** The folder's files of the language family, by workspace-relative path. */
-async function residueCandidates(q: ResidueScope): Promise<{ path: string; languageId: string }[]> {
-  const family = languageFamily(q.languageId);
-  const index = new LanguageIndex(q.editor.languages());
-  const { paths } = await q.workspace.files();
-  return [...new Set([...paths, ...(q.extraPaths ?? [])])]
-    .map((p) => ({ path: p, languageId: index.languageOf(p) }))
-    .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
-}
-
-/**
- * The texts of the files findResidue will scan that no editor has open, read ahead: a rename reads
- * them while its provider computes (the extension host only waits then), not after.
- */
-export async function readResidueTexts(q: ResidueScope): Promise<Map<string, string>> {
-  const out = new Map<string, string>();
-  await mapConcurrently(await residueCandidates(q), FILES_AT_ONCE, async (c) => {
-    const doc = await q.editor.readDocument(path.join(q.workspace.fsPath, c.path));
-    if (doc && doc.source === 'disk') out.set(c.path, doc.text);
-  });
-  return out;
 }
 
 /** The residue of a name in a workspace folder, each file read through the editor (an unsaved buffer counts) unless textOf gives its text. */
 export async function findResidue(q: ResidueQuestion): Promise<Residue> {
-  const candidates = await residueCandidates(q);
-  const open = q.readAhead ? new Set(q.editor.openDocuments().map((d) => d.absPath)) : undefined;
+  const family = languageFamily(q.languageId);
+  const index = new LanguageIndex(q.editor.languages());
+  const { paths } = await q.workspace.files();
+  const candidates = [...new Set([...paths, ...(q.extraPaths ?? [])])]
+    .map((p) => ({ path: p, languageId: index.languageOf(p) }))
+    .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
   const read = await mapConcurrently(candidates, FILES_AT_ONCE, async (c): Promise<ResidueFile | undefined> => {
     const given = q.textOf?.(c.path);
     if (given === null) return undefined;
-    const abs = path.join(q.workspace.fsPath, c.path);
-    const text = given ?? (open && !open.has(abs) ? q.readAhead?.get(c.path) : undefined) ?? (await q.editor.readDocument(abs))?.text;
+    const text = given ?? (await q.editor.readDocument(path.join(q.workspace.fsPath, c.path)))?.text;
     if (text === undefined) return undefined;
     const known = q.known?.get(c.path);
     return { path: c.path, text, languageId: c.languageId, ...(known ? { known } : {}) };

@@ -48,28 +48,47 @@ function editScript(oldLines: string[], newLines: string[]): { ops: Op[]; prefix
   const ops: Op[] = [];
   let o = 0;
   let n = 0;
-  const emit = (kind: Op['kind'], count: number): void => {
+  const prefix = walkScript(oldLines, newLines, (kind, count) => {
     for (let i = 0; i < count; i++) {
       if (kind === ' ') ops.push({ kind, oldIndex: o, newIndex: n++, line: oldLines[o++] });
       else if (kind === '-') ops.push({ kind, oldIndex: o, newIndex: n, line: oldLines[o++] });
       else ops.push({ kind, oldIndex: o, newIndex: n, line: newLines[n++] });
     }
-  };
+  });
+  return { ops, prefix };
+}
+
+/**
+ * The walk editScript describes, told as runs of kept, removed and added lines to `emit` (counting
+ * needs no op per kept line: a rename's line counts walk 160 files). Returns the first changed
+ * line's index in oldLines (its length when none).
+ */
+function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kind'], count: number) => void): number {
+  let o = 0;
+  let n = 0;
   let prefix = -1;
+  const run = (kind: Op['kind'], count: number): void => {
+    if (count <= 0) return;
+    emit(kind, count);
+    if (kind !== '+') o += count;
+    if (kind !== '-') n += count;
+  };
   while (o < oldLines.length && n < newLines.length) {
     if (oldLines[o] === newLines[n]) {
-      emit(' ', 1);
+      let same = 1;
+      while (o + same < oldLines.length && n + same < newLines.length && oldLines[o + same] === newLines[n + same]) same++;
+      run(' ', same);
       continue;
     }
     if (prefix < 0) prefix = o;
     const sync = resync(oldLines, newLines, o, n);
     const oldEnd = sync ? sync[0] : oldLines.length;
     const newEnd = sync ? sync[1] : newLines.length;
-    for (const [kind, count] of minimalRegion(oldLines.slice(o, oldEnd), newLines.slice(n, newEnd))) emit(kind, count);
+    for (const [kind, count] of minimalRegion(oldLines.slice(o, oldEnd), newLines.slice(n, newEnd))) run(kind, count);
   }
-  emit('-', oldLines.length - o);
-  emit('+', newLines.length - n);
-  return { ops, prefix: prefix < 0 ? o : prefix };
+  run('-', oldLines.length - o);
+  run('+', newLines.length - n);
+  return prefix < 0 ? o : prefix;
 }
 
 const RESYNC_LINES = 3;
@@ -268,8 +287,25 @@ export function lineCounts(original: string, updated: string): LineCounts {
   let cut = original.indexOf('\n', original.length - s) + 1 || original.length;
   for (let kept = 0; kept < MARGIN_LINES && cut < original.length; kept++) cut = original.indexOf('\n', cut) + 1 || original.length;
   const tail = original.length - cut;
-  const { ops } = editScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)));
-  return countOps(ops);
+  const counts = { addedLines: 0, removedLines: 0, changedLines: 0 };
+  let blockAdded = 0;
+  let blockRemoved = 0;
+  const close = (): void => {
+    counts.changedLines += Math.min(blockAdded, blockRemoved);
+    blockAdded = blockRemoved = 0;
+  };
+  // As countOps counts: a kept line closes a block of removed and added lines.
+  walkScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)), (kind, count) => {
+    if (kind === '+') {
+      counts.addedLines += count;
+      blockAdded += count;
+    } else if (kind === '-') {
+      counts.removedLines += count;
+      blockRemoved += count;
+    } else close();
+  });
+  close();
+  return counts;
 }
 
 /** More lines than a resync search looks ahead (RESYNC_SEARCH skipped, RESYNC_LINES compared). */

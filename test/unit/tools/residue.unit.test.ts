@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import { findResidue, readResidueTexts } from '../../../src/core/symbols/residue';
 import type { Residue } from '../../../src/core/symbols/residue';
 import type { ReferencesData } from '../../../src/tools/references';
 import type { RenameData } from '../../../src/tools/semantic';
@@ -115,20 +114,5 @@ describe('tools: the residue of a rename and of a reference list', () => {
       rowsOf(d.residue as Residue).map((r) => `${String(r.path)}:${String(r.line)}`),
       expected.filter((r) => r !== row).map((r) => `${r.path}:${r.line}`),
     );
-  });
-
-  it('texts read ahead (while the rename provider computes) are scanned for files nobody opened since; a file opened since is read again', async () => {
-    const scope = { name: 'add', languageId: 'typescript', workspace: h.registry.all()[0], editor: host };
-    const readAhead = await readResidueTexts(scope);
-    assert.deepEqual([...readAhead.keys()], ['src/legacy.js'], 'only the file no editor has open (the others are read at the scan)');
-    const rows = async (ahead: Map<string, string>) => rowsOf(await findResidue({ ...scope, readAhead: ahead })).filter((r) => r.path === 'src/legacy.js');
-    // The text read ahead is what is scanned while the file stays closed.
-    assert.deepEqual(
-      (await rows(new Map([['src/legacy.js', 'const f = (x) => x.add + x.add;\n']]))).map((r) => r.column),
-      [20, 28],
-    );
-    // Opened and typed in after it was read ahead: the buffer is scanned.
-    host.editBuffer(abs('src/legacy.js'), 'module.exports = (x) => x;\n');
-    assert.deepEqual(await rows(readAhead), []);
   });
 });
