@@ -133,9 +133,18 @@ async function lossyEncoding(absPath: string, bytes: Uint8Array): Promise<string
   }
 }
 
-/** The languages the installed extensions declare, and the extensions that activate on each. */
-function readContributions(): { id: string; aliases: string[]; extensions: string[]; filenames: string[]; providers: vscode.Extension<unknown>[] }[] {
-  const byId = new Map<string, { id: string; aliases: string[]; extensions: string[]; filenames: string[]; providers: vscode.Extension<unknown>[] }>();
+/** A language as the installed extensions declare it, with the extensions that activate on it. */
+interface Contribution {
+  id: string;
+  aliases: string[];
+  extensions: string[];
+  filenames: string[];
+  providers: vscode.Extension<unknown>[];
+}
+
+/** The languages the installed extensions declare. */
+function readContributions(): Contribution[] {
+  const byId = new Map<string, Contribution>();
   const entry = (id: string) => {
     let e = byId.get(id);
     if (!e) byId.set(id, (e = { id, aliases: [], extensions: [], filenames: [], providers: [] }));
@@ -269,7 +278,7 @@ export class VsCodeHost implements EditorPort {
   }
 
   /** What the installed extensions contribute, read again only when extensions change (a call asks per document). */
-  private contributions: { id: string; aliases: string[]; extensions: string[]; filenames: string[]; providers: vscode.Extension<unknown>[] }[] | undefined;
+  private contributions: Contribution[] | undefined;
   private contributionsWatch: vscode.Disposable | undefined;
 
   languages(): LanguageContribution[] {

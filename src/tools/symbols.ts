@@ -261,15 +261,8 @@ export function readOutline(data: Pick<OutlineData, 'documentId' | 'symbols'>): 
 
 function outlineRow(symbol: SymbolOutput, documentId: string, detail: string): OutlineRow {
   const { symbolId, line, column, ...more } = symbol;
-  const prefix = `${documentId}#`;
   // The symbolId names the answer's document (symbolOutput builds it on doc.ref.documentId).
-  const row: OutlineRow = [
-    symbolId.startsWith(prefix) ? symbolId.slice(prefix.length) : symbolId,
-    line,
-    column,
-    detail || null,
-    Object.keys(more).length > 0 ? more : null,
-  ];
+  const row: OutlineRow = [symbolId.slice(documentId.length + 1), line, column, detail || null, Object.keys(more).length > 0 ? more : null];
   while (row.length > 3 && row[row.length - 1] === null) row.pop();
   return row;
 }

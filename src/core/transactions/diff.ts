@@ -195,27 +195,36 @@ function patienceAnchors(oldIds: readonly number[], newIds: readonly number[]): 
   return run.reverse();
 }
 
-function countOps(ops: readonly Op[]): LineCounts {
-  let addedLines = 0;
-  let removedLines = 0;
-  let changedLines = 0;
+/** Counts runs of kept, removed and added lines: a kept line closes a block, whose paired removals and additions are changed lines. */
+function lineCounter(): { add: (kind: Op['kind'], count: number) => void; result: () => LineCounts } {
+  const counts = { addedLines: 0, removedLines: 0, changedLines: 0 };
   let blockAdded = 0;
   let blockRemoved = 0;
   const close = (): void => {
-    changedLines += Math.min(blockAdded, blockRemoved);
+    counts.changedLines += Math.min(blockAdded, blockRemoved);
     blockAdded = blockRemoved = 0;
   };
-  for (const op of ops) {
-    if (op.kind === '+') {
-      addedLines++;
-      blockAdded++;
-    } else if (op.kind === '-') {
-      removedLines++;
-      blockRemoved++;
-    } else close();
-  }
-  close();
-  return { addedLines, removedLines, changedLines };
+  return {
+    add: (kind, count) => {
+      if (kind === '+') {
+        counts.addedLines += count;
+        blockAdded += count;
+      } else if (kind === '-') {
+        counts.removedLines += count;
+        blockRemoved += count;
+      } else close();
+    },
+    result: () => {
+      close();
+      return { ...counts };
+    },
+  };
+}
+
+function countOps(ops: readonly Op[]): LineCounts {
+  const counter = lineCounter();
+  for (const op of ops) counter.add(op.kind, 1);
+  return counter.result();
 }
 
 export interface TextDiff extends LineCounts {
@@ -287,25 +296,9 @@ export function lineCounts(original: string, updated: string): LineCounts {
   let cut = original.indexOf('\n', original.length - s) + 1 || original.length;
   for (let kept = 0; kept < MARGIN_LINES && cut < original.length; kept++) cut = original.indexOf('\n', cut) + 1 || original.length;
   const tail = original.length - cut;
-  const counts = { addedLines: 0, removedLines: 0, changedLines: 0 };
-  let blockAdded = 0;
-  let blockRemoved = 0;
-  const close = (): void => {
-    counts.changedLines += Math.min(blockAdded, blockRemoved);
-    blockAdded = blockRemoved = 0;
-  };
-  // As countOps counts: a kept line closes a block of removed and added lines.
-  walkScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)), (kind, count) => {
-    if (kind === '+') {
-      counts.addedLines += count;
-      blockAdded += count;
-    } else if (kind === '-') {
-      counts.removedLines += count;
-      blockRemoved += count;
-    } else close();
-  });
-  close();
-  return counts;
+  const counter = lineCounter();
+  walkScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)), counter.add);
+  return counter.result();
 }
 
 /** More lines than a resync search looks ahead (RESYNC_SEARCH skipped, RESYNC_LINES compared). */
