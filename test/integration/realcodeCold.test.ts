@@ -86,7 +86,7 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     figures.loadedAtMs = Date.now() - started;
 
     // Loaded, on a machine this busy an answer may still miss its timeout while the service builds the
-    // program it just loaded: it says LanguageServiceStarting and asks to be asked again, and the agent does.
+    // program it just loaded: it says LanguageServiceStarting, or partial, and asks to be asked again; the agent does.
     const retries: Record<string, number> = {};
     const loaded = await Promise.all(QUESTIONS.map((q) => askAsAnAgent(q.tool, q.input, started + 330_000, retries)));
     figures.loadedRetries = retries;
@@ -108,13 +108,25 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
   });
 });
 
-/** A call asked again, as its continuation says, while it answers LanguageServiceStarting (until the deadline). */
+/**
+ * A call asked again while it answers LanguageServiceStarting (after the seconds its continuation
+ * names), or while it answers partial and says to ask again (find-callers' time ran short on a busy
+ * machine), until the deadline.
+ */
 async function askAsAnAgent(tool: string, input: object, deadline: number, retries: Record<string, number>): Promise<Envelope> {
   for (;;) {
     const e = await invoke(tool, input);
-    if (e.ok || e.error.code !== 'LanguageServiceStarting' || e.continuation?.kind !== 'RetryRequest' || Date.now() > deadline) return e;
+    if (Date.now() > deadline) return e;
+    let seconds: number;
+    if (e.ok) {
+      const data = e.data as { complete?: boolean; note?: string };
+      if (data.complete !== false || !/Ask again/.test(data.note ?? '')) return e;
+      seconds = Number(/Ask again in (\d+) seconds/.exec(data.note ?? '')?.[1] ?? 1);
+    } else {
+      if (e.error.code !== 'LanguageServiceStarting' || e.continuation?.kind !== 'RetryRequest') return e;
+      seconds = Number(/Ask again in (\d+) seconds/.exec(e.continuation.instruction ?? '')?.[1] ?? 5);
+    }
     retries[tool] = (retries[tool] ?? 0) + 1;
-    const seconds = Number(/Ask again in (\d+) seconds/.exec(e.continuation.instruction ?? '')?.[1] ?? 5);
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   }
 }
