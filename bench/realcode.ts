@@ -10,8 +10,10 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../src/core/chain/envelope';
-import { readOutline, readSearch } from '../src/tools/symbols';
-import type { OutlineData, SearchData } from '../src/tools/symbols';
+import { readOutline } from '../src/tools/symbols';
+import { readSearch } from '../src/tools/search';
+import type { OutlineData } from '../src/tools/symbols';
+import type { SearchData } from '../src/tools/search';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { invokeLm, short } from './inHost';
 

@@ -1,18 +1,13 @@
 import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
-import { ToolError, resolveExternally } from '../core/chain/envelope';
-import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPort';
-import { countLanguages, LanguageIndex } from '../core/documents/languages';
-import { beforeTimeout, inTime, partialNote, partialProperties, READINESS, starting, whenCovered } from '../core/symbols/readiness';
-import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
+import type { HostSymbol } from '../core/documents/editorPort';
+import { partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
+import type { PartialAnswer } from '../core/symbols/readiness';
 import { cursorInput, documentSelectorInput, limitParameter } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
-import type { ToolInput } from '../core/chain/schemaTypes';
-import { documentSymbolTree, isLocal, symbolOutput, symbolOutputSchema, symbolSelectorInput, symbolsAt, walkSymbols } from '../core/symbols/symbols';
-import { NOT_SOURCES, resolveSymbol } from '../core/symbols/selectors';
+import { documentSymbolTree, isLocal, symbolOutput, symbolOutputSchema, symbolSelectorInput, walkSymbols } from '../core/symbols/symbols';
+import { resolveSymbol } from '../core/symbols/selectors';
 import type { SymbolOutput } from '../core/symbols/symbols';
-import type { Workspace } from '../core/documents/workspaces';
-import { mapConcurrently } from '../core/util/concurrency';
 import { hoverSaysLoading, readableHover, signatureOf } from '../core/symbols/signature';
 import { commonJsExports } from '../core/symbols/exports';
 import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
@@ -31,8 +26,6 @@ const example = (workflowId: string, step: number, id: string, title: string, re
   request,
 });
 
-// ---------------------------------------------------------------- search-symbols
-
 /** What identifies a symbol in a document's list (its tree below and above is not part of it). */
 const walkedKey = (h: { symbol: HostSymbol; containers: readonly HostSymbol[] }) => [
   h.symbol.name,
@@ -41,192 +34,6 @@ const walkedKey = (h: { symbol: HostSymbol; containers: readonly HostSymbol[] })
   h.symbol.range.end,
   h.containers.length,
 ];
-
-const searchInput = inputSchema(
-  {
-    query: { type: 'string', minLength: 1, maxLength: 256 },
-    symbolsLimit: limitParameter('symbols'),
-    includeLocals: { type: 'boolean', default: false },
-    cursor: cursorInput,
-  },
-  ['query'],
-  { view: true },
-);
-
-/** Documents whose symbol trees search-symbols asks for at once. */
-const SEARCH_DOCUMENTS_AT_ONCE = 8;
-
-/** What a search row says beside its symbol and place: only what a few symbols have. */
-export type SearchExtra = Omit<SymbolOutput, 'symbolId' | 'line' | 'column'> & { folderId?: string };
-
-/**
- * A declaration as search-symbols gives it, a row without keys (keys and the folderId, repeated in
- * every symbolId, were a third of an answer on real code): `[ref, line, column, more]`. ref is the
- * symbolId after "<folderId>:" (the answer's folderId, or more.folderId); more holds SearchExtra.
- */
-export type SearchRow = [ref: string, line: number, column: number, more?: SearchExtra];
-
-export type SearchData = { folderId?: string; symbols: Collection<SearchRow>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
-
-/** A search answer's rows as symbols again, symbolIds whole. */
-export function readSearch(data: Pick<SearchData, 'folderId' | 'symbols'>): SymbolOutput[] {
-  return data.symbols.items.map(([ref, line, column, more]) => {
-    const { folderId = data.folderId, ...rest } = more ?? {};
-    return { symbolId: `${folderId}:${ref}`, line, column, ...rest };
-  });
-}
-
-/** The folder a symbolId names (before its first colon). */
-const folderOf = (symbolId: string): string => symbolId.slice(0, symbolId.indexOf(':'));
-
-function searchRow(symbol: SymbolOutput, folderId: string): SearchRow {
-  const { symbolId, line, column, ...rest } = symbol;
-  const own = folderOf(symbolId);
-  const more: SearchExtra = { ...rest, ...(own !== folderId ? { folderId: own } : {}) };
-  return Object.keys(more).length > 0 ? [symbolId.slice(own.length + 1), line, column, more] : [symbolId.slice(own.length + 1), line, column];
-}
-
-/**
- * Languages of the folders whose declarations VS Code's symbol search does not cover (JSON, CSS
- * and HTML have document symbols but no workspace symbol provider): an answer without them must
- * not read as "none there". Told once per language and session: the first declaration of the
- * language's sample document, searched by name, is found or not.
- */
-async function languagesNotSearched(ctx: ToolContext, folders: readonly Workspace[], found: readonly HostWorkspaceSymbol[]): Promise<string[]> {
-  const index = new LanguageIndex(ctx.editor.languages());
-  const answered = new Set(found.map((s) => index.languageOf(s.absPath)));
-  const out = new Set<string>();
-  for (const w of folders) {
-    for (const c of countLanguages((await w.files()).paths, index)) {
-      if (!answered.has(c.languageId) && !out.has(c.languageId) && !(await searchable(ctx, w, c.languageId, c.sample, index))) out.add(c.languageId);
-    }
-  }
-  return [...out].sort();
-}
-
-async function searchable(ctx: ToolContext, w: Workspace, languageId: string, sample: string, index: LanguageIndex): Promise<boolean> {
-  const caches = ctx.services.caches;
-  if (caches.featuresAnswered.has(`${languageId}\0workspaceSymbols`)) return true;
-  if (caches.workspaceSymbolsAbsent.has(languageId)) return false;
-  const doc = await ctx.document({ path: sample }, { workspaceId: w.id }, 'sample').catch(() => undefined);
-  // A language without declarations (or whose service is starting) has none to leave out.
-  const roots = doc ? await documentSymbolTree(ctx, doc).catch(() => undefined) : undefined;
-  const first = roots ? [...walkSymbols(roots)].find((x) => /[\p{L}\p{N}]/u.test(x.symbol.name)) : undefined;
-  if (!doc || !first) return true;
-  if (((await ctx.editor.workspaceSymbols(first.symbol.name)) ?? []).some((s) => index.languageOf(s.absPath) === languageId)) {
-    caches.featuresAnswered.add(`${languageId}\0workspaceSymbols`);
-    return true;
-  }
-  if ((ctx.editor.languages().find((l) => l.id === languageId)?.providedBy ?? []).every((p) => p.active)) caches.workspaceSymbolsAbsent.add(languageId);
-  return false;
-}
-
-export const searchSymbols = defineTool({
-  name: 'search-symbols',
-  title: 'Search Symbols',
-  category: CATEGORY,
-  ...QUERY,
-  description:
-    'Finds declarations whose name matches query across the workspace (language services\' symbol search: fuzzy, case-insensitive, exact names first), a row each: [ref, line, column]; symbolId is folderId + ":" + ref. Locals (what bodies declare) left out and counted unless includeLocals. Better than grep.',
-  inputSchema: searchInput,
-  dataSchema: {
-    type: 'object',
-    properties: {
-      folderId: { type: 'string', description: 'symbolId = "<folderId>:" + ref (more.folderId when a row gives its own).' },
-      symbols: collectionOf({
-        type: 'array',
-        description:
-          'A row per declaration, best match first, positions fixed: [ref, line, column, more]. ref: the symbolId after "<folderId>:" ("<path>#Kind:name", "/" nests). ' +
-          'line, column: one-based, of the name. more, only when needed: {folderId: another folder; name: when ref percent-escapes it}.',
-        items: { type: ['string', 'integer', 'object'] },
-      }),
-      localsLeftOut: { type: 'integer', minimum: 1, description: 'Matching locals left out (not in totalCount).' },
-      notSearched: {
-        type: 'array',
-        items: { type: 'string' },
-        description:
-          "Languages of the folders whose services offer no symbol search: their declarations are not in this answer (get-document-outline lists a document's).",
-      },
-      ...partialProperties,
-    },
-    required: ['symbols'],
-  },
-  annotations: queryAnnotations('Search Symbols'),
-  examples: [example('find-symbols', 1, 'search-symbols-name', 'Find a class by name', { query: 'Greeter' })],
-  async run(input, ctx): Promise<SearchData> {
-    const scope = input.workspace ? ctx.workspace(input.workspace) : undefined;
-    const coverage: Coverage[] = [];
-    for (const w of scope ? [scope] : ctx.registry.all()) coverage.push(...(await ctx.services.readiness.folderCoverage(ctx, w)));
-    const loading = coverage.find((c): c is Extract<Coverage, { state: 'loading' }> => c.state === 'loading');
-    const settling = coverage.find((c): c is Extract<Coverage, { state: 'loaded' }> => c.state === 'loaded' && c.settling);
-    const answer = () => searchAnswer(input, ctx, scope, loading);
-    const what = `declarations matching "${input.query}"`;
-    if (loading) return inTime(ctx, loading, what, answer);
-    return settling ? beforeTimeout(ctx, settling.languageId, what, answer()) : answer();
-  },
-});
-
-async function searchAnswer(
-  input: ToolInput<typeof searchInput>,
-  ctx: ToolContext,
-  scope: Workspace | undefined,
-  loading: Extract<Coverage, { state: 'loading' }> | undefined,
-): Promise<SearchData> {
-  const found = await ctx.editor.workspaceSymbols(input.query);
-  if (found === undefined) {
-    throw new ToolError(
-      'UnsupportedLanguageFeature',
-      'No workspace symbol provider answered: no installed language extension offers workspace symbol search.',
-      resolveExternally('Install a language extension for the workspace languages, or use get-document-outline on a file.'),
-    );
-  }
-  const q = input.query.toLowerCase();
-  const rank = (name: string) =>
-    name === input.query ? 0 : name.toLowerCase() === q ? 1 : name.toLowerCase().startsWith(q) ? 2 : name.toLowerCase().includes(q) ? 3 : 4;
-  const folders = scope ? [scope] : ctx.registry.all();
-  const inside = found
-    .map((s) => ({
-      s,
-      folder: folders.find((w) => s.absPath.startsWith(w.fsPath + (w.fsPath.endsWith('/') ? '' : '/')) || s.absPath.startsWith(w.fsPath + '\\')),
-    }))
-    .filter((x) => x.folder !== undefined && !NOT_SOURCES.test(x.s.absPath.slice((x.folder?.fsPath.length ?? 0) + 1).replace(/\\/g, '/')));
-  // Deterministic: rank, then path, then position.
-  inside.sort(
-    (a, b) =>
-      rank(a.s.name) - rank(b.s.name) ||
-      (a.s.absPath < b.s.absPath ? -1 : a.s.absPath > b.s.absPath ? 1 : 0) ||
-      a.s.start.line - b.s.start.line ||
-      a.s.start.character - b.s.start.character,
-  );
-  if (loading && inside.length === 0) {
-    throw starting(loading, `no declaration matching "${input.query}" in the open files, and the files nobody has open are not searched yet`);
-  }
-  // Every match is placed in its document's symbol tree (kept per text), so locals can be told and counted.
-  const placed = await mapConcurrently(inside, SEARCH_DOCUMENTS_AT_ONCE, async ({ s }) => {
-    const doc = await ctx.document({ path: s.absPath }, input.workspace, 'symbols');
-    const roots = await documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]);
-    const start = doc.lines.offsetAt(s.start);
-    const hit = symbolsAt(roots, start, start).match.find((m) => m.symbol.name === s.name) ?? symbolsAt(roots, start, start).match[0];
-    if (hit) return { output: symbolOutput(ctx, doc, hit.symbol, hit.containers, roots), local: isLocal(hit.symbol, hit.containers) };
-    // The document's symbol tree does not have it: still a declaration the provider found, named by its own span.
-    const end = doc.lines.offsetAt(s.end);
-    const synthetic: HostSymbol = { name: s.name, kind: s.kind, detail: '', range: { start, end }, selectionRange: { start, end }, children: [] };
-    return { output: symbolOutput(ctx, doc, synthetic, [], [synthetic]), local: false };
-  });
-  const kept = placed.filter((p) => input.includeLocals || !p.local).map((p) => p.output);
-  const localsLeftOut = placed.length - kept.length;
-  // While a service loads, its own language may be missing from the answer too: the answer is partial already.
-  const notSearched = loading ? [] : await languagesNotSearched(ctx, folders, found);
-  const page = paged(ctx, 'symbols', kept, input.symbolsLimit);
-  const folderId = page.items.length > 0 ? folderOf(page.items[0].symbolId) : undefined;
-  return {
-    ...(folderId !== undefined ? { folderId } : {}),
-    symbols: { ...page, items: page.items.map((x) => searchRow(x, folderId ?? '')) },
-    ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
-    ...(notSearched.length > 0 ? { notSearched } : {}),
-    ...(loading ? partialNote(loading) : {}),
-  };
-}
 
 // ---------------------------------------------------------------- get-document-outline
 

@@ -14,8 +14,10 @@ import { stableUuid } from '../../src/core/documents/snapshots';
 import { documentIdOfSymbol, parseSymbolId, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { AgentWorkbenchApi } from '../../src/extension';
-import { readOutline, readSearch } from '../../src/tools/symbols';
-import type { OutlineData, SearchData } from '../../src/tools/symbols';
+import { readOutline } from '../../src/tools/symbols';
+import { readSearch } from '../../src/tools/search';
+import type { OutlineData } from '../../src/tools/symbols';
+import type { SearchData } from '../../src/tools/search';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';

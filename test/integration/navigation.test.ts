@@ -9,7 +9,7 @@ import type { LocationOutput } from '../../src/core/documents/context';
 import { pathOfSymbol, readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { CodeContextData } from '../../src/tools/codeContext';
-import type { SearchData } from '../../src/tools/symbols';
+import type { SearchData } from '../../src/tools/search';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines, referencesListed } from '../../src/tools/references';
 import {

@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { HostSymbol, HostWorkspaceSymbol } from '../../../src/core/documents/editorPort';
-import { readSymbol } from '../../../src/core/symbols/symbols';
+import { readSymbol, SYMBOLS_READINESS } from '../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../src/core/symbols/symbols';
-import { readSearch } from '../../../src/tools/symbols';
-import type { SearchData } from '../../../src/tools/symbols';
+import { readSearch } from '../../../src/tools/search';
+import type { SearchData } from '../../../src/tools/search';
 import { DEFAULT_LANGUAGES, FakeHost, symbolsIn } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
 import type { Harness } from '../support/harness';
@@ -253,5 +253,56 @@ describe('tools on languages with fewer features than TypeScript (JSON, CSS, HTM
     const probes = host.callCount('workspaceSymbols');
     await h.ok('search-symbols', { query: 'Inventory' });
     assert.equal(host.callCount('workspaceSymbols'), probes + 1);
+  });
+
+  describe('search-symbols probes a language through a document that declares something', () => {
+    const saved = { ...SYMBOLS_READINESS };
+    afterEach(() => Object.assign(SYMBOLS_READINESS, saved));
+
+    // A TypeScript workspace's JSON: an empty settings file, a tsconfig that is a bare string, then one with keys.
+    const jsonFolder = () => {
+      const host = new FakeHost({ languages: DEFAULT_LANGUAGES.map((l) => ({ ...l, providedBy: l.providedBy.map((p) => ({ ...p, active: true })) })) });
+      const folder = host.addFolder('app', {
+        '.vscode/settings.json': '{}',
+        'config/name.json': '"inventory"',
+        'config/settings.json': SETTINGS,
+        'src/inventory.ts': SOURCE,
+      });
+      const abs = (p: string) => host.abs(folder, p);
+      const inventory: HostWorkspaceSymbol = {
+        name: 'Inventory',
+        kind: 'Class',
+        containerName: '',
+        absPath: abs('src/inventory.ts'),
+        start: { line: 0, character: 13 },
+        end: { line: 0, character: 22 },
+      };
+      host.symbolProviders.workspaceSymbols = (query) => ('Inventory'.toLowerCase().includes(query.toLowerCase()) ? [inventory] : []);
+      host.setSymbols(abs('src/inventory.ts'), symbolsIn(SOURCE, [{ name: 'Inventory', kind: 'Class', from: 'class', to: '{}' }]));
+      return { host, abs };
+    };
+
+    it('samples without declarations are passed over without the wait a starting service gets', async () => {
+      // A wait would outlast the test's timeout.
+      Object.assign(SYMBOLS_READINESS, { waitMs: 60_000 });
+      const { host, abs } = jsonFolder();
+      host.setSymbols(abs('config/settings.json'), symbolsIn(SETTINGS, [{ name: 'name', kind: 'String', from: '"name"', to: '"inventory"' }]));
+      const h = await createHarness({ host });
+      const answer = await h.ok<SearchData>('search-symbols', { query: 'Inventory' });
+      assert.deepEqual(answer.data.notSearched, ['json'], 'the search was asked for "name", found it in no JSON document');
+      assert.equal(host.callCount('documentSymbols', abs('.vscode/settings.json')), 0, '{} names nothing: its symbols are not asked for');
+      assert.equal(host.callCount('documentSymbols', abs('config/name.json')), 1, 'asked once, not polled');
+      assert.equal(host.callCount('workspaceSymbols', 'name'), 1);
+    });
+
+    it('when no sample answers at once (a starting service), the longest one is waited for', async () => {
+      Object.assign(SYMBOLS_READINESS, { waitMs: 60, stepMs: 10 });
+      const { host, abs } = jsonFolder();
+      const h = await createHarness({ host });
+      const answer = await h.ok<SearchData>('search-symbols', { query: 'Inventory' });
+      assert.equal(answer.data.notSearched, undefined, 'no declaration to search for: JSON is not said to be left out');
+      assert.equal(host.callCount('documentSymbols', abs('config/name.json')), 1);
+      assert.ok(host.callCount('documentSymbols', abs('config/settings.json')) > 2, 'the longest JSON document was asked again while the wait lasted');
+    });
   });
 });

@@ -1,5 +1,7 @@
-import { readOutline, readSearch } from '../../../../src/tools/symbols';
-import type { OutlineData, SearchData } from '../../../../src/tools/symbols';
+import { readOutline } from '../../../../src/tools/symbols';
+import { readSearch } from '../../../../src/tools/search';
+import type { OutlineData } from '../../../../src/tools/symbols';
+import type { SearchData } from '../../../../src/tools/search';
 import * as assert from 'node:assert/strict';
 import { LinkedCancellation } from '../../../../src/core/chain/cancellation';
 import { beforeTimeout, READINESS } from '../../../../src/core/symbols/readiness';
