@@ -327,6 +327,8 @@ async function measure(): Promise<void> {
             }),
           );
           ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
+          // Neither side measured while the other's after-work (the review panel's refresh) runs.
+          await sleep(500);
         }
       }),
     );

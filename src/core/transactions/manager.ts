@@ -267,7 +267,6 @@ export class TransactionManager {
     return {
       path: relativePath,
       text,
-      hash: sha256(text),
       diskHash: bytes ? sha256(bytes) : null,
       binary: !doc,
       eol: doc?.eol ?? 'LF',

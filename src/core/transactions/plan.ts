@@ -16,7 +16,6 @@ export interface DocumentBase {
   path: string;
   /** Buffer text ('' for a file that is not text). */
   text: string;
-  hash: string;
   /** sha256 of the bytes on disk; null when the file is not on disk (an unsaved new buffer). */
   diskHash: string | null;
   binary: boolean;
@@ -33,7 +32,7 @@ export interface CommitFile {
   path: string;
   newAbsPath?: string;
   newPath?: string;
-  /** Expected buffer text hash and disk bytes hash (null: not on disk); absent for create. */
+  /** Expected buffer text and disk bytes hash (null: not on disk); absent for create. */
   base?: DocumentBase;
   /** Edits on the base buffer text (modify, rename with changes). */
   edits?: OffsetEdit[];

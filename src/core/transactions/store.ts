@@ -54,9 +54,18 @@ export interface KeptTransaction {
   id: string;
   startedAt: string;
   current: number;
-  bases: DocumentBase[];
+  /** Each with the sha256 of its text, checked when the transaction is read back. */
+  bases: (DocumentBase & { hash: string })[];
   documents: KeptDocument[];
   revisions: KeptRevision[];
+}
+
+/** A base's text hash, computed when a transaction is first kept rather than while a call stages (a rename of 160 files: 20 ms). */
+const textHashes = new WeakMap<DocumentBase, string>();
+function textHash(b: DocumentBase): string {
+  let h = textHashes.get(b);
+  if (h === undefined) textHashes.set(b, (h = sha256(b.text)));
+  return h;
 }
 
 /** A transaction as plain JSON: documents and bases shared between revisions are written once. */
@@ -97,7 +106,7 @@ export function serializeTransaction(tx: Transaction, folder: string): KeptTrans
     id: tx.id,
     startedAt: tx.startedAt,
     current: tx.current,
-    bases: [...bases.keys()],
+    bases: [...bases.keys()].map((b) => ({ ...b, hash: textHash(b) })),
     documents: keptDocuments,
     revisions,
   };
@@ -112,11 +121,13 @@ export function deserializeTransaction(kept: KeptTransaction): Transaction {
     throw new Error('not a kept transaction');
   }
   if (!Array.isArray(kept.bases) || !Array.isArray(kept.documents) || !Array.isArray(kept.revisions)) throw new Error('missing lists');
-  for (const b of kept.bases) {
-    if (!isString(b.path) || !isString(b.text) || sha256(b.text) !== b.hash) throw new Error(`base ${String(b.path)} does not match its hash`);
-  }
+  const bases = kept.bases.map(({ hash, ...b }): DocumentBase => {
+    if (!isString(b.path) || !isString(b.text) || sha256(b.text) !== hash) throw new Error(`base ${String(b.path)} does not match its hash`);
+    textHashes.set(b, hash);
+    return b;
+  });
   const documents = kept.documents.map((d): StagedDocument => {
-    const origin = d.origin === null ? null : kept.bases[d.origin];
+    const origin = d.origin === null ? null : bases[d.origin];
     if (origin === undefined || !isString(d.key) || !(d.path === null || isString(d.path)) || !Array.isArray(d.segments)) throw new Error('malformed document');
     let text = '';
     const segments: Segment[] = d.segments.map((s) => {

@@ -160,6 +160,22 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     assert.ok(compared > 1000, `${compared} pairs`);
   });
 
+  it('counts a change at either edge of the blocks the shared head and tail are compared in', () => {
+    const original = Array.from({ length: 700 }, (_, i) => `line ${i}`.padEnd(11, '.')).join('\n') + '\n';
+    for (const at of [0, 1, 2047, 2048, 2049, 4095, 4096, 4097, original.length - 2049, original.length - 2048, original.length - 2, original.length - 1]) {
+      const updated = original.slice(0, at) + (original[at] === 'x' ? 'y' : 'x') + original.slice(at + 1);
+      const { addedLines, removedLines, changedLines } = diffTexts(original, updated);
+      assert.deepEqual(lineCounts(original, updated), { addedLines, removedLines, changedLines }, `changed at ${at}`);
+      // And when one text is a chunk or more longer than the other.
+      const longer = original.slice(0, at) + 'z'.repeat(2048) + original.slice(at);
+      assert.deepEqual(
+        lineCounts(original, longer),
+        (({ addedLines: a, removedLines: r, changedLines: c }) => ({ addedLines: a, removedLines: r, changedLines: c }))(diffTexts(original, longer)),
+        `inserted at ${at}`,
+      );
+    }
+  });
+
   it('merges hunks closer than twice the context, as diff -u does', () => {
     const original = Array.from({ length: 30 }, (_, i) => `${i}`).join('\n') + '\n';
     const updated = original.replace('\n5\n', '\nfive\n').replace('\n11\n', '\neleven\n');

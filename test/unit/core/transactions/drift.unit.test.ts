@@ -7,7 +7,6 @@ const bytes = (text: string) => new TextEncoder().encode(text);
 const base = (text: string, extra: Partial<DocumentBase> = {}): DocumentBase => ({
   path: 'src/a.ts',
   text,
-  hash: sha256(text),
   diskHash: sha256(bytes(text)),
   binary: false,
   eol: 'LF',

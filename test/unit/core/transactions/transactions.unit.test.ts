@@ -756,7 +756,7 @@ describe('transactions: commit journal', () => {
           absPath: '/f/a.ts',
           path: 'a.ts',
           text: 'new',
-          base: { path: 'a.ts', text: 'old', hash: sha256('old'), diskHash: sha256('old'), binary: false, eol: 'LF', languageId: 'typescript' },
+          base: { path: 'a.ts', text: 'old', diskHash: sha256('old'), binary: false, eol: 'LF', languageId: 'typescript' },
         },
       ],
     });
