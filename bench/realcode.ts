@@ -14,6 +14,8 @@ import { readOutline } from '../src/tools/symbols';
 import { readSearch } from '../src/tools/search';
 import type { OutlineData } from '../src/tools/symbols';
 import type { SearchData } from '../src/tools/search';
+import { readCalls } from '../src/tools/calls';
+import type { CallsData } from '../src/tools/calls';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { invokeLm, short } from './inHost';
 
@@ -424,7 +426,9 @@ async function measure(): Promise<void> {
           symbol: SymbolRef & { external?: unknown };
           calls?: { items: Call[] };
         }
-        const answer = dataOf<{ calls: { items: Call[] } }>(await tool('find-callers', { symbol: sel(q), callersLimit: 1000, depth: 2 }));
+        const answer = {
+          calls: readCalls(dataOf<CallsData>(await tool('find-callers', { symbol: sel(q), callersLimit: 1000, depth: 2 }))) as { items: Call[] },
+        };
         const toolCallers = new Set<string>();
         for (const c of answer.calls.items) {
           const level2 = (c.calls?.items ?? []).map((x) => x.symbol);

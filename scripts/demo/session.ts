@@ -11,6 +11,8 @@ import { readSymbol } from '../../src/core/symbols/symbols';
 import { decodeLines, lineReferences } from '../../src/tools/references';
 import { readSearch } from '../../src/tools/search';
 import type { SearchData } from '../../src/tools/search';
+import { readCalls } from '../../src/tools/calls';
+import type { CallsData } from '../../src/tools/calls';
 import type { ReferenceDocument } from '../../src/tools/references';
 import type { AgentWorkbenchApi } from '../../src/extension';
 import { waitForDocumentSymbols } from '../in-host/languageService';
@@ -264,15 +266,16 @@ function sessionSteps(): Step[] {
       input: () => ({ symbol: symbolOf(greetAll, 'search-symbols') }),
       expect: 'ok',
       check: (e) => {
-        const calls = items(data(e).calls).map(
+        // Each caller is a row [ref, line, column] under the answer's folderId: readCalls makes its symbol whole.
+        const calls = readCalls(data(e) as unknown as CallsData).items.map(
           (c) =>
-            `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${(c.callSites as number[][]).map((s) => s[0]).join(',')}`,
+            `${String(readSymbol(c.symbol as { symbolId: string }).containerName)}.${readSymbol(c.symbol as { symbolId: string }).name}@${c.callSites.map((s) => s[0]).join(',')}`,
         );
         return JSON.stringify(calls) === JSON.stringify(['WelcomeService.welcomeAll@18'])
           ? undefined
           : `expected the caller WelcomeService.welcomeAll (call at line 18), got ${calls.join(' ')}`;
       },
-      after: (e) => (caller = items(data(e).calls)[0]?.symbol as Data | undefined),
+      after: (e) => (caller = readCalls(data(e) as unknown as CallsData).items[0]?.symbol as unknown as Data | undefined),
     },
     {
       intent: "How is the caller's class configured? The decorators on WelcomeService, with their arguments.",

@@ -14,8 +14,10 @@ import { mapConcurrently } from '../core/util/concurrency';
 import { providerAnswered, providerAnswers } from '../core/symbols/providers';
 import { inputSchema, limited, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
-import { anySymbolSchema, compareSymbols, isExternal, symbolForItem } from './shared/symbolAccess';
-import type { AnySymbol, ModuleSymbol } from './shared/symbolAccess';
+import { compareSymbols, isExternal, symbolForItem } from './shared/symbolAccess';
+import type { AnySymbol, ExternalSymbol, ModuleSymbol } from './shared/symbolAccess';
+import { folderOf, readSymbolRow, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
+import type { SymbolRow } from './shared/symbolRows';
 import { callOwner, siteSchema, sitesIn } from './shared/callSites';
 import type { SiteRow } from './shared/callSites';
 import { unexpandedNote } from '../core/symbols/callers';
@@ -27,14 +29,52 @@ const CALLABLE = new Set(['Function', 'Method', 'Constructor']);
 // ---------------------------------------------------------------- calls
 
 /** A calling or called function with its call sites; `calls`, when asked for deeper levels, its own callers or callees. */
-export interface CallItem {
+interface BuiltItem {
   symbol: AnySymbol | ModuleSymbol;
+  callSites: SiteRow[];
+  calls?: Collection<BuiltItem>;
+}
+
+/** A call item as answered: a workspace symbol as a SymbolRow under the answer's folderId; a library's or a module's as it is. */
+export interface CallItem {
+  symbol: SymbolRow | ExternalSymbol | ModuleSymbol;
   callSites: SiteRow[];
   calls?: Collection<CallItem>;
 }
 
+/** A call item read back (readCalls): every symbol an object, symbolIds whole. */
+export interface ReadCallItem {
+  symbol: AnySymbol | ModuleSymbol;
+  callSites: SiteRow[];
+  calls?: Collection<ReadCallItem>;
+}
+
 /** What find-callers and find-callees answer: each calling or called function with its call sites. */
-export type CallsData = { symbol: SymbolOutput; calls: Collection<CallItem>; unexpanded?: number } & Partial<PartialAnswer>;
+export type CallsData = { symbol: SymbolOutput; folderId: string; calls: Collection<CallItem>; unexpanded?: number } & Partial<PartialAnswer>;
+
+function answered(items: Collection<BuiltItem>, folderId: string): Collection<CallItem> {
+  return {
+    ...items,
+    items: items.items.map(({ symbol, callSites, calls }) => ({
+      symbol: 'symbolId' in symbol ? symbolRow(symbol, folderId) : symbol,
+      callSites,
+      ...(calls ? { calls: answered(calls, folderId) } : {}),
+    })),
+  };
+}
+
+/** A call answer's items with their symbols as objects again (symbolIds whole), at every level. */
+export function readCalls(data: Pick<CallsData, 'folderId' | 'calls'>): Collection<ReadCallItem> {
+  const read = (items: Collection<CallItem>): Collection<ReadCallItem> => ({
+    ...items,
+    items: items.items.map(({ symbol, callSites, calls }) => ({
+      symbol: Array.isArray(symbol) ? readSymbolRow(symbol, data.folderId) : symbol,
+      callSites,
+      ...(calls ? { calls: read(calls) } : {}),
+    })),
+  });
+  return read(data.calls);
+}
 
 /** Levels a call answer may nest, and the call hierarchy queries one answer may spend on them. */
 export const MAX_CALL_DEPTH = 3;
@@ -66,14 +106,14 @@ async function calls(
   let late = 0;
   // One level: the edges as items in path order, each expanded while levels and budget remain (never into a function on its own path: recursion).
   // `from` holds the calls of an outgoing level; an incoming level's calls are in each caller.
-  const level = async (edges: HostCall[], from: HostHierarchyItem, levelsLeft: number, path: ReadonlySet<string>): Promise<Collection<CallItem>> => {
+  const level = async (edges: HostCall[], from: HostHierarchyItem, levelsLeft: number, path: ReadonlySet<string>): Promise<Collection<BuiltItem>> => {
     const fromOwner = direction === 'outgoing' ? await callOwner(ctx, from) : undefined;
     const built = await mapConcurrently(edges, 8, async (edge) => {
       // The call's span is the called function's name: the target's for callers, the edge's for callees.
       const called = direction === 'incoming' ? from.name : edge.item.name;
       const owner = fromOwner ?? (await callOwner(ctx, edge.item));
       const symbol = fromOwner ? await symbolForItem(ctx, edge.item) : owner.symbol;
-      return { item: { symbol, callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length, owner.via) } as CallItem, edge };
+      return { item: { symbol, callSites: await sitesIn(ctx, edge.fromPath, edge.fromRanges, called.length, owner.via) } as BuiltItem, edge };
     });
     built.sort((a, b) => compareSymbols(a.item.symbol, b.item.symbol));
     const merged = mergeOwners(built);
@@ -98,11 +138,19 @@ async function calls(
   const [root] = h.roots;
   const roots = new Set(h.roots.map(itemKey));
   const items = await level(h.edges, { ...root, name: target.symbol.name }, (depth ?? 1) - 1, roots);
-  return { symbol: single(target, ctx), calls: items, ...(unexpanded > 0 ? { unexpanded } : {}), ...(partial ?? (late > 0 ? unexpandedNote(late) : {})) };
+  const symbol = single(target, ctx);
+  const folderId = folderOf(symbol.symbolId);
+  return {
+    symbol,
+    folderId,
+    calls: answered(items, folderId),
+    ...(unexpanded > 0 ? { unexpanded } : {}),
+    ...(partial ?? (late > 0 ? unexpandedNote(late) : {})),
+  };
 }
 
 /** Edges whose calls belong to one declaration (callbacks of one function) as one item, their sites in order; the first edge is expanded. */
-function mergeOwners<T extends { item: CallItem }>(built: T[]): T[] {
+function mergeOwners<T extends { item: BuiltItem }>(built: T[]): T[] {
   const byId = new Map<string, T>();
   const out: T[] = [];
   for (const b of built) {
@@ -176,15 +224,14 @@ const callData = (what: string, nested: string): JsonSchema => ({
   type: 'object',
   properties: {
     symbol: symbolOutputSchema,
+    folderId: { type: 'string', description: 'symbolId = "<folderId>:" + ref (more.folderId when a row gives its own).' },
     calls: collectionOutput(what, {
       type: 'object',
       properties: {
         symbol: {
-          ...anySymbolSchema,
-          properties: {
-            ...(anySymbolSchema.properties as Record<string, JsonSchema>),
-            module: { type: 'string', description: "Calls at a document's top level: its documentId (no symbolId)." },
-          },
+          type: ['array', 'object'],
+          description: `In the workspace a row ${SYMBOL_ROW_TEXT} Else {module: documentId} (top-level calls) or {name, kind, external: {path, line}} (library).`,
+          items: { type: ['string', 'integer', 'object'] },
         },
         callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." },
         calls: { type: 'object', description: `depth > 1: ${nested}; none at the last level, for library functions, on recursion.` },
@@ -198,7 +245,7 @@ const callData = (what: string, nested: string): JsonSchema => ({
     },
     ...partialProperties,
   },
-  required: ['symbol', 'calls'],
+  required: ['symbol', 'folderId', 'calls'],
 });
 
 const depthParameter = { type: 'integer', minimum: 1, maximum: MAX_CALL_DEPTH, default: 1 } as const;
@@ -209,7 +256,7 @@ export const findCallers = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Callers of a symbol, with call sites [line, column, offset]; follows imports and aliases. A caller is the innermost named function, method, class or const holding one, else {module}; a site's via: callbacks between. depth 2-3: callers' callers in calls.",
+    'Callers of a symbol, with call sites [line, column, offset]; follows imports and aliases. Each: the innermost named function, method, class or const holding one, as [ref, line, column] (symbolId = folderId:ref) or {module}; via: callbacks between. depth 2-3: their callers in calls.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
@@ -226,7 +273,7 @@ export const findCallees = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods a symbol calls, each with the call sites [line, column, offset] in the symbol's body. depth 2-3: each callee's callees in its calls.",
+    "Functions and methods a symbol calls, each as [ref, line, column] (symbolId = folderId:ref; a library's an object) with the call sites [line, column, offset] in the symbol's body. depth 2-3: each callee's callees in its calls.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,

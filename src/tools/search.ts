@@ -14,6 +14,8 @@ import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
+import { folderOf, readSymbolRow, symbolRow } from './shared/symbolRows';
+import type { RowExtra, SymbolRow } from './shared/symbolRows';
 
 const searchInput = inputSchema(
   {
@@ -29,34 +31,17 @@ const searchInput = inputSchema(
 /** Documents whose symbol trees search-symbols asks for at once. */
 const SEARCH_DOCUMENTS_AT_ONCE = 8;
 
-/** What a search row says beside its symbol and place: only what a few symbols have. */
-export type SearchExtra = Omit<SymbolOutput, 'symbolId' | 'line' | 'column'> & { folderId?: string };
+/** What a search row says beside its symbol and place. */
+export type SearchExtra = RowExtra;
 
-/**
- * A declaration as search-symbols gives it, a row without keys (keys and the folderId, repeated in
- * every symbolId, were a third of an answer on real code): `[ref, line, column, more]`. ref is the
- * symbolId after "<folderId>:" (the answer's folderId, or more.folderId); more holds SearchExtra.
- */
-export type SearchRow = [ref: string, line: number, column: number, more?: SearchExtra];
+/** A declaration as search-symbols gives it: a SymbolRow under the answer's folderId. */
+export type SearchRow = SymbolRow;
 
 export type SearchData = { folderId?: string; symbols: Collection<SearchRow>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
 
 /** A search answer's rows as symbols again, symbolIds whole. */
 export function readSearch(data: Pick<SearchData, 'folderId' | 'symbols'>): SymbolOutput[] {
-  return data.symbols.items.map(([ref, line, column, more]) => {
-    const { folderId = data.folderId, ...rest } = more ?? {};
-    return { symbolId: `${folderId}:${ref}`, line, column, ...rest };
-  });
-}
-
-/** The folder a symbolId names (before its first colon). */
-const folderOf = (symbolId: string): string => symbolId.slice(0, symbolId.indexOf(':'));
-
-function searchRow(symbol: SymbolOutput, folderId: string): SearchRow {
-  const { symbolId, line, column, ...rest } = symbol;
-  const own = folderOf(symbolId);
-  const more: SearchExtra = { ...rest, ...(own !== folderId ? { folderId: own } : {}) };
-  return Object.keys(more).length > 0 ? [symbolId.slice(own.length + 1), line, column, more] : [symbolId.slice(own.length + 1), line, column];
+  return data.symbols.items.map((row) => readSymbolRow(row, data.folderId));
 }
 
 /**
@@ -228,7 +213,7 @@ async function searchAnswer(
   const folderId = page.items.length > 0 ? folderOf(page.items[0].symbolId) : undefined;
   return {
     ...(folderId !== undefined ? { folderId } : {}),
-    symbols: { ...page, items: page.items.map((x) => searchRow(x, folderId ?? '')) },
+    symbols: { ...page, items: page.items.map((x) => symbolRow(x, folderId ?? '')) },
     ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     ...(notSearched.length > 0 ? { notSearched } : {}),
     ...(loading ? partialNote(loading) : {}),

@@ -18,6 +18,8 @@ import { readOutline } from '../../src/tools/symbols';
 import { readSearch } from '../../src/tools/search';
 import type { OutlineData } from '../../src/tools/symbols';
 import type { SearchData } from '../../src/tools/search';
+import { readCalls } from '../../src/tools/calls';
+import type { CallsData } from '../../src/tools/calls';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
 export const EXTENSION_ID = 'agent-workbench.agent-workbench';
@@ -169,6 +171,12 @@ export function outlineOf(envelope: Envelope): {
 export function searchOf(envelope: Envelope): Omit<SearchData, 'symbols'> & { symbols: { items: SymbolOutput[]; hasMore: boolean; totalCount: number } } {
   const data = expectOkEnvelope<SearchData>(envelope).data;
   return { ...data, symbols: { ...data.symbols, items: readSearch(data) } };
+}
+
+/** A find-callers or find-callees answer with its call items read back (every symbol an object, symbolIds whole): src/tools/calls.ts readCalls. */
+export function callsOf<T>(envelope: Envelope): SuccessEnvelope<T> {
+  const e = expectOkEnvelope<CallsData>(envelope);
+  return { ...e, data: { ...e.data, calls: readCalls(e.data) } } as unknown as SuccessEnvelope<T>;
 }
 
 export type OutlineSymbol = SymbolOutput & { depth: number; detail?: string };

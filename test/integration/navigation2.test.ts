@@ -4,12 +4,13 @@ import * as vscode from 'vscode';
 import { pathOfSymbol } from '../../src/core/symbols/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
-import { activateExtension, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
+import { activateExtension, callsOf, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
 import type { Envelope } from '../../src/core/chain/envelope';
 import type { SiteRow } from '../../src/tools/shared/callSites';
 
 /** Every listed symbol is compact (symbolId, line, column); its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
+const expectCalls = <T>(envelope: Envelope) => withSymbolsRead(callsOf<T>(envelope));
 
 interface Sym {
   symbolId: string;
@@ -132,7 +133,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
 
   describe('find-callers and find-callees', function () {
     it('finds the callers of chainC across files, in the same answer as the raw incoming calls', async function () {
-      const answer = expectOk<{ symbol: Sym; calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
+      const answer = expectCalls<{ symbol: Sym; calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
         await invoke('find-callers', at('src/chain/c.ts', 'chainC')),
       );
       assert.deepEqual(
@@ -153,7 +154,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
     });
 
     it('finds the callees of chainC: chainD twice', async function () {
-      const answer = expectOk<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(await invoke('find-callees', at('src/chain/c.ts', 'chainC')));
+      const answer = expectCalls<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(await invoke('find-callees', at('src/chain/c.ts', 'chainC')));
       assert.deepEqual(
         answer.data.calls.items.map((c) => [c.symbol.name, pathOfSymbol(c.symbol.symbolId), c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
         [['chainD', 'src/chain/d.ts', ['4:10', '4:22']]],
@@ -172,10 +173,10 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
     });
 
     it('follows the chain a -> b -> c -> d one call at a time', async function () {
-      let symbolId = expectOk<{ symbol: Sym }>(await invoke('find-callees', at('src/chain/a.ts', 'chainA'))).data.symbol.symbolId;
+      let symbolId = expectCalls<{ symbol: Sym }>(await invoke('find-callees', at('src/chain/a.ts', 'chainA'))).data.symbol.symbolId;
       const chain = ['chainA'];
       for (let i = 0; i < 3; i++) {
-        const next = expectOk<{ calls: Coll<{ symbol: Sym }> }>(await invoke('find-callees', { symbol: { symbolId } }));
+        const next = expectCalls<{ calls: Coll<{ symbol: Sym }> }>(await invoke('find-callees', { symbol: { symbolId } }));
         const callee = next.data.calls.items.find((c) => c.symbol.name.startsWith('chain'));
         assert.ok(callee, `a callee after ${chain.join(' -> ')}`);
         chain.push(callee.symbol.name);

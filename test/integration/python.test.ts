@@ -10,6 +10,7 @@ import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences, readLines } from '../../src/tools/references';
 import {
   activateExtension,
+  callsOf,
   expectError,
   expectOk as expectOkEnvelope,
   invoke,
@@ -32,6 +33,7 @@ import type { SiteRow } from '../../src/tools/shared/callSites';
 
 /** Every listed symbol is compact; its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
+const expectCalls = <T>(envelope: Envelope) => withSymbolsRead(callsOf<T>(envelope));
 /** A search answer, its rows read as symbols and each symbol read as expectOk reads them. */
 const searchRead = <T>(envelope: Envelope) =>
   withSymbolsRead({ ...(envelope as SuccessEnvelope<unknown>), data: searchOf(envelope) as unknown as { symbols: Coll<T> } });
@@ -325,7 +327,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
     });
 
     it('find-callers and find-callees match the raw call hierarchy, two levels deep', async function () {
-      const callers = expectOk<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
+      const callers = expectCalls<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
         await invoke('find-callers', sym('shapes/catalog.py', 'total_area', { contextBefore: 'def ' })),
       );
       const { doc, position } = await at('shapes/catalog.py', 'total_area', 'def ');
@@ -337,14 +339,14 @@ describe('python: the tools on a real Python language server (pyright)', functio
         ['summary'],
       );
       // One level up: who calls summary.
-      const up = expectOk<{ calls: Coll<{ symbol: Sym }> }>(
+      const up = expectCalls<{ calls: Coll<{ symbol: Sym }> }>(
         await invoke('find-callers', { symbol: { symbolId: callers.data.calls.items[0].symbol.symbolId } }),
       );
       assert.deepEqual(
         up.data.calls.items.map((c) => c.symbol.name),
         ['report'],
       );
-      const callees = expectOk<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
+      const callees = expectCalls<{ calls: Coll<{ symbol: Sym; callSites: SiteRow[] }> }>(
         await invoke('find-callees', sym('shapes/catalog.py', 'report', { contextBefore: 'def ' })),
       );
       const r = await at('shapes/catalog.py', 'report', 'def ');

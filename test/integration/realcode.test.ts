@@ -6,7 +6,7 @@ import { readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { MutationData } from '../../src/core/transactions/types';
 import type { Residue } from '../../src/core/symbols/residue';
-import { activateExtension, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, callsOf, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
 
 /**
  * rxjs 7's own TypeScript sources (scripts/fixtures.mjs rxjsWorkspace): 251 files loaded as one
@@ -167,7 +167,7 @@ describe('a real code base: rxjs 7 sources', function () {
     const answers: { callers: string[]; references: number; renamed: number }[] = [];
     for (const contextAfter of ['<O extends', '<T>(input']) {
       const symbol = { location: { selection: { document: { path: file }, selectedText: 'innerFrom', contextAfter } } };
-      const callers = expectOk<{ calls: { items: { symbol: { symbolId: string }; callSites: unknown[] }[]; totalCount: number } }>(
+      const callers = callsOf<{ calls: { items: { symbol: { symbolId: string }; callSites: unknown[] }[]; totalCount: number } }>(
         await invoke('find-callers', { symbol, callersLimit: 500 }),
       ).data;
       assert.equal(callers.calls.totalCount, rawCalls.length, `find-callers from ${contextAfter}: as many callers as the raw incoming calls`);
@@ -270,7 +270,7 @@ describe('a real code base: rxjs 7 sources', function () {
     const raw = new Map<string, string[]>();
     for (const call of await incoming(item)) raw.set(rawKey(call.from), (await incoming(call.from)).map((c) => rawKey(c.from)).sort());
     type Call = { symbol: SymbolOutput; calls?: { items: Call[]; hasMore: boolean } };
-    const answer = expectOk<{ calls: { items: Call[]; hasMore: boolean }; unexpanded?: number }>(
+    const answer = callsOf<{ calls: { items: Call[]; hasMore: boolean }; unexpanded?: number }>(
       await invoke('find-callers', {
         symbol: { location: { selection: { document: { path: file }, selectedText: 'arrRemove', contextBefore: 'function ' } } },
         depth: 2,
@@ -292,7 +292,7 @@ describe('a real code base: rxjs 7 sources', function () {
     const file = 'src/internal/operators/bufferTime.ts';
     type Call = { symbol: SymbolOutput; callSites: [number, number, number, { via?: string }?][] };
     const callersOf = async (name: string) =>
-      expectOk<{ calls: { items: Call[]; totalCount: number } }>(await invoke('find-callers', { symbol: sel(file, name, 'const ') })).data.calls;
+      callsOf<{ calls: { items: Call[]; totalCount: number } }>(await invoke('find-callers', { symbol: sel(file, name, 'const ') })).data.calls;
     const shape = (calls: { items: Call[] }) => calls.items.map((c) => [c.symbol.symbolId.replace(/^.*#/, ''), c.callSites.map((s) => s[3]?.via ?? '')]);
     const emit = await callersOf('emit');
     // emit is called in startBuffer (inside the callback it schedules) and in the subscriber's next callback, in the operator's body.

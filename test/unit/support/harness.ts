@@ -4,6 +4,9 @@
  * Every envelope a call returns is validated against its tool's output schema.
  */
 import { dirtyBuffers, StagedChecks } from '../../../src/core/transactions/check';
+import { readCalls } from '../../../src/tools/calls';
+import type { CallsData, ReadCallItem } from '../../../src/tools/calls';
+import type { Collection } from '../../../src/tools/shared/common';
 import type { StagedChecker } from '../../../src/core/transactions/check';
 import * as assert from 'node:assert/strict';
 import { ToolRunner } from '../../../src/core/chain/chain';
@@ -175,6 +178,12 @@ export class Harness {
 
   async ok<T = Record<string, unknown>>(name: string, input: unknown = {}, options?: CallOptions): Promise<SuccessEnvelope<T>> {
     return expectOk<T>(await this.call(name, input, options));
+  }
+
+  /** A find-callers or find-callees answer's data with its call items read back (readCalls: every symbol an object). */
+  async calls<T = Omit<CallsData, 'calls'> & { calls: Collection<ReadCallItem> }>(name: string, input: unknown = {}): Promise<T> {
+    const data = (await this.ok<CallsData>(name, input)).data;
+    return { ...data, calls: readCalls(data) } as T;
   }
 
   async fail(name: string, input: unknown, code: ErrorCode, options?: CallOptions): Promise<FailureEnvelope> {

@@ -144,11 +144,9 @@ describe('find-callers: a call belongs to the innermost named declaration, the c
   type Item = { symbol: { symbolId?: string; module?: string }; callSites: SiteRow[] };
   const answer = async () => {
     const h = await createHarness({ host });
-    const d = (
-      await h.ok<{ calls: { items: Item[]; totalCount: number } }>('find-callers', {
-        symbol: { location: { selection: { document: { path: 'src/log.ts' }, selectedText: 'log', contextBefore: 'function ' } } },
-      })
-    ).data;
+    const d = await h.calls<{ calls: { items: Item[]; totalCount: number } }>('find-callers', {
+      symbol: { location: { selection: { document: { path: 'src/log.ts' }, selectedText: 'log', contextBefore: 'function ' } } },
+    });
     return d.calls.items.map((i) => [
       i.symbol.symbolId?.replace(/^.*#/, '') ?? `module ${i.symbol.module?.replace(/^[^:]*:/, '')}`,
       i.callSites.map((s) => `${s[0]}${s[3]?.via ? ` via ${s[3].via}` : ''}`),

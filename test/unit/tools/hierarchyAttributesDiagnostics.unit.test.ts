@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { readCalls } from '../../../src/tools/calls';
+import type { CallsData } from '../../../src/tools/calls';
 import { READINESS } from '../../../src/core/symbols/readiness';
 import * as path from 'node:path';
 import type { HostCall, HostHierarchyItem, HostSymbol, HostTarget } from '../../../src/core/documents/editorPort';
@@ -330,16 +332,14 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   // ------------------------------------------------------------ find-callers / find-callees
 
   it('find-callers: every caller with its call sites, by path and position whatever order the provider gives', async () => {
-    const d = (
-      await h.ok<{
-        symbol: SymbolOutput;
-        calls: {
-          items: { symbol: SymbolOutput; callSites: SiteRow[] }[];
-          hasMore: boolean;
-          totalCount: number;
-        };
-      }>('find-callers', at('src/chain.ts', 'middle', 'function '))
-    ).data;
+    const d = await h.calls<{
+      symbol: SymbolOutput;
+      calls: {
+        items: { symbol: SymbolOutput; callSites: SiteRow[] }[];
+        hasMore: boolean;
+        totalCount: number;
+      };
+    }>('find-callers', at('src/chain.ts', 'middle', 'function '));
     assert.equal(readSymbol(d.symbol).name, 'middle');
     assert.deepEqual(
       d.calls.items.map((c) => [readSymbol(c.symbol).name, readSymbol(c.symbol).kind, c.symbol.line, c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
@@ -359,13 +359,24 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.deepEqual(page(d.calls), [2, false, 2]);
   });
 
+  it('find-callers and find-callees answer a workspace symbol as a row under the folderId, a library one as an object; readCalls makes each whole', async () => {
+    const raw = (await h.ok<CallsData>('find-callees', { ...at('src/chain.ts', 'top', 'function '), depth: 2 })).data;
+    assert.equal(raw.folderId, raw.symbol.symbolId.slice(0, raw.symbol.symbolId.indexOf(':')));
+    assert.deepEqual(raw.calls.items[0].symbol, ['src/chain.ts#Function:middle', 5, 17], 'the symbolId after "<folderId>:", its line and column');
+    assert.deepEqual(raw.calls.items[0].calls?.items[0].symbol, ['src/chain.ts#Function:leaf', 1, 17], 'nested levels too');
+    assert.equal(JSON.stringify(raw).includes(`${raw.folderId}:src/chain.ts#Function:middle`), false, 'the folderId is said once, not per row');
+    const read = readCalls(raw);
+    assert.deepEqual(read.items[0].symbol, { symbolId: `${raw.folderId}:src/chain.ts#Function:middle`, line: 5, column: 17 });
+    assert.deepEqual(read.items[0].calls?.items[0].symbol, { symbolId: `${raw.folderId}:src/chain.ts#Function:leaf`, line: 1, column: 17 });
+    assert.deepEqual(raw.calls.items[1].symbol, read.items[1].symbol, 'a library callee is an object as it was');
+    assert.equal('external' in read.items[1].symbol, true);
+  });
+
   it('find-callers: callersLimit bounds the list, hasMore and totalCount say so', async () => {
-    const d = (
-      await h.ok<{ calls: { items: { symbol: SymbolOutput }[]; hasMore: boolean; totalCount: number } }>('find-callers', {
-        ...at('src/chain.ts', 'middle', 'function '),
-        callersLimit: 1,
-      })
-    ).data;
+    const d = await h.calls<{ calls: { items: { symbol: SymbolOutput }[]; hasMore: boolean; totalCount: number } }>('find-callers', {
+      ...at('src/chain.ts', 'middle', 'function '),
+      callersLimit: 1,
+    });
     assert.deepEqual(page(d.calls), [1, true, 2]);
     assert.equal(readSymbol(d.calls.items[0].symbol).name, 'top');
   });
@@ -377,9 +388,9 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
 
   it('find-callers depth 2 and 3: each caller carries its own callers in calls, with call sites; depth 1 nests nothing', async () => {
     const leaf = at('src/chain.ts', 'leaf', 'function ');
-    const one = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', leaf)).data;
+    const one = await h.calls<{ calls: Calls; unexpanded?: number }>('find-callers', leaf);
     assert.deepEqual(tree(one.calls), ['middle']);
-    const two = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...leaf, depth: 2 })).data;
+    const two = await h.calls<{ calls: Calls; unexpanded?: number }>('find-callers', { ...leaf, depth: 2 });
     assert.deepEqual(tree(two.calls), [['middle', ['top', 'other']]]);
     const middle = two.calls.items[0];
     assert.deepEqual(
@@ -389,7 +400,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     );
     assert.deepEqual(page(middle.calls as Calls), [2, false, 2]);
     assert.equal(two.unexpanded, undefined);
-    const three = (await h.ok<{ calls: Calls }>('find-callers', { ...leaf, depth: 3 })).data;
+    const three = await h.calls<{ calls: Calls }>('find-callers', { ...leaf, depth: 3 });
     assert.deepEqual(
       tree(three.calls),
       [
@@ -403,12 +414,12 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       ],
       'the last level expanded has calls, empty when nothing calls it',
     );
-    const limited = (await h.ok<{ calls: Calls }>('find-callers', { ...leaf, depth: 2, callersLimit: 1 })).data;
+    const limited = await h.calls<{ calls: Calls }>('find-callers', { ...leaf, depth: 2, callersLimit: 1 });
     assert.deepEqual(page(limited.calls.items[0].calls as Calls), [1, true, 2], 'callersLimit bounds every level');
   });
 
   it('find-callees depth 2: a library callee is not expanded; recursion stops at a function already on the path; depth past 3 is refused', async () => {
-    const top = (await h.ok<{ calls: Calls }>('find-callees', { ...at('src/chain.ts', 'top', 'function '), depth: 2 })).data;
+    const top = await h.calls<{ calls: Calls }>('find-callees', { ...at('src/chain.ts', 'top', 'function '), depth: 2 });
     assert.deepEqual(tree(top.calls), [['middle', ['leaf']], 'max']);
     const callHierarchy = host.navigation.callHierarchy;
     assert.ok(callHierarchy);
@@ -420,7 +431,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       const self = answer.roots?.[0] as HostHierarchyItem;
       return { ...answer, edges: [...answer.edges, { item: self, fromPath: chainPath, fromRanges: [self.selectionRange] }] };
     };
-    const recursive = (await h.ok<{ calls: Calls }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 3 })).data;
+    const recursive = await h.calls<{ calls: Calls }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 3 });
     assert.deepEqual(tree(recursive.calls), [['middle', ['middle', ['top', []], ['other', []]]]]);
     await h.fail('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 4 }, 'InvalidRequest');
   });
@@ -434,7 +445,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       const v = chainSymbols().find((x) => x.name === 'value') as HostSymbol;
       return { ...answer, edges: [...answer.edges, { item: service.item(chainPath, v), fromPath: chainPath, fromRanges: [v.selectionRange] }] };
     };
-    const d = (await h.ok<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 })).data;
+    const d = await h.calls<{ calls: Calls; unexpanded?: number }>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 });
     assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']], 'value']);
     assert.equal(d.unexpanded, 1);
     assert.equal((d as { complete?: boolean }).complete, undefined, 'nothing to expand there is no missing level');
@@ -454,12 +465,10 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       return slow(absPath, offset, direction);
     };
     try {
-      const d = (
-        await h.ok<{ calls: Calls; unexpanded?: number; complete?: boolean; note?: string }>('find-callers', {
-          ...at('src/chain.ts', 'leaf', 'function '),
-          depth: 3,
-        })
-      ).data;
+      const d = await h.calls<{ calls: Calls; unexpanded?: number; complete?: boolean; note?: string }>('find-callers', {
+        ...at('src/chain.ts', 'leaf', 'function '),
+        depth: 3,
+      });
       assert.deepEqual(tree(d.calls), [['middle', ['top', 'other']]], "middle's callers came back; theirs were not asked");
       assert.equal(d.unexpanded, 2);
       assert.equal(d.complete, false, 'levels asked for and not given: partial, never complete');
@@ -470,24 +479,24 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   });
 
   it('find-callees: call sites sorted by position; a library callee comes last, outside the workspace, without a symbolId', async () => {
-    const middle = (
-      await h.ok<{ calls: { items: { symbol: SymbolOutput; callSites: SiteRow[] }[] } }>('find-callees', at('src/chain.ts', 'middle', 'function '))
-    ).data;
+    const middle = await h.calls<{ calls: { items: { symbol: SymbolOutput; callSites: SiteRow[] }[] } }>(
+      'find-callees',
+      at('src/chain.ts', 'middle', 'function '),
+    );
     assert.deepEqual(
       middle.calls.items.map((c) => [readSymbol(c.symbol).name, c.callSites.map((s) => `${s[0]}:${s[1]}`)]),
       [['leaf', ['6:10', '6:19']]],
     );
-    const top = (
-      await h.ok<{ calls: { items: { symbol: SymbolOutput | ExternalSymbol }[]; totalCount: number } }>('find-callees', at('src/chain.ts', 'top', 'function '))
-    ).data;
+    const top = await h.calls<{ calls: { items: { symbol: SymbolOutput | ExternalSymbol }[]; totalCount: number } }>(
+      'find-callees',
+      at('src/chain.ts', 'top', 'function '),
+    );
     assert.deepEqual(names(top.calls.items.map((c) => c.symbol)), ['middle', 'max']);
     assert.deepEqual(top.calls.items[1].symbol, { name: 'max', kind: 'Function', external: { path: libPath.split(path.sep).join('/'), line: 2 } });
-    const limited = (
-      await h.ok<{ calls: { items: unknown[]; hasMore: boolean; totalCount: number } }>('find-callees', {
-        ...at('src/chain.ts', 'top', 'function '),
-        calleesLimit: 0,
-      })
-    ).data;
+    const limited = await h.calls<{ calls: { items: unknown[]; hasMore: boolean; totalCount: number } }>('find-callees', {
+      ...at('src/chain.ts', 'top', 'function '),
+      calleesLimit: 0,
+    });
     assert.deepEqual(page(limited.calls), [0, true, 2]);
   });
 

@@ -144,11 +144,9 @@ describe('readiness: project-wide answers from a service still loading its proje
     loaded = true;
     const impls = (await h.ok<{ implementations: { items: unknown[] }; complete?: boolean }>('find-implementations', shape)).data;
     assert.deepEqual([impls.implementations.items.length, impls.complete], [0, undefined], 'once loaded, none is an answer');
-    const callers = (
-      await h.ok<{ calls: { items: unknown[] }; complete?: boolean }>('find-callers', {
-        symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } },
-      })
-    ).data;
+    const callers = await h.calls<{ calls: { items: unknown[] }; complete?: boolean }>('find-callers', {
+      symbol: { location: { selection: { document: { path: 'src/other.ts' }, selectedText: 'makeBig' } } },
+    });
     assert.deepEqual([callers.calls.items.length, callers.complete], [0, undefined]);
   });
 
@@ -528,11 +526,9 @@ describe('overloads: questions are asked at the name, from any overload or the i
       return { roots: [root], edges: direction === 'incoming' ? [{ item, fromPath: p, fromRanges: [{ start: callSite, end: callSite + 9 }] }] : [] };
     };
     for (const contextAfter of ['(input: string)', '(input: number)', '(input: unknown)']) {
-      const d = (
-        await h.ok<{ calls: { items: { symbol: SymbolOutput }[] } }>('find-callers', {
-          symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } },
-        })
-      ).data;
+      const d = await h.calls<{ calls: { items: { symbol: SymbolOutput }[] } }>('find-callers', {
+        symbol: { location: { selection: { document: { path: 'src/inner.ts' }, selectedText: 'innerFrom', contextAfter } } },
+      });
       assert.deepEqual(
         d.calls.items.map((c) => readSymbol(c.symbol).name),
         ['caller'],
