@@ -54,6 +54,16 @@ const REPORT = [
 ].join('\n');
 const SOURCE = ['export class Inventory {}', ''].join('\n');
 
+/** The workspace symbol search's answer for src/inventory.ts's class. */
+const inventoryIn = (abs: (p: string) => string): HostWorkspaceSymbol => ({
+  name: 'Inventory',
+  kind: 'Class',
+  containerName: '',
+  absPath: abs('src/inventory.ts'),
+  start: { line: 0, character: 13 },
+  end: { line: 0, character: 22 },
+});
+
 async function setup(): Promise<{ h: Harness; host: FakeHost; abs: (p: string) => string; ws: () => { documentId: (p: string) => string } }> {
   // Every language's extension active, as after its documents opened.
   const host = new FakeHost({ languages: DEFAULT_LANGUAGES.map((l) => ({ ...l, providedBy: l.providedBy.map((p) => ({ ...p, active: true })) })) });
@@ -228,14 +238,7 @@ describe('tools on languages with fewer features than TypeScript (JSON, CSS, HTM
 
   it('search-symbols names the languages whose declarations the symbol search does not cover', async () => {
     const { h, host, abs } = await setup();
-    const inventory: HostWorkspaceSymbol = {
-      name: 'Inventory',
-      kind: 'Class',
-      containerName: '',
-      absPath: abs('src/inventory.ts'),
-      start: { line: 0, character: 13 },
-      end: { line: 0, character: 22 },
-    };
+    const inventory = inventoryIn(abs);
     // The search covers TypeScript and JavaScript (asked for the JavaScript document's first declaration, it finds it); JSON and Markdown have declarations it never finds.
     host.symbolProviders.workspaceSymbols = (query) =>
       'Inventory'.toLowerCase().includes(query.toLowerCase())
@@ -269,14 +272,7 @@ describe('tools on languages with fewer features than TypeScript (JSON, CSS, HTM
         'src/inventory.ts': SOURCE,
       });
       const abs = (p: string) => host.abs(folder, p);
-      const inventory: HostWorkspaceSymbol = {
-        name: 'Inventory',
-        kind: 'Class',
-        containerName: '',
-        absPath: abs('src/inventory.ts'),
-        start: { line: 0, character: 13 },
-        end: { line: 0, character: 22 },
-      };
+      const inventory = inventoryIn(abs);
       host.symbolProviders.workspaceSymbols = (query) => ('Inventory'.toLowerCase().includes(query.toLowerCase()) ? [inventory] : []);
       host.setSymbols(abs('src/inventory.ts'), symbolsIn(SOURCE, [{ name: 'Inventory', kind: 'Class', from: 'class', to: '{}' }]));
       return { host, abs };
