@@ -2,7 +2,7 @@ import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { ToolError, resolveExternally } from '../core/chain/envelope';
 import type { HostSymbol, HostWorkspaceSymbol } from '../core/documents/editorPort';
-import { countLanguages, LanguageIndex } from '../core/documents/languages';
+import { LanguageIndex } from '../core/documents/languages';
 import { beforeTimeout, inTime, partialNote, partialProperties, starting } from '../core/symbols/readiness';
 import type { Coverage, PartialAnswer } from '../core/symbols/readiness';
 import { cursorInput, limitParameter } from '../core/chain/schemas';
@@ -15,7 +15,7 @@ import { mapConcurrently } from '../core/util/concurrency';
 import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
 import { folderOf, readSymbolRow, symbolRow } from './shared/symbolRows';
-import type { RowExtra, SymbolRow } from './shared/symbolRows';
+import type { SymbolRow } from './shared/symbolRows';
 
 const searchInput = inputSchema(
   {
@@ -31,18 +31,16 @@ const searchInput = inputSchema(
 /** Documents whose symbol trees search-symbols asks for at once. */
 const SEARCH_DOCUMENTS_AT_ONCE = 8;
 
-/** What a search row says beside its symbol and place. */
-export type SearchExtra = RowExtra;
-
-/** A declaration as search-symbols gives it: a SymbolRow under the answer's folderId. */
-export type SearchRow = SymbolRow;
-
-export type SearchData = { folderId?: string; symbols: Collection<SearchRow>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
+/** Each declaration a SymbolRow under the answer's folderId. */
+export type SearchData = { folderId?: string; symbols: Collection<SymbolRow>; localsLeftOut?: number; notSearched?: string[] } & Partial<PartialAnswer>;
 
 /** A search answer's rows as symbols again, symbolIds whole. */
 export function readSearch(data: Pick<SearchData, 'folderId' | 'symbols'>): SymbolOutput[] {
   return data.symbols.items.map((row) => readSymbolRow(row, data.folderId));
 }
+
+/** How many of a language's documents search-symbols looks in for a declaration to probe the language's symbol search with. */
+const SEARCH_PROBE_SAMPLES = 4;
 
 /**
  * Languages of the folders whose declarations VS Code's symbol search does not cover (JSON, CSS
@@ -55,18 +53,17 @@ async function languagesNotSearched(ctx: ToolContext, folders: readonly Workspac
   const answered = new Set(found.map((s) => index.languageOf(s.absPath)));
   const out = new Set<string>();
   for (const w of folders) {
-    const paths = (await w.files()).paths;
-    for (const c of countLanguages(paths, index)) {
-      if (answered.has(c.languageId) || out.has(c.languageId)) continue;
-      const samples = paths.filter((p) => index.languageOf(p) === c.languageId).slice(0, SEARCH_PROBE_SAMPLES);
-      if (!(await searchable(ctx, w, c.languageId, samples, index))) out.add(c.languageId);
+    const samples = new Map<string, string[]>();
+    for (const p of (await w.files()).paths) {
+      const languageId = index.languageOf(p);
+      if (!languageId || answered.has(languageId) || out.has(languageId)) continue;
+      const some = samples.get(languageId) ?? [];
+      if (some.length < SEARCH_PROBE_SAMPLES) samples.set(languageId, [...some, p]);
     }
+    for (const [languageId, some] of samples) if (!(await searchable(ctx, w, languageId, some, index))) out.add(languageId);
   }
   return [...out].sort();
 }
-
-/** How many of a language's documents search-symbols looks in for a declaration to probe the language's symbol search with. */
-export const SEARCH_PROBE_SAMPLES = 4;
 
 /**
  * Whether the language's symbol search finds a declaration of its documents. The samples are first
