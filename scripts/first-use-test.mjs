@@ -156,9 +156,10 @@ try {
     await shot('05-walkthrough-mcp');
 
     await press('tryTool', 'Try a Tool');
-    const pick = page.locator('.quick-input-widget');
+    // Its own pick, by title: the palette's widget that opened the walkthrough may still be fading out.
+    const pick = page.locator('.quick-input-widget', { hasText: 'try which tool?' });
     await pick.waitFor({ state: 'visible', timeout: 15_000 });
-    await page.keyboard.type('find-references');
+    await pick.locator('input').first().fill('find-references');
     await waitFor(
       'Try a Tool offering find-references',
       async () => (await pick.locator('.monaco-list-row').allInnerTexts()).some((r) => r.startsWith('find-references')),
