@@ -408,7 +408,7 @@ async function measure(): Promise<void> {
         const data = dataOf<{ state: string; complete?: boolean }>(ok('transaction-check', await invokeLm(tool('transaction-check'), {})));
         return { ms: performance.now() - t, state: data.state, complete: data.complete ?? null };
       };
-      check.first = await checkOnce();
+      check.first = await profiled('check-first', checkOnce);
       partial();
       console.log(`[bench:large-code] first check ${JSON.stringify(check.first)}`);
       const one = await vscode.workspace.openTextDocument(uri('src/Array.ts'));

@@ -52,8 +52,8 @@ export function exposedNames(
       const unknown = !none && (!before || !after);
       const same = !unknown && before?.text === after?.text;
       p = {
-        after: after ? statementsOf(ts, after.text) : undefined,
-        before: before && !same ? statementsOf(ts, before.text) : undefined,
+        after: after ? statementsOf(ts, after) : undefined,
+        before: before && !same ? statementsOf(ts, before) : undefined,
         refs: [...new Set([...(before?.refs ?? []), ...(after?.refs ?? [])])],
         same,
         none,
@@ -144,8 +144,17 @@ function differing(before: Statement[], after: Statement[]): Set<string> | 'all'
   return out.has('default') ? 'all' : out;
 }
 
-/** The top-level statements of a .d.ts text with what each declares and mentions. */
-function statementsOf(ts: Ts, text: string): Statement[] {
+/** A view keeps a file's declarations while the file and what it imports are unchanged: so are their statements. */
+const statementsCache = new WeakMap<Declarations, Statement[]>();
+
+/** The top-level statements of a file's declarations (.d.ts text) with what each declares and mentions. */
+function statementsOf(ts: Ts, declarations: Declarations): Statement[] {
+  let statements = statementsCache.get(declarations);
+  if (!statements) statementsCache.set(declarations, (statements = parseStatements(ts, declarations.text)));
+  return statements;
+}
+
+function parseStatements(ts: Ts, text: string): Statement[] {
   const sf = ts.createSourceFile('declarations.d.ts', text, ts.ScriptTarget.Latest, true);
   return sf.statements.map((node) => {
     const mentions = new Set<string>();
@@ -199,21 +208,37 @@ function statementsOf(ts: Ts, text: string): Statement[] {
 /** Identifier-like words of a text (comments and strings included: a name there may still be used, as in obj["name"]). */
 const WORDS = /[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/g;
 
+/** What mayUseExposed reads of a dependent's text; it depends on the text alone, so a caller may keep it per parsed file. */
+export interface TextFacts {
+  /** It takes a module whole: re-exports with `export *`, `import()`, `require()`, or uses a namespace or default import other than by member access. */
+  wholeModule: boolean;
+  words: ReadonlySet<string>;
+}
+
 /**
- * Whether a dependent's text may see a name the files it imports expose: it mentions one, or it
+ * Whether a dependent may see a name the files it imports expose: its text mentions one, or it
  * uses an import of an exposing file as a whole (a namespace or default import not followed by a
  * member access, as in `f(NS)` or `typeof NS`; `import()`, `require()`), or re-exports with `export *`.
  */
-export function mayUseExposed(text: string, exposedOfImports: Exposed[]): boolean {
+export function mayUseExposed(facts: TextFacts, exposedOfImports: Exposed[]): boolean {
   const live = exposedOfImports.filter((e) => size(e) > 0);
   if (live.length === 0) return false;
   if (live.some((e) => e === 'all')) return true;
-  // Re-exported whole, or a module taken whole by import() or require().
-  if (/\bexport\s*\*|\bimport\s*\(|\brequire\s*\(/.test(text)) return true;
+  if (facts.wholeModule) return true;
+  for (const e of live) for (const n of e as ReadonlySet<string>) if (facts.words.has(n)) return true;
+  return false;
+}
+
+export function textFacts(text: string): TextFacts {
   // Module specifiers name files, not declarations (`from './make'` does not use make()).
   const code = text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
   const words = new Set(code.match(WORDS) ?? []);
-  for (const e of live) for (const n of e as ReadonlySet<string>) if (words.has(n)) return true;
+  return { wholeModule: usesModuleWhole(text), words };
+}
+
+function usesModuleWhole(text: string): boolean {
+  // Re-exported whole, or a module taken whole by import() or require().
+  if (/\bexport\s*\*|\bimport\s*\(|\brequire\s*\(/.test(text)) return true;
   // Namespace and default imports used whole: every use of the local must be a member access.
   const locals = [
     ...[...text.matchAll(/\bimport\s+(?:type\s+)?\*\s+as\s+([\w$]+)/g)].map((m) => m[1]),
