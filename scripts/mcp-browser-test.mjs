@@ -351,8 +351,10 @@ try {
         await w.page.keyboard.press('Enter');
       };
       await palette('Agent Workbench: Try a Tool…');
-      await w.page.locator('.quick-input-widget', { hasText: 'try which tool?' }).waitFor({ timeout: 30_000 });
-      await w.page.keyboard.type('transaction-commit');
+      // Typed into the pick itself: the review panel's webview, focused before, may take the focus back as the pick opens.
+      const pick = w.page.locator('.quick-input-widget', { hasText: 'try which tool?' });
+      await pick.waitFor({ timeout: 30_000 });
+      await pick.locator('input').first().fill('transaction-commit');
       await w.page.locator('.quick-input-list .monaco-list-row', { hasText: 'transaction-commit' }).first().waitFor({ timeout: 30_000 });
       await w.page.keyboard.press('Enter');
       await w.page.locator('.tab', { hasText: 'transaction-commit.input.json' }).first().waitFor({ timeout: 30_000 });

@@ -74,7 +74,8 @@ export function registerTryTool(deps: Omit<TryDeps, 'storageUri'> & { extensionU
       if (!tool) {
         const pick = await vscode.window.showQuickPick(
           tools.map((t) => ({ label: t.name, description: t.title, detail: t.description.split('. ')[0], tool: t })),
-          { title: 'Agent Workbench: try which tool?', matchOnDescription: true },
+          // Kept open when a webview (the review panel) takes the focus back as the pick opens: it closes with Escape.
+          { title: 'Agent Workbench: try which tool?', matchOnDescription: true, ignoreFocusOut: true },
         );
         tool = pick?.tool;
       }
