@@ -208,8 +208,8 @@ function parseStatements(ts: Ts, text: string): Statement[] {
 /** Identifier-like words of a text (comments and strings included: a name there may still be used, as in obj["name"]). */
 const WORDS = /[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/g;
 
-/** What mayUseExposed reads of a dependent's text; it depends on the text alone, so a caller may keep it per parsed file. */
-export interface TextFacts {
+/** What mayUseExposed reads of a dependent's text. */
+interface TextFacts {
   /** It takes a module whole: re-exports with `export *`, `import()`, `require()`, or uses a namespace or default import other than by member access. */
   wholeModule: boolean;
   words: ReadonlySet<string>;
@@ -220,16 +220,28 @@ export interface TextFacts {
  * uses an import of an exposing file as a whole (a namespace or default import not followed by a
  * member access, as in `f(NS)` or `typeof NS`; `import()`, `require()`), or re-exports with `export *`.
  */
-export function mayUseExposed(facts: TextFacts, exposedOfImports: Exposed[]): boolean {
+export function mayUseExposed(file: { readonly text: string } | undefined, exposedOfImports: Exposed[]): boolean {
   const live = exposedOfImports.filter((e) => size(e) > 0);
   if (live.length === 0) return false;
   if (live.some((e) => e === 'all')) return true;
+  const facts = file ? factsOf(file) : NO_TEXT;
   if (facts.wholeModule) return true;
   for (const e of live) for (const n of e as ReadonlySet<string>) if (facts.words.has(n)) return true;
   return false;
 }
 
-export function textFacts(text: string): TextFacts {
+const NO_TEXT: TextFacts = { wholeModule: false, words: new Set() };
+
+/** A parsed file's text never changes, and a view keeps the file while it is unchanged: so are its facts. */
+const factsCache = new WeakMap<object, TextFacts>();
+
+function factsOf(file: { readonly text: string }): TextFacts {
+  let facts = factsCache.get(file);
+  if (!facts) factsCache.set(file, (facts = textFacts(file.text)));
+  return facts;
+}
+
+function textFacts(text: string): TextFacts {
   // Module specifiers name files, not declarations (`from './make'` does not use make()).
   const code = text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
   const words = new Set(code.match(WORDS) ?? []);

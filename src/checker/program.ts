@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
-import { exposedNames, mayUseExposed, textFacts, type Exposed, type TextFacts } from './names';
+import { exposedNames, mayUseExposed, type Exposed } from './names';
 import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity } from './protocol';
 import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
 import type { FileReader, TextSource, Ts } from './view';
@@ -49,8 +49,6 @@ export class Checker {
   private readonly libDir: string;
   /** TypeScript's own lib files never change while this module is loaded. */
   private readonly libTexts = new Map<string, string | undefined>();
-  /** What a dependent's text shows of the names it uses, per parsed file (kept while the file is unchanged). */
-  private readonly facts = new WeakMap<TS.SourceFile, TextFacts>();
   readonly folder: string;
 
   constructor(
@@ -340,12 +338,7 @@ export class Checker {
     }
     const maySee = (key: string, exposed: ReadonlyMap<string, Exposed>) => {
       const seen = [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
-      if (seen.length === 0) return false;
-      const sf = staged.program!.getSourceFile(graph.names.get(key) ?? key);
-      if (!sf) return mayUseExposed(textFacts(''), seen);
-      let facts = this.facts.get(sf);
-      if (!facts) this.facts.set(sf, (facts = textFacts(sf.text)));
-      return mayUseExposed(facts, seen);
+      return seen.length > 0 && mayUseExposed(staged.program!.getSourceFile(graph.names.get(key) ?? key), seen);
     };
     const exposed = exposedNames(
       this.ts,
