@@ -286,7 +286,7 @@ async function measure(): Promise<void> {
   // ---- 3. rename: stage + preview beside the raw provider; commit beside applyEdit + save of the raw edit
   let current = RENAME.name;
   const other = (name: string): string => (name === RENAME.name ? `${RENAME.name}Renamed` : RENAME.name);
-  const samples: Record<string, number[]> = { rawRename: [], stagePreview: [], commit: [], rawApplySave: [] };
+  const samples: Record<string, number[]> = { rawRename: [], stagePreview: [], stageOnly: [], previewOnly: [], commit: [], rawApplySave: [] };
   const timed = async (f: () => Promise<unknown> | Thenable<unknown>): Promise<number> => {
     const t = performance.now();
     await f();
@@ -320,12 +320,13 @@ async function measure(): Promise<void> {
       profiled('rename', async () => {
         for (let i = 0; i < renameIterations; i++) {
           samples.rawRename.push(await timed(() => rawRenameEdit(other(current))));
-          samples.stagePreview.push(
-            await timed(async () => {
-              await stageRename();
-              ok('transaction-preview', await invokeLm(tool('transaction-preview'), {}));
-            }),
-          );
+          const started = performance.now();
+          await stageRename();
+          const staged = performance.now();
+          ok('transaction-preview', await invokeLm(tool('transaction-preview'), {}));
+          samples.stagePreview.push(performance.now() - started);
+          samples.stageOnly.push(staged - started);
+          samples.previewOnly.push(performance.now() - staged);
           ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
           // Neither side measured while the other's after-work (the review panel's refresh) runs.
           await sleep(500);
@@ -367,6 +368,8 @@ async function measure(): Promise<void> {
   const labels: Record<string, string> = {
     rawRename: 'vscode.executeDocumentRenameProvider (raw)',
     stagePreview: 'rename-symbol + transaction-preview via vscode.lm (staged, nothing written)',
+    stageOnly: 'of which rename-symbol via vscode.lm',
+    previewOnly: 'of which transaction-preview via vscode.lm',
     rawApplySave: 'workspace.applyEdit + saveAll of the raw edit (raw)',
     commit:
       'transaction-commit via vscode.lm, allowNewErrors (drift checks, journal, write, save, byte-for-byte verification; the type check is measured below)',

@@ -771,7 +771,7 @@ try {
       ['move-file', 'by the agent'],
       ['edit-text', 'by the agent'],
     ]);
-    // The transaction is written to the extension's storage right after each change; give that write a moment.
+    // The transaction is written to the extension's storage once its changes pause for a second; give that write a moment.
     await sleep(1500);
     await page.reload();
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });

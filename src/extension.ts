@@ -52,10 +52,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     mode: () => readSettings().effectiveMode,
     journal,
   });
-  pendingWrites = () => journal.flush();
   const registry = new WorkspaceRegistry(host, context.globalState, (id) => transactions.revision(id));
   // Each folder's open transaction survives a window reload (kept in global storage, checked against the files at start).
   const kept = new TransactionStore(transactions, host, keptTransactionFiles(context.globalStorageUri), (id) => registry.byId(id));
+  pendingWrites = async () => void (await Promise.all([journal.flush(), kept.flush()]));
   // Round trips to storage, slow while other extensions activate (hundreds of ms here): activate()
   // returns without them and every entry point waits for them (Services.startup).
   const startup = (async () => {
@@ -127,7 +127,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, startupMs: startup, testHooks: { injectCommitFault, mcp: mcp.control } };
 }
 
-/** The last commit's record is written after the commit answers: a closing window waits for it. */
+/** The last commit's record is written after the commit answers, a staging once changes pause: a closing window waits for both. */
 let pendingWrites: (() => Promise<void>) | undefined;
 
 export function deactivate(): Promise<void> | undefined {

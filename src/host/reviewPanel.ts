@@ -60,11 +60,20 @@ export function panelHtml(webview: vscode.Webview, extensionUri: vscode.Uri): st
 </html>`;
 }
 
+/**
+ * After an agent's change the panel follows once the changes pause this long, and at most
+ * REFRESH_LATEST_MS after the first: building and rendering its model (hundreds of ms for a rename
+ * of 160 files in the workbench) then falls between the agent's calls instead of holding up the next.
+ */
+const REFRESH_QUIET_MS = 400;
+const REFRESH_LATEST_MS = 1_500;
+
 /** The one review panel, its status bar item and its commands. */
 class ReviewPanel {
   private panel: vscode.WebviewPanel | undefined;
   private panelDisposables: vscode.Disposable[] = [];
   private refreshing: Promise<void> = Promise.resolve();
+  private soon: { timer: ReturnType<typeof setTimeout>; since: number } | undefined;
   private lastModel: PanelModel | undefined;
   readonly status: vscode.StatusBarItem;
 
@@ -135,8 +144,18 @@ class ReviewPanel {
     await this.refresh();
   }
 
+  /** A refresh once the transaction's changes pause (REFRESH_QUIET_MS; REFRESH_LATEST_MS at most). */
+  refreshSoon(): void {
+    const since = this.soon?.since ?? Date.now();
+    if (this.soon) clearTimeout(this.soon.timer);
+    const wait = Math.max(0, Math.min(REFRESH_QUIET_MS, since + REFRESH_LATEST_MS - Date.now()));
+    this.soon = { timer: setTimeout(() => void this.refresh(), wait), since };
+  }
+
   /** Recomputes the model and sends it to the webview and the status bar; calls run one after another. */
   refresh(): Promise<void> {
+    if (this.soon) clearTimeout(this.soon.timer);
+    this.soon = undefined;
     this.refreshing = this.refreshing.then(async () => {
       try {
         // Only an open panel starts checks: nobody reads a closed one's.
@@ -159,6 +178,7 @@ class ReviewPanel {
   }
 
   dispose(): void {
+    if (this.soon) clearTimeout(this.soon.timer);
     this.panel?.dispose();
     this.status.dispose();
   }
@@ -247,6 +267,7 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
 
   const disposables: vscode.Disposable[] = [
     panel,
+    controller,
     ...staged.disposables,
     services.transactions.onDidChange((e) => {
       controller.show(e.workspaceId);
@@ -255,7 +276,7 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
       controller.setOutcome(null);
       staged.fs.changed();
       staged.base.changed();
-      void panel.refresh();
+      panel.refreshSoon();
       if (e.reason !== 'staged' || e.revision !== 1 || panel.isOpen) return;
       const ws = services.registry.byId(e.workspaceId);
       const last = ws ? services.transactions.history(ws)[0] : undefined;

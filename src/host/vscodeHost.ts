@@ -216,13 +216,14 @@ export class VsCodeHost implements EditorPort {
   /** A file nobody has open is read once: its text is decoded from the bytes that are hashed. */
   async readDocumentAndBytes(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }> {
     // A file read moments ago (the rename being staged was converted on it) comes from DiskSources' recent reads.
-    if (!findOpen(absPath)) {
-      const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
-      if (read.source) return { doc: toHostDocument(read.source, false), bytes: read.bytes };
-    }
+    const open = findOpen(absPath);
+    const read = await this.disk.readWithBytes(absPath, MAX_TEXT_DOCUMENT_BYTES);
+    if (!open && read.source) return { doc: toHostDocument(read.source, false), bytes: read.bytes };
     const doc = await this.readDocument(absPath);
-    const bytes = await this.readFileBytes(absPath);
-    const lossy = doc && bytes ? await lossyEncoding(absPath, bytes) : undefined;
+    const bytes = read.bytes ?? (await this.readFileBytes(absPath));
+    // Bytes DiskSources decoded as strict UTF-8 lose nothing in a document opened as UTF-8.
+    const decoded = read.source !== undefined && read.bytes === bytes && (open?.encoding === 'utf8' || open?.encoding === 'utf8bom');
+    const lossy = doc && bytes && !decoded ? await lossyEncoding(absPath, bytes) : undefined;
     return { doc: doc && lossy ? { ...doc, lossyEncoding: lossy } : doc, bytes };
   }
 

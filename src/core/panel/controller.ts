@@ -6,7 +6,7 @@ import { joinFolder } from '../documents/paths';
 import { discardHunkEdit, minimalEdits } from './edits';
 import { checkSeen, parseWebviewMessage } from './protocol';
 import type { Seen, TransactionAction } from './protocol';
-import { CHECK_TIME_LIMIT_MS, dirtyBuffers } from '../transactions/check';
+import { CHECK_TIME_LIMIT_MS, dirtyBuffers, PREPARE_AFTER_MS } from '../transactions/check';
 import type { RevisionCheck } from '../transactions/check';
 import type { StagedChange, StagedDocument } from '../transactions/types';
 import type { Transaction } from '../transactions/transaction';
@@ -39,10 +39,12 @@ export class PanelController {
   /** Per workspace: the last check the panel saw settle, and the revision ("id:revision") it last started one for. */
   private readonly checks = new Map<string, RevisionCheck>();
   private readonly checking = new Map<string, string>();
+  private readonly checkTimers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(
     private readonly services: Services,
     private readonly actions: PanelHostActions,
+    private readonly checkDelayMs = PREPARE_AFTER_MS,
   ) {}
 
   /** The workspace the panel shows: the one last changed, else one with a transaction, else the first. */
@@ -100,30 +102,53 @@ export class PanelController {
     });
   }
 
-  /** Starts (or joins) the check of the transaction's current revision, once per revision; its answer arrives through `checkSettled`. */
+  /**
+   * Starts (or joins) the check of the transaction's current revision, once per revision; its
+   * answer arrives through `checkSettled`. One already asked for (transaction-check) is joined at
+   * once; otherwise it starts when the stagings pause (checkDelayMs), so an agent's run of changes
+   * is not checked revision by revision while it works.
+   */
   private startCheck(ws: Workspace, tx: Transaction): void {
     const key = `${tx.id}:${tx.current}`;
     if (this.checking.get(ws.id) === key) return;
     this.checking.set(ws.id, key);
+    clearTimeout(this.checkTimers.get(ws.id));
+    this.checkTimers.delete(ws.id);
     const revision = tx.current;
-    void (async () => {
-      const buffers = await dirtyBuffers(this.services.editor, ws);
-      // Moved on while the buffers were read: the model of the newer revision starts its own.
-      if (this.services.transactions.active(ws.id) !== tx || tx.current !== revision) return;
-      const check = await this.services.checks.of(ws, tx, buffers, CHECK_TIME_LIMIT_MS);
-      const stillCurrent = this.services.transactions.active(ws.id) === tx && tx.current === check.revision;
-      if (check.state === 'unavailable' && check.cancelled) {
-        // Replaced by a check of the same revision with other buffers: join that one on the next model.
-        if (stillCurrent && this.checking.get(ws.id) === key) this.checking.delete(ws.id);
-        else return;
-      } else {
-        this.checks.set(ws.id, check);
-      }
-      if (stillCurrent) this.actions.checkSettled?.();
-    })().catch(() => {
-      // dirtyBuffers read an editor that went away: the next model starts again.
-      if (this.checking.get(ws.id) === key) this.checking.delete(ws.id);
-    });
+    const begin = (): void =>
+      void (async () => {
+        const buffers = await dirtyBuffers(this.services.editor, ws);
+        // Moved on while the buffers were read: the model of the newer revision starts its own.
+        if (this.services.transactions.active(ws.id) !== tx || tx.current !== revision) return;
+        const check = await this.services.checks.of(ws, tx, buffers, CHECK_TIME_LIMIT_MS);
+        const stillCurrent = this.services.transactions.active(ws.id) === tx && tx.current === check.revision;
+        if (check.state === 'unavailable' && check.cancelled) {
+          // Replaced by a check of the same revision with other buffers: join that one on the next model.
+          if (stillCurrent && this.checking.get(ws.id) === key) this.checking.delete(ws.id);
+          else return;
+        } else {
+          this.checks.set(ws.id, check);
+        }
+        if (stillCurrent) this.actions.checkSettled?.();
+      })().catch(() => {
+        // dirtyBuffers read an editor that went away: the next model starts again.
+        if (this.checking.get(ws.id) === key) this.checking.delete(ws.id);
+      });
+    if (this.checkDelayMs <= 0 || this.services.checks.asked(ws, tx)) return begin();
+    const timer = setTimeout(() => {
+      this.checkTimers.delete(ws.id);
+      const current = this.services.transactions.active(ws.id) === tx && tx.current === revision;
+      if (current && this.checking.get(ws.id) === key) begin();
+      else if (this.checking.get(ws.id) === key) this.checking.delete(ws.id);
+    }, this.checkDelayMs);
+    timer.unref?.();
+    this.checkTimers.set(ws.id, timer);
+  }
+
+  /** Stops the checks waiting for the stagings to pause. */
+  dispose(): void {
+    this.checkTimers.forEach((t) => clearTimeout(t));
+    this.checkTimers.clear();
   }
 
   /** Handles one message from the webview. Returns the outcome to show, or undefined when there is nothing to say. */

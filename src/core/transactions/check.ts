@@ -138,17 +138,27 @@ export class StagedChecks {
     return entry?.settled && entry.settled.transactionId === tx.id && entry.settled.revision === tx.current ? entry.settled : undefined;
   }
 
+  /** Why the transaction's current revision cannot be checked at all (no checker, nothing checkable staged), known without checking. */
+  unavailableFor(tx: Transaction): string | undefined {
+    return this.uncheckable(checkInput(tx).staged);
+  }
+
+  private uncheckable(staged: Record<string, string | null>): string | undefined {
+    if (!this.checker) return this.unavailable;
+    if (Object.keys(staged).length === 0) return 'No TypeScript or JavaScript document is staged: only those are checked before a commit.';
+    return undefined;
+  }
+
+  /** Whether the check of the transaction's current revision was asked for (running or settled). */
+  asked(ws: Workspace, tx: Transaction): boolean {
+    return this.running.get(ws.id)?.key.startsWith(`${tx.id}:${tx.current}:`) ?? false;
+  }
+
   of(ws: Workspace, tx: Transaction, buffers: Record<string, string>, timeLimitMs: number): Promise<RevisionCheck> {
     const { staged, unchecked } = checkInput(tx);
     const base = { transactionId: tx.id, revision: tx.current, unchecked };
-    if (!this.checker) return Promise.resolve({ ...base, state: 'unavailable', reason: this.unavailable });
-    if (Object.keys(staged).length === 0) {
-      return Promise.resolve({
-        ...base,
-        state: 'unavailable',
-        reason: 'No TypeScript or JavaScript document is staged: only those are checked before a commit.',
-      });
-    }
+    const reason = this.uncheckable(staged);
+    if (reason !== undefined || !this.checker) return Promise.resolve({ ...base, state: 'unavailable', reason: reason ?? this.unavailable });
     const key = `${tx.id}:${tx.current}:${sha256(JSON.stringify(buffers))}`;
     const current = this.running.get(ws.id);
     if (current?.key === key) return current.answer;

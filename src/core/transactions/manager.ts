@@ -51,6 +51,14 @@ const READ_CONCURRENCY = 16;
  * The staged transactions, one per workspace folder. Mutations go through `stage`, which runs
  * one at a time per workspace, so two concurrent calls never interleave half-staged revisions.
  */
+/** Hashes per bytes object: the host hands back the same bytes for a file read moments ago (unchanged since), so a rename staged again hashes nothing again. */
+const diskHashes = new WeakMap<Uint8Array, string>();
+function diskHashOf(bytes: Uint8Array): string {
+  let hash = diskHashes.get(bytes);
+  if (hash === undefined) diskHashes.set(bytes, (hash = sha256(bytes)));
+  return hash;
+}
+
 export class TransactionManager {
   private readonly transactions = new Map<string, Transaction>();
   private readonly queues = new Map<string, Promise<unknown>>();
@@ -267,7 +275,7 @@ export class TransactionManager {
     return {
       path: relativePath,
       text,
-      diskHash: bytes ? sha256(bytes) : null,
+      diskHash: bytes ? diskHashOf(bytes) : null,
       binary: !doc,
       eol: doc?.eol ?? 'LF',
       languageId: doc?.languageId ?? 'plaintext',

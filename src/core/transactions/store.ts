@@ -1,6 +1,6 @@
 /**
- * Keeps each workspace's open transaction across a window reload: every change is written to the
- * extension's storage (never the workspace), and at activation the transaction is read back and
+ * Keeps each workspace's open transaction across a window reload: its changes are written to the
+ * extension's storage (never the workspace) once they pause, and at activation the transaction is read back and
  * each base it was computed on is checked against the file. A file that changed meanwhile keeps
  * the transaction, and transaction-commit refuses with TransactionConflicted naming it (its
  * usual drift check); server-status says so.
@@ -25,6 +25,13 @@ export interface KeptTransactionFiles {
 
 /** Larger transactions live only in memory; server-status says so. */
 export const MAX_KEPT_BYTES = 16 * 1024 * 1024;
+/**
+ * A staging (or undo, redo) is written once the workspace's changes pause this long: writing
+ * serializes every staged text (a rename of 160 files of a large code base: tens of ms on the
+ * extension host's thread), which must not hold up the agent's next call. A transaction's end is
+ * written at once, and deactivation writes what is pending.
+ */
+export const KEEP_AFTER_MS = 1_000;
 const FORMAT = 1;
 
 type KeptSegment = [number, number] | string;
@@ -184,26 +191,45 @@ export async function changedBases(host: EditorPort, folder: string, tx: Transac
 export class TransactionStore {
   private readonly writing = new Map<string, Promise<void>>();
   private readonly dirty = new Set<string>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
   private readonly subscription: { dispose(): void };
+  private readonly maxBytes: number;
+  private readonly delayMs: number;
 
   constructor(
     private readonly manager: TransactionManager,
     private readonly host: EditorPort,
     private readonly files: KeptTransactionFiles,
     private readonly folderOf: (workspaceId: string) => Workspace | undefined,
-    private readonly maxBytes = MAX_KEPT_BYTES,
+    options: { maxBytes?: number; delayMs?: number } = {},
   ) {
+    this.maxBytes = options.maxBytes ?? MAX_KEPT_BYTES;
+    this.delayMs = options.delayMs ?? KEEP_AFTER_MS;
     this.subscription = manager.onDidChange((e) => this.changed(e));
   }
 
   dispose(): void {
     this.subscription.dispose();
+    this.timers.forEach((t) => clearTimeout(t));
+    this.timers.clear();
   }
 
   private changed(e: TransactionEvent): void {
     if (e.reason === 'restored') return;
     this.dirty.add(e.workspaceId);
-    if (!this.writing.has(e.workspaceId)) this.writing.set(e.workspaceId, this.drain(e.workspaceId));
+    clearTimeout(this.timers.get(e.workspaceId));
+    this.timers.delete(e.workspaceId);
+    if (e.reason === 'committed' || e.reason === 'rolledBack' || this.delayMs <= 0) return this.write(e.workspaceId);
+    const timer = setTimeout(() => {
+      this.timers.delete(e.workspaceId);
+      this.write(e.workspaceId);
+    }, this.delayMs);
+    timer.unref?.();
+    this.timers.set(e.workspaceId, timer);
+  }
+
+  private write(workspaceId: string): void {
+    if (!this.writing.has(workspaceId)) this.writing.set(workspaceId, this.drain(workspaceId));
   }
 
   /** Writes until the workspace has no unwritten change, then forgets the writer. */
@@ -243,8 +269,13 @@ export class TransactionStore {
     }
   }
 
-  /** Waits until every change so far is written (tests, deactivation). */
+  /** Writes every change so far now, and waits until it is written (tests, deactivation). */
   async flush(): Promise<void> {
+    for (const [workspaceId, timer] of [...this.timers]) {
+      clearTimeout(timer);
+      this.timers.delete(workspaceId);
+      this.write(workspaceId);
+    }
     while (this.writing.size > 0) await Promise.all([...this.writing.values()]);
   }
 

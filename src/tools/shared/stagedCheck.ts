@@ -1,7 +1,7 @@
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { ToolContext } from '../../core/documents/context';
 import type { Workspace } from '../../core/documents/workspaces';
-import { CHECK_TIME_LIMIT_MS, dirtyBuffers, introducedErrors } from '../../core/transactions/check';
+import { CHECK_TIME_LIMIT_MS, dirtyBuffers, introducedErrors, PREPARE_AFTER_MS } from '../../core/transactions/check';
 import type { RevisionCheck, StagedDiagnostic } from '../../core/transactions/check';
 import type { Transaction } from '../../core/transactions/transaction';
 import { collectionOf, limited, paged } from './common';
@@ -106,8 +106,20 @@ export const checkSummarySchema: JsonSchema = {
 };
 
 export async function checkSummaryOf(ctx: ToolContext, ws: Workspace, tx: Transaction): Promise<CheckSummary> {
-  const check = ctx.services.checks.peek(ws, tx) ?? (await checkRevision(ctx, ws, tx, 0));
-  if (!check) return { state: 'running' };
+  const checks = ctx.services.checks;
+  const check = checks.peek(ws, tx);
+  if (!check) {
+    const reason = checks.unavailableFor(tx);
+    if (reason !== undefined) return { state: 'unavailable', reason };
+    // Started once the agent's calls pause, as the review panel starts it: handing every staged
+    // text to the checker's thread (megabytes on a large rename) would hold up the next call.
+    const revision = tx.current;
+    const start = () => {
+      if (tx.current === revision && !checks.asked(ws, tx)) void checkRevision(ctx, ws, tx, 0).catch(() => undefined);
+    };
+    if (!checks.asked(ws, tx)) setTimeout(start, PREPARE_AFTER_MS).unref?.();
+    return { state: 'running' };
+  }
   if (check.state === 'unavailable') return { state: 'unavailable', reason: check.reason };
   return {
     state: 'checked',

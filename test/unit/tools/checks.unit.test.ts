@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { checkInput } from '../../../src/core/transactions/check';
+import { checkInput, PREPARE_AFTER_MS } from '../../../src/core/transactions/check';
 import type { StagedCheckAnswer, StagedChecker, StagedCheckRequest } from '../../../src/core/transactions/check';
 import type { CheckData } from '../../../src/tools/shared/stagedCheck';
 import { FakeHost } from '../support/fakeHost';
@@ -123,11 +123,14 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     await stage('1;', '2;');
     const preview = (await h.ok<{ check: { state: string } }>('transaction-preview', {})).data;
     assert.equal(preview.check.state, 'running', 'the preview started the check and did not wait');
+    assert.equal(signals.length, 0, 'started once the calls pause');
+    await new Promise((resolve) => setTimeout(resolve, PREPARE_AFTER_MS + 50));
     assert.equal(signals.length, 1);
     await h.ok('transaction-rollback', {});
     assert.equal(signals[0].aborted, true, 'rolled back: its check is stopped');
     await stage('1;', '3;');
     await h.ok('transaction-preview', {});
+    await new Promise((resolve) => setTimeout(resolve, PREPARE_AFTER_MS + 50));
     // No confirmation to wait for the check (autonomous), no gate (allowNewErrors): the commit does not wait for it either.
     h.setSettings({ operationalMode: 'autonomous-trusted' });
     await h.ok('transaction-commit', { allowNewErrors: true });

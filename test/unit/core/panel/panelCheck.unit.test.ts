@@ -253,7 +253,7 @@ describe('panel controller: the check of each revision, live', () => {
     h = await createHarness({ host, checker });
     ws = h.registry.all()[0];
     settled = 0;
-    c = new PanelController(h.services, { openDiff: async () => undefined, openAllChanges: async () => undefined, checkSettled: () => void settled++ });
+    c = new PanelController(h.services, { openDiff: async () => undefined, openAllChanges: async () => undefined, checkSettled: () => void settled++ }, 0);
   });
 
   it('an open panel starts the check of the revision without waiting for it, says "checking", then shows what it found', async () => {
@@ -324,5 +324,37 @@ describe('panel controller: the check of each revision, live', () => {
     assert.equal(m.transaction?.check.state, 'unavailable');
     assert.equal(m.transaction?.check.text, 'Not checked: No TypeScript or JavaScript document is staged: only those are checked before a commit.');
     assert.equal(checker.asked.length, 0);
+  });
+
+  it('starts the check when the stagings pause: a revision replaced within the pause is never checked; one asked for already is joined at once', async () => {
+    const later = new PanelController(
+      h.services,
+      { openDiff: async () => undefined, openAllChanges: async () => undefined, checkSettled: () => void settled++ },
+      60,
+    );
+    try {
+      await stage('1;', "'one';");
+      assert.equal((await later.model({ startCheck: true })).transaction?.check.text, 'Checking revision 1 for new TypeScript errors…');
+      await new Promise((r) => setTimeout(r, 20));
+      await stage("'one';", '2;');
+      await later.model({ startCheck: true });
+      await new Promise((r) => setTimeout(r, 30));
+      assert.equal(checker.asked.length, 0, 'nothing checked while the agent goes on staging');
+      await new Promise((r) => setTimeout(r, 100));
+      assert.equal(checker.asked.length, 1, 'one check, once the stagings paused');
+      assert.match(Object.values(checker.asked[0].request.staged).join(''), /export const a: number = 2;/, 'of revision 2');
+      await stage('2;', '3;');
+      const tx = h.transactions.active(ws.id);
+      assert.ok(tx);
+      void h.services.checks.of(ws, tx, {}, 10_000);
+      assert.equal(checker.asked.length, 2, 'transaction-check asked for revision 3');
+      await later.model({ startCheck: true });
+      checker.asked[1].answer(found([]));
+      await until('the panel joined it without waiting', () => settled === 1);
+      assert.equal(checker.asked.length, 2, 'the same check, not a second one');
+      assert.equal((await later.model({ startCheck: true })).transaction?.check.text, 'No new errors');
+    } finally {
+      later.dispose();
+    }
   });
 });

@@ -16,6 +16,15 @@ describe('core/symbols/residue: the name left where a language service did not l
     assert.deepEqual(wholeWords('names: add, add2, $', 'add', 'python'), [7]);
   });
 
+  it('tells word boundaries by Unicode identifier characters, a character outside the BMP and a joiner included', () => {
+    const text = 'éadd addé 𝑥add add𝑥 add\u200c add\u200dx ·add add· add';
+    assert.deepEqual(wholeWords(text, 'add', 'typescript'), [text.lastIndexOf('add')], 'each other add touches a letter, a joiner or a combining mark');
+    assert.deepEqual(wholeWords('😀add add😀', 'add', 'typescript'), [2, 6], 'an emoji (a surrogate pair) is no identifier character');
+    assert.deepEqual(wholeWords('add', 'add', 'typescript'), [0]);
+    assert.deepEqual(wholeWords('', 'add', 'typescript'), []);
+    assert.deepEqual(wholeWords('addadd add', 'add', 'typescript'), [7]);
+  });
+
   it('classifies TypeScript and JavaScript by syntax: comment, doc comment, string, template text, regular expression, property access, other', () => {
     const text = [
       '/** Calls add on the subscription. */',

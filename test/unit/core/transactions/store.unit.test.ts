@@ -1,6 +1,6 @@
 /**
- * The open transaction survives a window reload: written to the extension's storage on every
- * change, read back at start (a new TransactionManager over the same files), with each base
+ * The open transaction survives a window reload: written to the extension's storage once its
+ * changes pause (at once when it ends, and at deactivation), read back at start (a new TransactionManager over the same files), with each base
  * checked against its file.
  */
 import * as assert from 'node:assert/strict';
@@ -44,9 +44,9 @@ describe('transaction store: the open transaction across a window reload', () =>
   let abs: (p: string) => string;
 
   /** What activation builds: a harness (manager, registry, runner) and the store restoring into it. */
-  async function activate(maxBytes = MAX_KEPT_BYTES): Promise<{ h: Harness; store: TransactionStore }> {
+  async function activate(maxBytes = MAX_KEPT_BYTES, delayMs?: number): Promise<{ h: Harness; store: TransactionStore }> {
     const h = await createHarness({ host, store: globalState, settings: { operationalMode: 'autonomous-trusted' } });
-    const store = new TransactionStore(h.transactions, host, files, (id) => h.registry.byId(id), maxBytes);
+    const store = new TransactionStore(h.transactions, host, files, (id) => h.registry.byId(id), { maxBytes, ...(delayMs === undefined ? {} : { delayMs }) });
     await store.restore(h.registry.all());
     return { h, store };
   }
@@ -187,5 +187,31 @@ describe('transaction store: the open transaction across a window reload', () =>
     assert.equal(kept.current, 3);
     assert.equal(files.maxInFlight, 1);
     assert.ok(files.writes <= 2, `${files.writes} writes for 4 changes (started + 3 revisions) while a write was in flight`);
+  });
+
+  it('writes a staging once the changes pause, not during the call that staged it; an end at once', async () => {
+    const first = await activate(MAX_KEPT_BYTES, 80);
+    await edit(first.h, 'src/util.ts', '"1.0.0"', '"2.0.0"');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.equal(files.writes, 0, 'nothing written while changes may follow');
+    await edit(first.h, 'src/main.ts', "'hi'", "'hello'");
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(files.writes, 0, 'a change within the pause starts it again');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    assert.equal(files.writes, 1, 'one write for the burst');
+    assert.equal((JSON.parse([...files.texts.values()][0]) as KeptTransaction).current, 2);
+
+    await edit(first.h, 'src/util.ts', '"2.0.0"', '"3.0.0"');
+    await first.store.flush();
+    assert.equal(files.writes, 2, 'flush (deactivation) writes what is pending at once');
+    assert.equal((JSON.parse([...files.texts.values()][0]) as KeptTransaction).current, 3);
+
+    await edit(first.h, 'src/util.ts', '"3.0.0"', '"4.0.0"');
+    await first.h.ok('transaction-rollback', {});
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(files.texts.size, 0, 'a rollback removes the kept transaction without waiting');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    assert.equal(files.texts.size, 0, 'and the staging before it is not written after it');
+    first.store.dispose();
   });
 });
