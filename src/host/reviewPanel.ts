@@ -73,7 +73,7 @@ class ReviewPanel {
   private panel: vscode.WebviewPanel | undefined;
   private panelDisposables: vscode.Disposable[] = [];
   private refreshing: Promise<void> = Promise.resolve();
-  private soon: { timer: ReturnType<typeof setTimeout>; since: number } | undefined;
+  private soon: { timer: ReturnType<typeof setTimeout>; since: number; open: boolean } | undefined;
   private lastModel: PanelModel | undefined;
   readonly status: vscode.StatusBarItem;
 
@@ -144,18 +144,29 @@ class ReviewPanel {
     await this.refresh();
   }
 
-  /** A refresh once the transaction's changes pause (REFRESH_QUIET_MS; REFRESH_LATEST_MS at most). */
-  refreshSoon(): void {
+  /**
+   * A refresh once the transaction's changes pause (REFRESH_QUIET_MS; REFRESH_LATEST_MS at most),
+   * with `open`, opening the panel then (beside the editor, keeping the focus) if it is closed.
+   */
+  refreshSoon(open = false): void {
     const since = this.soon?.since ?? Date.now();
     if (this.soon) clearTimeout(this.soon.timer);
+    const opening = open || (this.soon?.open ?? false);
     const wait = Math.max(0, Math.min(REFRESH_QUIET_MS, since + REFRESH_LATEST_MS - Date.now()));
-    this.soon = { timer: setTimeout(() => void this.refresh(), wait), since };
+    const timer = setTimeout(() => void this.refresh(), wait);
+    this.soon = { timer, since, open: opening };
   }
 
   /** Recomputes the model and sends it to the webview and the status bar; calls run one after another. */
   refresh(): Promise<void> {
+    const { services } = this.deps;
+    // A transaction that ended before the pause leaves nothing to review: the panel stays closed.
+    const opening = this.soon?.open === true && !this.panel && services.registry.all().some((w) => services.transactions.active(w.id));
     if (this.soon) clearTimeout(this.soon.timer);
     this.soon = undefined;
+    // An opening that was waiting for the pause happens now (opening refreshes).
+    if (opening) this.open(true);
+    if (opening) return this.refreshing;
     this.refreshing = this.refreshing.then(async () => {
       try {
         // Only an open panel starts checks: nobody reads a closed one's.
@@ -276,11 +287,10 @@ export function registerReviewPanel(context: vscode.ExtensionContext, deps: Revi
       controller.setOutcome(null);
       staged.fs.changed();
       staged.base.changed();
-      panel.refreshSoon();
-      if (e.reason !== 'staged' || e.revision !== 1 || panel.isOpen) return;
-      const ws = services.registry.byId(e.workspaceId);
-      const last = ws ? services.transactions.history(ws)[0] : undefined;
-      if (last?.by === 'agent' && settingValue<boolean>('review.openOnFirstStage') !== false) panel.open(true);
+      const ws = e.reason === 'staged' && e.revision === 1 && !panel.isOpen ? services.registry.byId(e.workspaceId) : undefined;
+      const first = ws ? services.transactions.history(ws)[0] : undefined;
+      // An agent's first staging opens the panel, once the agent's calls pause as any refresh does.
+      panel.refreshSoon(first?.by === 'agent' && settingValue<boolean>('review.openOnFirstStage') !== false);
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('agentWorkbench')) void panel.refresh();

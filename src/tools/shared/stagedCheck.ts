@@ -115,7 +115,8 @@ export async function checkSummaryOf(ctx: ToolContext, ws: Workspace, tx: Transa
     // text to the checker's thread (megabytes on a large rename) would hold up the next call.
     const revision = tx.current;
     const start = () => {
-      if (tx.current === revision && !checks.asked(ws, tx)) void checkRevision(ctx, ws, tx, 0).catch(() => undefined);
+      const current = ctx.services.transactions.active(ws.id) === tx && tx.current === revision;
+      if (current && !checks.asked(ws, tx)) void checkRevision(ctx, ws, tx, 0).catch(() => undefined);
     };
     if (!checks.asked(ws, tx)) setTimeout(start, PREPARE_AFTER_MS).unref?.();
     return { state: 'running' };

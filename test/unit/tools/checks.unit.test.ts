@@ -137,6 +137,14 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     assert.equal(signals[1].aborted, true, 'committed: its check is stopped');
   });
 
+  it('a preview starts the check once the calls pause, and none for a transaction that ended meanwhile', async () => {
+    await stage('1;', '2;');
+    assert.equal((await h.ok<{ check: { state: string } }>('transaction-preview', {})).data.check.state, 'running');
+    await h.ok('transaction-rollback', {});
+    await new Promise((resolve) => setTimeout(resolve, PREPARE_AFTER_MS + 50));
+    assert.equal(checker.requests.length, 0, 'nothing is checked for a rolled-back transaction');
+  });
+
   it('a transaction of JSON only is unavailable, and says why', async () => {
     await stage('"x": 1', '"x": 2', 'data.json');
     const d = (await h.ok<CheckData>('transaction-check', {})).data;
