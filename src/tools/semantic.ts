@@ -14,7 +14,7 @@ import type { ResolvedDocument } from '../core/documents/context';
 import { inputSchema } from './shared/common';
 import { MUTATION, mutationAnnotations } from './shared/mutations';
 import { toChanges } from '../core/transactions/editorEdits';
-import { findResidue, residueSchema } from '../core/symbols/residue';
+import { findResidue, residueSchema, scanAhead } from '../core/symbols/residue';
 import type { Residue } from '../core/symbols/residue';
 import type { JsonSchema } from '../core/chain/schemas';
 
@@ -90,6 +90,14 @@ export const renameSymbol = defineTool({
     await ctx.services.readiness.require(ctx, resolvedDoc, 'the rename');
     const doc = await ctx.editor.readDocument(absPath);
     const languageId = doc?.languageId ?? 'these';
+    const tm = ctx.services.transactions;
+    const stagedText = (p: string) => {
+      const v = tm.stagedView(workspace, p);
+      return v === 'gone' ? null : v?.text;
+    };
+    // The folder is read and scanned for the residue while the language service computes the rename in its own process.
+    const guess = wordAt(doc?.text ?? '', offset);
+    const ahead = guess ? scanAhead({ name: guess, languageId: resolvedDoc.host.languageId, workspace, editor: ctx.editor, textOf: stagedText }) : undefined;
     // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
     const result = await ctx.editor.renameEdits(absPath, offset, input.newName);
     const coverage = await coverageAfter(ctx, resolvedDoc, 'the rename');
@@ -109,18 +117,16 @@ export const renameSymbol = defineTool({
     }
     const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
     // Scanned in the staged texts: what the rename changed no longer spells the old name.
-    const tm = ctx.services.transactions;
+    const scanned = oldName === guess ? await ahead : undefined;
     const residue = await findResidue({
       name: oldName,
       languageId: resolvedDoc.host.languageId,
       workspace,
       editor: ctx.editor,
-      textOf: (p) => {
-        const v = tm.stagedView(workspace, p);
-        return v === 'gone' ? null : v?.text;
-      },
+      textOf: stagedText,
       extraPaths: tm.changedDocuments(workspace).flatMap((d) => (d.path !== null && d.path !== d.origin?.path ? [d.path] : [])),
       inside: input.newName,
+      ...(scanned ? { ahead: scanned } : {}),
     });
     const data = { ...staged, residue };
     return input.includeDiff ? reviewed(ctx, workspace, data) : data;

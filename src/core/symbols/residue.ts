@@ -264,6 +264,8 @@ export interface ResidueFile {
   languageId: string;
   /** Start offsets in text of the occurrences the language service accounted for. */
   known?: ReadonlySet<number>;
+  /** The name's whole-word starts in text, when a scan ahead found them already. */
+  starts?: readonly number[];
 }
 
 interface Found {
@@ -281,7 +283,7 @@ export function residueOf(name: string, files: readonly ResidueFile[], limit = R
   const shifts = inside === undefined ? [] : wholeWords(inside, name, 'plaintext');
   const partOf = (text: string, o: number) => shifts.some((k) => o >= k && text.startsWith(inside as string, o - k));
   for (const f of files) {
-    const starts = wholeWords(f.text, name, f.languageId).filter((o) => !f.known?.has(o) && !partOf(f.text, o));
+    const starts = (f.starts ?? wholeWords(f.text, name, f.languageId)).filter((o) => !f.known?.has(o) && !partOf(f.text, o));
     if (starts.length === 0) continue;
     const kindAt = residueKinds(f.text, f.languageId);
     const lines = LineIndex.of(f.text);
@@ -317,10 +319,14 @@ export interface ResidueQuestion {
   /** A text (a rename's new name) whose own occurrences of name are not residue. */
   inside?: string;
   limit?: number;
+  /** What scanAhead read and found for the same name: a file whose text is still that is not read or scanned again. */
+  ahead?: ReadonlyMap<string, ResidueFile>;
 }
 
-/** The residue of a name in a workspace folder, each file read through the editor (an unsaved buffer counts) unless textOf gives its text. */
-export async function findResidue(q: ResidueQuestion): Promise<Residue> {
+type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor' | 'textOf' | 'extraPaths' | 'ahead'>;
+
+/** The folder's files of the symbol's language family, each as textOf or the editor gives it (undefined: not scanned), with the name's starts. */
+async function scanFiles(q: Scan): Promise<{ files: ResidueFile[]; languages: string[] }> {
   const family = languageFamily(q.languageId);
   const index = new LanguageIndex(q.editor.languages());
   const { paths } = await q.workspace.files();
@@ -330,14 +336,37 @@ export async function findResidue(q: ResidueQuestion): Promise<Residue> {
   const read = await mapConcurrently(candidates, FILES_AT_ONCE, async (c): Promise<ResidueFile | undefined> => {
     const given = q.textOf?.(c.path);
     if (given === null) return undefined;
+    const before = q.ahead?.get(c.path);
+    // Read ahead moments ago and not staged since: as it was read then.
+    if (before && (given === undefined || given === before.text)) return before;
     const text = given ?? (await q.editor.readDocument(path.join(q.workspace.fsPath, c.path)))?.text;
     if (text === undefined) return undefined;
-    const known = q.known?.get(c.path);
-    return { path: c.path, text, languageId: c.languageId, ...(known ? { known } : {}) };
+    return { path: c.path, text, languageId: c.languageId, starts: wholeWords(text, q.name, c.languageId) };
   });
-  const files = read.filter((f): f is ResidueFile => f !== undefined);
   const languages = [...new Set(candidates.map((c) => c.languageId))].sort();
-  return { columns: RESIDUE_COLUMNS, ...residueOf(q.name, files, q.limit, q.inside), scanned: { languages, files: files.length } };
+  return { files: read.filter((f): f is ResidueFile => f !== undefined), languages };
+}
+
+/**
+ * Reads and scans the folder for a name ahead of time (while a language service computes a rename
+ * in its own process, the extension host waits): findResidue given the result reads and scans
+ * only what changed since. Never rejects (undefined: nothing read ahead).
+ */
+export function scanAhead(q: Scan): Promise<ReadonlyMap<string, ResidueFile> | undefined> {
+  return scanFiles(q).then(
+    ({ files }) => new Map(files.map((f) => [f.path, f])),
+    () => undefined,
+  );
+}
+
+/** The residue of a name in a workspace folder, each file read through the editor (an unsaved buffer counts) unless textOf gives its text. */
+export async function findResidue(q: ResidueQuestion): Promise<Residue> {
+  const scanned = await scanFiles(q);
+  const files = scanned.files.map((f) => {
+    const known = q.known?.get(f.path);
+    return known ? { ...f, known } : f;
+  });
+  return { columns: RESIDUE_COLUMNS, ...residueOf(q.name, files, q.limit, q.inside), scanned: { languages: scanned.languages, files: files.length } };
 }
 
 /** The residue as answers describe it (said shortly: it is in two tools' schemas). */
