@@ -44,11 +44,14 @@ export class EditorTypeScript {
   async current(documents: readonly string[], waitMs = 10_000): Promise<string | undefined> {
     if (this.found && Date.now() - this.found.at < EDITOR_TYPESCRIPT_TTL_MS) return this.found.path;
     const probes: { uri: vscode.Uri; position: vscode.Position }[] = [];
-    // The check's own documents first, then TypeScript or JavaScript the editor has open.
     const open = vscode.workspace.textDocuments
       .filter((d) => d.uri.scheme === 'file' && /^(typescript|javascript)(react)?$/.test(d.languageId))
       .map((d) => d.uri.fsPath);
-    for (const absPath of [...new Set([...documents.slice(0, 3), ...open.slice(0, 3)])]) {
+    // The check's own documents the editor has open first, then other TypeScript or JavaScript it
+    // has open. None is opened for this: a check (a commit's included) must not open a person's
+    // files; with none open the last answer stands, else VS Code's bundled TypeScript answers.
+    const candidates = [...new Set([...documents.filter((d) => open.includes(d)).slice(0, 3), ...open.slice(0, 3)])];
+    for (const absPath of candidates) {
       try {
         const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(absPath));
         for (const m of [...doc.getText().matchAll(LIB_USE)].slice(0, 3)) probes.push({ uri: doc.uri, position: doc.positionAt((m.index ?? 0) + 1) });
