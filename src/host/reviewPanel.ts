@@ -164,9 +164,11 @@ class ReviewPanel {
     const opening = this.soon?.open === true && !this.panel && services.registry.all().some((w) => services.transactions.active(w.id));
     if (this.soon) clearTimeout(this.soon.timer);
     this.soon = undefined;
-    // An opening that was waiting for the pause happens now (opening refreshes).
-    if (opening) this.open(true);
-    if (opening) return this.refreshing;
+    if (opening) {
+      // An opening that was waiting for the pause happens now (opening refreshes).
+      this.open(true);
+      return this.refreshing;
+    }
     this.refreshing = this.refreshing.then(async () => {
       try {
         // Only an open panel starts checks: nobody reads a closed one's.

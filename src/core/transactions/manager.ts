@@ -47,10 +47,6 @@ const MAX_FILES_PER_REVISION = 2000;
 /** Reads in flight while staging: one at a time, a 1,000-file rename waited on ~3,000 file system calls in turn. */
 const READ_CONCURRENCY = 16;
 
-/**
- * The staged transactions, one per workspace folder. Mutations go through `stage`, which runs
- * one at a time per workspace, so two concurrent calls never interleave half-staged revisions.
- */
 /** Hashes per bytes object: the host hands back the same bytes for a file read moments ago (unchanged since), so a rename staged again hashes nothing again. */
 const diskHashes = new WeakMap<Uint8Array, string>();
 function diskHashOf(bytes: Uint8Array): string {
@@ -59,6 +55,10 @@ function diskHashOf(bytes: Uint8Array): string {
   return hash;
 }
 
+/**
+ * The staged transactions, one per workspace folder. Mutations go through `stage`, which runs
+ * one at a time per workspace, so two concurrent calls never interleave half-staged revisions.
+ */
 export class TransactionManager {
   private readonly transactions = new Map<string, Transaction>();
   private readonly queues = new Map<string, Promise<unknown>>();

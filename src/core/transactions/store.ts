@@ -1,7 +1,7 @@
 /**
  * Keeps each workspace's open transaction across a window reload: its changes are written to the
- * extension's storage (never the workspace) once they pause, and at activation the transaction is read back and
- * each base it was computed on is checked against the file. A file that changed meanwhile keeps
+ * extension's storage (never the workspace) once they pause, and at activation the transaction is
+ * read back and each base it was computed on is checked against the file. A file that changed meanwhile keeps
  * the transaction, and transaction-commit refuses with TransactionConflicted naming it (its
  * usual drift check); server-status says so.
  */
