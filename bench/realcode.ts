@@ -16,6 +16,8 @@ import type { OutlineData } from '../src/tools/symbols';
 import type { SearchData } from '../src/tools/search';
 import { readCalls } from '../src/tools/calls';
 import type { CallsData } from '../src/tools/calls';
+import { readDerived } from '../src/tools/hierarchy';
+import type { DerivedTypesData } from '../src/tools/hierarchy';
 import { waitForDocumentSymbols } from '../scripts/in-host/languageService';
 import { invokeLm, short } from './inHost';
 
@@ -375,10 +377,8 @@ async function measure(): Promise<void> {
         };
       }
       case 'derived': {
-        const data = dataOf<{ derivedTypes: { items: { name?: string; symbolId: string }[]; hasMore?: boolean } }>(
-          await tool('find-derived-types', { symbol: sel(q), typesLimit: 1000 }),
-        );
-        const toolNames = new Set(data.derivedTypes.items.map(nameOf));
+        const data = dataOf<DerivedTypesData>(await tool('find-derived-types', { symbol: sel(q), typesLimit: 1000 }));
+        const toolNames = new Set(readDerived(data).map(nameOf));
         const raw = (await vscode.commands.executeCommand<(vscode.Location | vscode.LocationLink)[]>('vscode.executeImplementationProvider', u, pos)) ?? [];
         const rawNames = new Set<string>();
         for (const l of raw) {

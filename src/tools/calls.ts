@@ -35,12 +35,14 @@ interface BuiltItem {
   calls?: Collection<BuiltItem>;
 }
 
-/** A call item as answered: a workspace symbol as a SymbolRow under the answer's folderId; a library's or a module's as it is. */
-export interface CallItem {
-  symbol: SymbolRow | ExternalSymbol | ModuleSymbol;
-  callSites: SiteRow[];
-  calls?: Collection<CallItem>;
-}
+/**
+ * A call item as answered, a row without keys: [symbol, callSites, calls, leftOut]. symbol: a
+ * workspace symbol as a SymbolRow under the answer's folderId, a library's or a module's as it is;
+ * calls (depth > 1): its own callers or callees as rows, absent when not expanded; leftOut: how
+ * many of those were not listed (callersLimit), absent when none. Keys and a nested collection per
+ * caller were a fifth of a call tree on real code.
+ */
+export type CallRow = [symbol: SymbolRow | ExternalSymbol | ModuleSymbol, callSites: SiteRow[], calls?: CallRow[], leftOut?: number];
 
 /** A call item read back (readCalls): every symbol an object, symbolIds whole. */
 export interface ReadCallItem {
@@ -50,30 +52,25 @@ export interface ReadCallItem {
 }
 
 /** What find-callers and find-callees answer: each calling or called function with its call sites. */
-export type CallsData = { symbol: SymbolOutput; folderId: string; calls: Collection<CallItem>; unexpanded?: number } & Partial<PartialAnswer>;
+export type CallsData = { symbol: SymbolOutput; folderId: string; calls: Collection<CallRow>; unexpanded?: number } & Partial<PartialAnswer>;
 
-function answered(items: Collection<BuiltItem>, folderId: string): Collection<CallItem> {
-  return {
-    ...items,
-    items: items.items.map(({ symbol, callSites, calls }) => ({
-      symbol: 'symbolId' in symbol ? symbolRow(symbol, folderId) : symbol,
-      callSites,
-      ...(calls ? { calls: answered(calls, folderId) } : {}),
-    })),
-  };
+function callRows(items: readonly BuiltItem[], folderId: string): CallRow[] {
+  return items.map(({ symbol, callSites, calls }): CallRow => {
+    const s = 'symbolId' in symbol ? symbolRow(symbol, folderId) : symbol;
+    if (!calls) return [s, callSites];
+    const leftOut = calls.totalCount - calls.items.length;
+    return leftOut > 0 ? [s, callSites, callRows(calls.items, folderId), leftOut] : [s, callSites, callRows(calls.items, folderId)];
+  });
 }
 
-/** A call answer's items with their symbols as objects again (symbolIds whole), at every level. */
+/** A call answer's items as objects again (symbols whole, each nested level a collection), at every level. */
 export function readCalls(data: Pick<CallsData, 'folderId' | 'calls'>): Collection<ReadCallItem> {
-  const read = (items: Collection<CallItem>): Collection<ReadCallItem> => ({
-    ...items,
-    items: items.items.map(({ symbol, callSites, calls }) => ({
-      symbol: Array.isArray(symbol) ? readSymbolRow(symbol, data.folderId) : symbol,
-      callSites,
-      ...(calls ? { calls: read(calls) } : {}),
-    })),
+  const read = ([symbol, callSites, calls, leftOut = 0]: CallRow): ReadCallItem => ({
+    symbol: Array.isArray(symbol) ? readSymbolRow(symbol, data.folderId) : symbol,
+    callSites,
+    ...(calls ? { calls: { items: calls.map(read), hasMore: leftOut > 0, totalCount: calls.length + leftOut } } : {}),
   });
-  return read(data.calls);
+  return { ...data.calls, items: data.calls.items.map(read) };
 }
 
 /** Levels a call answer may nest, and the call hierarchy queries one answer may spend on them. */
@@ -143,7 +140,7 @@ async function calls(
   return {
     symbol,
     folderId,
-    calls: answered(items, folderId),
+    calls: { ...items, items: callRows(items.items, folderId) },
     ...(unexpanded > 0 ? { unexpanded } : {}),
     ...(partial ?? (late > 0 ? unexpandedNote(late) : {})),
   };
@@ -226,17 +223,21 @@ const callData = (what: string, nested: string): JsonSchema => ({
     symbol: symbolOutputSchema,
     folderId: { type: 'string', description: 'symbolId = "<folderId>:" + ref (more.folderId when a row gives its own).' },
     calls: collectionOutput(what, {
-      type: 'object',
-      properties: {
-        symbol: {
-          type: ['array', 'object'],
-          description: `In the workspace a row ${SYMBOL_ROW_TEXT} Else {module: documentId} (top-level calls) or {name, kind, external: {path, line}} (library).`,
-          items: { type: ['string', 'integer', 'object'] },
-        },
-        callSites: { type: 'array', items: siteSchema, description: "Call positions, in the caller's document." },
-        calls: { type: 'object', description: `depth > 1: ${nested}; none at the last level, for library functions, on recursion.` },
+      type: 'array',
+      description: `A row [symbol, callSites, calls, leftOut]; calls (depth > 1): ${nested}, rows alike, absent at the last level, for library functions, on recursion; leftOut: how many of those the limit left out.`,
+      minItems: 2,
+      maxItems: 4,
+      // Not a tuple schema (items as an array): draft 2020-12, which MCP clients may validate with, reads items differently.
+      items: {
+        anyOf: [
+          {
+            type: ['array', 'object'],
+            description: `symbol: in the workspace a row ${SYMBOL_ROW_TEXT} Else {module: documentId} (top-level calls) or {name, kind, external: {path, line}} (library).`,
+          },
+          { type: 'array', items: siteSchema, description: "callSites: call positions, in the caller's document." },
+          { type: 'integer', minimum: 1, description: 'leftOut' },
+        ],
       },
-      required: ['symbol', 'callSites'],
     }),
     unexpanded: {
       type: 'integer',
@@ -256,7 +257,7 @@ export const findCallers = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    'Callers of a symbol, with call sites [line, column, offset]; follows imports and aliases. Each: the innermost named function, method, class or const holding one, as [ref, line, column] (symbolId = folderId:ref) or {module}; via: callbacks between. depth 2-3: their callers in calls.',
+    'Callers as rows [symbol, callSites, calls, leftOut]: symbol, innermost named function, method, class or const calling, [ref, line, column] (symbolId = folderId:ref) or {module}; callSites [line, column, offset, {via: callbacks}?]; calls: its callers (depth 2-3); leftOut: count cut.',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
@@ -273,7 +274,7 @@ export const findCallees = defineTool({
   category: 'Code discovery and navigation',
   ...QUERY,
   description:
-    "Functions and methods a symbol calls, each as [ref, line, column] (symbolId = folderId:ref; a library's an object) with the call sites [line, column, offset] in the symbol's body. depth 2-3: each callee's callees in its calls.",
+    "Callees as rows [symbol, callSites, calls, leftOut]: symbol, a function or method called, [ref, line, column] (symbolId = folderId:ref; a library's an object); callSites [line, column, offset] in the symbol's body; calls: its callees (depth 2-3); leftOut: count cut.",
   inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,

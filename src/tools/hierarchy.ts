@@ -21,6 +21,8 @@ import { subtypes, supertypes, unique } from './shared/typeHierarchy';
 import type { HierarchySource } from './shared/typeHierarchy';
 import { anySymbolSchema, compareSymbols, isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 import type { AnySymbol } from './shared/symbolAccess';
+import { folderOf, readSymbolRow, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
+import type { RowExtra } from './shared/symbolRows';
 
 import { single, symbolExample as example } from './shared/symbolTool';
 
@@ -146,18 +148,34 @@ async function descendants(
   return { items, external, source, complete: true };
 }
 
+/** A derived type as a row without keys: [ref, line, column, depth, more], the symbol's row with its depth before what only some have. */
+export type DerivedRow = [ref: string, line: number, column: number, depth: number, more?: RowExtra];
+
 export type DerivedTypesData = {
   symbol: SymbolOutput;
-  derivedTypes: Collection<SymbolOutput & { depth: number }>;
+  folderId: string;
+  derivedTypes: Collection<DerivedRow>;
   source: HierarchySource;
 } & Partial<PartialAnswer>;
+
+function derivedRow(s: SymbolOutput & { depth: number }, folderId: string): DerivedRow {
+  const { depth, ...symbol } = s;
+  const [ref, line, column, more] = symbolRow(symbol, folderId);
+  return more ? [ref, line, column, depth, more] : [ref, line, column, depth];
+}
+
+/** A derived types answer's rows as symbols again (symbolIds whole), each with its depth. */
+export function readDerived(data: Pick<DerivedTypesData, 'folderId' | 'derivedTypes'>): (SymbolOutput & { depth: number })[] {
+  return data.derivedTypes.items.map(([ref, line, column, depth, more]) => ({ ...readSymbolRow([ref, line, column, more], data.folderId), depth }));
+}
 
 export const findDerivedTypes = defineTool({
   name: 'find-derived-types',
   title: 'Find Derived Types',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description: 'Every type that derives from or implements a type, directly or not, with its depth (1 = direct), breadth first.',
+  description:
+    'Every type that derives from or implements a type, directly or not, breadth first, a row each: [ref, line, column, depth] (symbolId = folderId:ref; depth 1 = direct).',
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types'), cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
@@ -166,14 +184,18 @@ export const findDerivedTypes = defineTool({
     type: 'object',
     properties: {
       symbol: symbolOutputSchema,
+      folderId: { type: 'string', description: 'symbolId = "<folderId>:" + ref (more.folderId when a row gives its own).' },
       derivedTypes: collectionOutput('By depth, then path and position.', {
-        ...symbolOutputSchema,
-        properties: { ...(symbolOutputSchema.properties as object), depth: { type: 'integer', minimum: 1 } },
+        type: 'array',
+        description: `A row [ref, line, column, depth, more]: depth 1 for a direct subtype; the rest as in a symbol row ${SYMBOL_ROW_TEXT}`,
+        minItems: 4,
+        maxItems: 5,
+        items: { type: ['string', 'integer', 'object'] },
       }),
       source: sourceSchema,
       ...partialProperties,
     },
-    required: ['symbol', 'derivedTypes', 'source'],
+    required: ['symbol', 'folderId', 'derivedTypes', 'source'],
   },
   annotations: queryAnnotations('Find Derived Types'),
   examples: example('find-derived-types', 'Derived types', 'src/greeter.ts', 'Greeter', 'Every type below Greeter with its depth.', 'class '),
@@ -190,7 +212,15 @@ export const findDerivedTypes = defineTool({
     );
     const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
     const page = paged(ctx, 'derivedTypes', sorted, input.typesLimit);
-    return { symbol: single(target, ctx), derivedTypes: { ...page, hasMore: page.hasMore || !found.complete }, source: found.source, ...partial };
+    const symbol = single(target, ctx);
+    const folderId = folderOf(symbol.symbolId);
+    return {
+      symbol,
+      folderId,
+      derivedTypes: { ...page, items: page.items.map((s) => derivedRow(s, folderId)), hasMore: page.hasMore || !found.complete },
+      source: found.source,
+      ...partial,
+    };
   },
 });
 

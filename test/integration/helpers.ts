@@ -19,6 +19,8 @@ import { readSearch } from '../../src/tools/search';
 import type { OutlineData } from '../../src/tools/symbols';
 import type { SearchData } from '../../src/tools/search';
 import { readCalls } from '../../src/tools/calls';
+import { readDerived } from '../../src/tools/hierarchy';
+import type { DerivedTypesData } from '../../src/tools/hierarchy';
 import type { CallsData } from '../../src/tools/calls';
 import { waitForDocumentSymbols } from '../../scripts/in-host/languageService';
 
@@ -90,6 +92,8 @@ export function ensureEscapeLink(): void {
   const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'aw-outside-'));
   fs.writeFileSync(path.join(outside, 'passwd'), 'root:x:0:0:root:/root:/bin/bash\n');
   fs.symlinkSync(outside, link);
+  // The folder outside lives as long as this window: every run made one and left it behind.
+  process.once('exit', () => fs.rmSync(outside, { recursive: true, force: true }));
 }
 
 /**
@@ -177,6 +181,12 @@ export function searchOf(envelope: Envelope): Omit<SearchData, 'symbols'> & { sy
 export function callsOf<T>(envelope: Envelope): SuccessEnvelope<T> {
   const e = expectOkEnvelope<CallsData>(envelope);
   return { ...e, data: { ...e.data, calls: readCalls(e.data) } } as unknown as SuccessEnvelope<T>;
+}
+
+/** A find-derived-types answer with its rows read back as symbols with their depth: src/tools/hierarchy.ts readDerived. */
+export function derivedOf<T>(envelope: Envelope): SuccessEnvelope<T> {
+  const e = expectOkEnvelope<DerivedTypesData>(envelope);
+  return { ...e, data: { ...e.data, derivedTypes: { ...e.data.derivedTypes, items: readDerived(e.data) } } } as unknown as SuccessEnvelope<T>;
 }
 
 export type OutlineSymbol = SymbolOutput & { depth: number; detail?: string };

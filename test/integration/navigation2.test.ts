@@ -4,13 +4,24 @@ import * as vscode from 'vscode';
 import { pathOfSymbol } from '../../src/core/symbols/symbols';
 import type { AttributesData } from '../../src/tools/attributes';
 import type { DiagnosticsData } from '../../src/tools/diagnostics';
-import { activateExtension, callsOf, expectError, expectOk as expectOkEnvelope, invoke, waitForSymbols, withSymbolsRead, workspaceRoot } from './helpers';
+import {
+  activateExtension,
+  callsOf,
+  derivedOf,
+  expectError,
+  expectOk as expectOkEnvelope,
+  invoke,
+  waitForSymbols,
+  withSymbolsRead,
+  workspaceRoot,
+} from './helpers';
 import type { Envelope } from '../../src/core/chain/envelope';
 import type { SiteRow } from '../../src/tools/shared/callSites';
 
 /** Every listed symbol is compact (symbolId, line, column); its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
 const expectCalls = <T>(envelope: Envelope) => withSymbolsRead(callsOf<T>(envelope));
+const expectDerived = <T>(envelope: Envelope) => withSymbolsRead(derivedOf<T>(envelope));
 
 interface Sym {
   symbolId: string;
@@ -221,7 +232,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
       );
       assert.deepEqual(names(square.data.subtypes.items), ['UnitSquare']);
       assert.deepEqual([square.data.subtypes.items[0].location.line, square.data.subtypes.hasMore, square.data.subtypes.totalCount], [45, false, 1]);
-      const derived = expectOk<{ derivedTypes: Coll<Sym & { depth: number }> }>(
+      const derived = expectDerived<{ derivedTypes: Coll<Sym & { depth: number }> }>(
         await invoke('find-derived-types', {
           symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'Base', contextBefore: 'abstract class ' } } },
         }),
@@ -234,7 +245,7 @@ describe('navigation 2: attributes, calls, type hierarchy, diagnostics', functio
         (l) => l !== 'src/shapes.ts:11',
       );
       assert.deepEqual(lines(derived.data.derivedTypes.items), baseImplementations, 'parity with the implementation provider (which also lists Base itself)');
-      const shape = expectOk<{ derivedTypes: Coll<Sym & { depth: number }> }>(
+      const shape = expectDerived<{ derivedTypes: Coll<Sym & { depth: number }> }>(
         await invoke('find-derived-types', {
           symbol: { location: { selection: { document: { path: 'src/shapes.ts' }, selectedText: 'Shape', contextBefore: 'interface ' } } },
         }),

@@ -11,6 +11,7 @@ import { decodeLines, lineReferences, readLines } from '../../src/tools/referenc
 import {
   activateExtension,
   callsOf,
+  derivedOf,
   expectError,
   expectOk as expectOkEnvelope,
   invoke,
@@ -34,6 +35,7 @@ import type { SiteRow } from '../../src/tools/shared/callSites';
 /** Every listed symbol is compact; its name, kind, container and offset are read from it (withSymbolsRead). */
 const expectOk = <T>(envelope: Envelope) => withSymbolsRead(expectOkEnvelope<T>(envelope));
 const expectCalls = <T>(envelope: Envelope) => withSymbolsRead(callsOf<T>(envelope));
+const expectDerived = <T>(envelope: Envelope) => withSymbolsRead(derivedOf<T>(envelope));
 /** A search answer, its rows read as symbols and each symbol read as expectOk reads them. */
 const searchRead = <T>(envelope: Envelope) =>
   withSymbolsRead({ ...(envelope as SuccessEnvelope<unknown>), data: searchOf(envelope) as unknown as { symbols: Coll<T> } });
@@ -372,7 +374,7 @@ describe('python: the tools on a real Python language server (pyright)', functio
         await invoke('get-type-hierarchy', sym('shapes/figures.py', 'ColoredSquare', { contextBefore: 'class ' })),
       );
       assert.deepEqual(names(colored.data.supertypes.items).sort(), ['Colored', 'Square'], 'multiple inheritance');
-      const derived = expectOk<{ derivedTypes: Coll<Sym & { depth: number }> }>(
+      const derived = expectDerived<{ derivedTypes: Coll<Sym & { depth: number }> }>(
         await invoke('find-derived-types', sym('shapes/base.py', 'Shape', { contextBefore: 'class ' })),
       );
       assert.deepEqual(

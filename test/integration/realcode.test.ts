@@ -6,7 +6,7 @@ import { readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { MutationData } from '../../src/core/transactions/types';
 import type { Residue } from '../../src/core/symbols/residue';
-import { activateExtension, callsOf, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
+import { activateExtension, callsOf, derivedOf, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
 
 /**
  * rxjs 7's own TypeScript sources (scripts/fixtures.mjs rxjsWorkspace): 251 files loaded as one
@@ -65,7 +65,7 @@ async function references(name: string): Promise<ReferencesData> {
 async function navigate(name: string): Promise<void> {
   const refs = await references(name);
   assert.equal(refs.documents.totalCount, 29, `find-references on ${name}: 29 documents`);
-  const derived = expectOk<{ derivedTypes: { items: SymbolOutput[] } }>(
+  const derived = derivedOf<{ derivedTypes: { items: SymbolOutput[] } }>(
     await invoke('find-derived-types', { symbol: sel('src/internal/Subscription.ts', 'Subscription', 'export class ') }),
   );
   assert.ok(

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { readCalls } from '../../../src/tools/calls';
+import { findCallers, readCalls } from '../../../src/tools/calls';
 import type { CallsData } from '../../../src/tools/calls';
 import { READINESS } from '../../../src/core/symbols/readiness';
 import * as path from 'node:path';
@@ -7,6 +7,9 @@ import type { HostCall, HostHierarchyItem, HostSymbol, HostTarget } from '../../
 import { readSymbol, walkSymbols } from '../../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../../src/core/symbols/symbols';
 import type { AttributesData } from '../../../src/tools/attributes';
+import { readDerived } from '../../../src/tools/hierarchy';
+import type { DerivedTypesData } from '../../../src/tools/hierarchy';
+import { folderOf } from '../../../src/tools/shared/symbolRows';
 import type { DiagnosticsData } from '../../../src/tools/diagnostics';
 import type { ExternalSymbol } from '../../../src/tools/shared/symbolAccess';
 import { readSite } from '../../../src/tools/shared/callSites';
@@ -362,13 +365,15 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   it('find-callers and find-callees answer a workspace symbol as a row under the folderId, a library one as an object; readCalls makes each whole', async () => {
     const raw = (await h.ok<CallsData>('find-callees', { ...at('src/chain.ts', 'top', 'function '), depth: 2 })).data;
     assert.equal(raw.folderId, raw.symbol.symbolId.slice(0, raw.symbol.symbolId.indexOf(':')));
-    assert.deepEqual(raw.calls.items[0].symbol, ['src/chain.ts#Function:middle', 5, 17], 'the symbolId after "<folderId>:", its line and column');
-    assert.deepEqual(raw.calls.items[0].calls?.items[0].symbol, ['src/chain.ts#Function:leaf', 1, 17], 'nested levels too');
+    assert.deepEqual(raw.calls.items[0][0], ['src/chain.ts#Function:middle', 5, 17], 'the symbolId after "<folderId>:", its line and column');
+    assert.deepEqual(raw.calls.items[0][2]?.[0][0], ['src/chain.ts#Function:leaf', 1, 17], 'nested levels too');
+    assert.equal(raw.calls.items[0].length, 3, 'a caller expanded in full: [symbol, callSites, calls], no leftOut');
+    assert.equal(raw.calls.items[1].length, 2, 'a library callee is not expanded: [symbol, callSites]');
     assert.equal(JSON.stringify(raw).includes(`${raw.folderId}:src/chain.ts#Function:middle`), false, 'the folderId is said once, not per row');
     const read = readCalls(raw);
     assert.deepEqual(read.items[0].symbol, { symbolId: `${raw.folderId}:src/chain.ts#Function:middle`, line: 5, column: 17 });
     assert.deepEqual(read.items[0].calls?.items[0].symbol, { symbolId: `${raw.folderId}:src/chain.ts#Function:leaf`, line: 1, column: 17 });
-    assert.deepEqual(raw.calls.items[1].symbol, read.items[1].symbol, 'a library callee is an object as it was');
+    assert.deepEqual(raw.calls.items[1][0], read.items[1].symbol, 'a library callee is an object as it was');
     assert.equal('external' in read.items[1].symbol, true);
   });
 
@@ -416,6 +421,27 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     );
     const limited = await h.calls<{ calls: Calls }>('find-callers', { ...leaf, depth: 2, callersLimit: 1 });
     assert.deepEqual(page(limited.calls.items[0].calls as Calls), [1, true, 2], 'callersLimit bounds every level');
+    const raw = (await h.ok<CallsData>('find-callers', { ...leaf, depth: 2, callersLimit: 1 })).data;
+    const [, , nested, leftOut] = raw.calls.items[0];
+    assert.deepEqual([nested?.length, leftOut], [1, 1], 'a cut level says how many it left out in the row, after its rows');
+  });
+
+  it("find-callers' definition names the row's positions in the order the answer gives them", async () => {
+    const described = findCallers.description.match(/rows \[([a-zA-Z, ]+)\]/)?.[1].split(', ');
+    assert.deepEqual(described, ['symbol', 'callSites', 'calls', 'leftOut']);
+    const raw = (await h.ok<CallsData>('find-callers', { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 })).data;
+    // Decoded from the definition's order alone: a row's positions become its keys.
+    const decode = (row: unknown[]): Record<string, unknown> =>
+      Object.fromEntries(row.map((v, i) => [described![i], described![i] === 'calls' ? (v as unknown[][]).map(decode) : v]));
+    const [middle] = raw.calls.items.map(decode);
+    assert.deepEqual(middle.symbol, ['src/chain.ts#Function:middle', 5, 17]);
+    assert.deepEqual(
+      (middle.calls as Record<string, unknown>[]).map((c) => [(c.symbol as unknown[])[0], (c.callSites as number[][]).map((x) => x[0])]),
+      [
+        ['src/chain.ts#Function:top', [10]],
+        ['src/chain.ts#Function:other', [14]],
+      ],
+    );
   });
 
   it('find-callees depth 2: a library callee is not expanded; recursion stops at a function already on the path; depth past 3 is refused', async () => {
@@ -569,14 +595,20 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
   });
 
   it('find-derived-types: every descendant breadth first with its depth; limits', async () => {
-    type Derived = { derivedTypes: { items: (SymbolOutput & { depth: number })[]; hasMore: boolean; totalCount: number }; source: string };
-    const shape = (await h.ok<Derived>('find-derived-types', at('src/shapes.ts', 'Shape', 'interface '))).data;
+    const derived = async (input: unknown) => {
+      const data = (await h.ok<DerivedTypesData>('find-derived-types', input)).data;
+      return { ...data, derivedTypes: { ...data.derivedTypes, items: readDerived(data) } };
+    };
+    const raw = (await h.ok<DerivedTypesData>('find-derived-types', at('src/shapes.ts', 'Shape', 'interface '))).data;
+    assert.deepEqual(raw.derivedTypes.items[0], ['src/shapes.ts#Class:Base', 5, 23, 1], 'a row [ref, line, column, depth] under the folderId');
+    assert.equal(raw.folderId, folderOf(raw.symbol.symbolId));
+    const shape = await derived(at('src/shapes.ts', 'Shape', 'interface '));
     assert.deepEqual(
       shape.derivedTypes.items.map((t) => `${readSymbol(t).name}@${t.depth}`),
       ['Base@1', 'Circle@2', 'Square@2', 'UnitSquare@3'],
     );
     assert.equal(shape.source, 'declarations');
-    const limited = (await h.ok<Derived>('find-derived-types', { ...at('src/shapes.ts', 'Shape', 'interface '), typesLimit: 2 })).data;
+    const limited = await derived({ ...at('src/shapes.ts', 'Shape', 'interface '), typesLimit: 2 });
     assert.deepEqual(
       [page(limited.derivedTypes), limited.derivedTypes.items.map((t) => readSymbol(t).name)],
       [
@@ -584,7 +616,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
         ['Base', 'Circle'],
       ],
     );
-    const leaf = (await h.ok<Derived>('find-derived-types', at('src/shapes.ts', 'UnitSquare', 'class '))).data;
+    const leaf = await derived(at('src/shapes.ts', 'UnitSquare', 'class '));
     assert.deepEqual(page(leaf.derivedTypes), [0, false, 0]);
   });
 
