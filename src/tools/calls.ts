@@ -11,6 +11,7 @@ import { documentSymbolTree, symbolOutputSchema, unsupportedFeature, walkSymbols
 import { resolveSymbol } from '../core/symbols/selectors';
 import type { ResolvedSymbol, SymbolOutput, SymbolSelector } from '../core/symbols/symbols';
 import { mapConcurrently } from '../core/util/concurrency';
+import { utf8Bytes } from '../core/chain/bounding';
 import { providerAnswered, providerAnswers } from '../core/symbols/providers';
 import { inputSchema, limited, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
@@ -61,6 +62,38 @@ function callRows(items: readonly BuiltItem[], folderId: string): CallRow[] {
     const leftOut = calls.totalCount - calls.items.length;
     return leftOut > 0 ? [s, callSites, callRows(calls.items, folderId), leftOut] : [s, callSites, callRows(calls.items, folderId)];
   });
+}
+
+/** Room the rest of a call answer (the queried symbol, envelope, snapshot, cursor, note) may take beside its rows. */
+const ANSWER_RESERVE_BYTES = 1024;
+
+/**
+ * Cuts deeper levels, the last first, until the rows fit `budget` bytes: the output bounding can
+ * only drop whole rows, and one caller's subtree must never leave a page without it. Each cut
+ * level's leftOut then counts what went. Answers whether anything was cut.
+ */
+function fitNested(top: readonly BuiltItem[], folderId: string, budget: number): boolean {
+  const size = () => utf8Bytes(JSON.stringify(callRows(top, folderId)));
+  let excess = size() - budget;
+  if (excess <= 0) return false;
+  const nested: Collection<BuiltItem>[] = [];
+  const walk = (items: readonly BuiltItem[]): void => {
+    for (const i of items) {
+      if (!i.calls) continue;
+      nested.push(i.calls);
+      walk(i.calls.items);
+    }
+  };
+  walk(top);
+  for (let n = nested.length - 1; n >= 0 && excess > 0; n--) {
+    const level = nested[n];
+    const kept = [...level.items];
+    // A row and its comma go with each item; the level's leftOut grows by a few digits, measured again below.
+    while (kept.length > 0 && excess > 0) excess -= utf8Bytes(JSON.stringify(callRows([kept.pop()!], folderId))) - 1;
+    level.items = kept;
+    if (excess <= 0) excess = size() - budget;
+  }
+  return true;
 }
 
 /** A call answer's items as objects again (symbols whole, each nested level a collection), at every level. */
@@ -137,12 +170,19 @@ async function calls(
   const items = await level(h.edges, { ...root, name: target.symbol.name }, (depth ?? 1) - 1, roots);
   const symbol = single(target, ctx);
   const folderId = folderOf(symbol.symbolId);
+  const cut = fitNested(items.items, folderId, ctx.maxOutputBytes - ANSWER_RESERVE_BYTES);
+  const said: Partial<PartialAnswer> = partial ?? (late > 0 ? unexpandedNote(late) : {});
+  const note = [
+    said.note,
+    cut ? 'Deeper levels were cut to fit the output limit (leftOut counts what each lost): ask about one of them for the rest.' : undefined,
+  ];
   return {
     symbol,
     folderId,
     calls: { ...items, items: callRows(items.items, folderId) },
     ...(unexpanded > 0 ? { unexpanded } : {}),
-    ...(partial ?? (late > 0 ? unexpandedNote(late) : {})),
+    ...said,
+    ...(cut ? { note: note.filter(Boolean).join(' ') } : {}),
   };
 }
 

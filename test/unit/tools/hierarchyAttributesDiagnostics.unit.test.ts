@@ -426,6 +426,24 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.deepEqual([nested?.length, leftOut], [1, 1], 'a cut level says how many it left out in the row, after its rows');
   });
 
+  it('find-callers depth 2 over the output limit: the deeper levels give way first, each cut counted in its leftOut, so the callers themselves stay listed', async () => {
+    const leaf = { ...at('src/chain.ts', 'leaf', 'function '), depth: 2 };
+    const whole = (await h.ok<CallsData>('find-callers', leaf)).data;
+    assert.deepEqual(tree(readCalls(whole) as Calls), [['middle', ['top', 'other']]]);
+    const rowBytes = Buffer.byteLength(JSON.stringify(whole.calls.items));
+    // Room for the rows less a few bytes (the answer keeps 1,024 B for the rest of it): the last nested caller must go.
+    h.setSettings({ defaultMaxOutputBytes: rowBytes + 1024 - 10 });
+    const envelope = await h.ok<CallsData>('find-callers', leaf);
+    const cut = envelope.data;
+    assert.ok(Buffer.byteLength(JSON.stringify(envelope)) <= rowBytes + 1024 - 10, 'the answer fits its limit');
+    const [, , nested, leftOut] = cut.calls.items[0];
+    assert.deepEqual([nested?.length, leftOut], [1, 1], 'middle keeps its first caller and counts the one cut');
+    assert.deepEqual(page(readCalls(cut).items[0].calls as Calls), [1, true, 2]);
+    assert.deepEqual(page(cut.calls), [1, false, 1], 'the callers themselves are all listed');
+    assert.match(cut.note ?? '', /cut to fit the output limit/);
+    assert.equal(cut.complete, undefined, 'bounded, not partial');
+  });
+
   it("find-callers' definition names the row's positions in the order the answer gives them", async () => {
     const described = findCallers.description.match(/rows \[([a-zA-Z, ]+)\]/)?.[1].split(', ');
     assert.deepEqual(described, ['symbol', 'callSites', 'calls', 'leftOut']);
