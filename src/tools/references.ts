@@ -305,7 +305,7 @@ export const findReferences = defineTool({
       plan.push({ absPath, targets: targets.slice(0, left) });
       left -= Math.min(left, targets.length);
     }
-    const referenceDocument = async ({ absPath, targets }: (typeof plan)[number]): Promise<{ document?: ReferenceDocument; outside?: number }> => {
+    const referenceDocument = async ({ absPath, targets }: (typeof plan)[number]): Promise<BuiltDocument> => {
       let doc: ResolvedDocument;
       try {
         doc = await ctx.document({ path: absPath }, undefined, 'reference');
@@ -360,7 +360,7 @@ export const findReferences = defineTool({
       const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines: lines.map(encodeLine) };
       if (doc.workspace.shortId !== folderId) document.folderId = doc.workspace.shortId;
       if (doc.staged && !view) document.staged = doc.staged.state as 'deleted' | 'unmapped';
-      return { document };
+      return { document, lines };
     };
     // Documents REFERENCE_DOCUMENTS_AT_ONCE at a time, so the round trips overlap; none started once the answer
     // exceeds the output limit (output bounding would drop those documents anyway, and each costs provider calls).
@@ -374,15 +374,23 @@ export const findReferences = defineTool({
       return r;
     });
     // Where each listed document's references end in the page, counting the documents outside the folders before it.
+    // The page ends where the output limit does, inside a document if it must: bounding drops whole documents, so one
+    // with more lines than the limit holds would leave the page empty, and without a cursor.
     const ends: number[] = [];
     let through = 0;
+    let room = ctx.maxOutputBytes - REFERENCES_RESERVE_BYTES;
     for (const [i, r] of done.entries()) {
       if (!r) break;
-      through += plan[i].targets.length;
-      if (r.document) {
-        items.push(r.document);
-        ends.push(through);
-      } else outside += r.outside ?? 0;
+      if (!r.document || !r.lines) {
+        through += plan[i].targets.length;
+        outside += r.outside ?? 0;
+        continue;
+      }
+      const part = linesWithin(r.document, r.lines, room);
+      if (part) items.push(part.document);
+      if (part) ends.push((through += part.references));
+      if (!part || part.document.lines.length < r.document.lines.length) break;
+      room -= part.bytes;
     }
     // Bounding keeps a prefix of the documents: the references they cover, and those after them only when none was dropped.
     const covered = (received: number) => (received >= items.length ? through : received > 0 ? ends[received - 1] : 0);
@@ -404,6 +412,24 @@ export const findReferences = defineTool({
     return data;
   },
 });
+
+/** Room find-references leaves beside its documents: the queried symbol, counts, a note, the envelope and a cursor (the residue gives way first). */
+const REFERENCES_RESERVE_BYTES = 2048;
+
+/** A listed document as built (its lines before encoding too), or how many references lie outside the folders. */
+type BuiltDocument = { document?: ReferenceDocument; lines?: ReferenceLine[]; outside?: number };
+
+/** The first lines of a document that fit `room` bytes, their bytes and how many references they hold; undefined when not one does. */
+function linesWithin(document: ReferenceDocument, lines: readonly ReferenceLine[], room: number) {
+  let bytes = utf8Bytes(JSON.stringify({ ...document, lines: [] }));
+  let references = 0;
+  let kept = 0;
+  for (; kept < lines.length && bytes + utf8Bytes(JSON.stringify(document.lines[kept])) + 1 <= room; kept++) {
+    bytes += utf8Bytes(JSON.stringify(document.lines[kept])) + 1;
+    references += lineReferences(lines[kept]).length;
+  }
+  return kept === 0 ? undefined : { document: { ...document, lines: document.lines.slice(0, kept) }, bytes, references };
+}
 
 /**
  * The residue of the symbol's name in its folder: every reference found (the declaration too) is

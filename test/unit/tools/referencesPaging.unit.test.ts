@@ -86,6 +86,31 @@ describe('find-references: a list of more than 1,000 references continued by cur
     assert.equal(pages[1].documents.items[0].path, pages[0].documents.items.at(-1)?.path);
   });
 
+  it('one document with more reference lines than the output limit holds: the page ends inside it and the cursor goes on there', async () => {
+    const host = new FakeHost();
+    const big = `import { Widget } from './widget';\n${Array.from({ length: 999 }, (_, j) => `export const w${j} = new Widget(); // ${'x'.repeat(90)}\n`).join('')}`;
+    const folder = host.addFolder('app', { 'src/widget.ts': DECL, 'src/big.ts': big });
+    const declPath = host.abs(folder, 'src/widget.ts');
+    const bigPath = host.abs(folder, 'src/big.ts');
+    host.setSymbols(declPath, symbolsIn(DECL, [{ name: 'Widget', kind: 'Class', from: 'export class' }]));
+    host.setSymbols(bigPath, []);
+    host.openDocument(declPath);
+    const uses = [...big.matchAll(/Widget/g)].map((m) => m.index);
+    host.navigation.locations = () => [
+      { absPath: declPath, range: { start: 13, end: 19 } },
+      ...uses.map((start) => ({ absPath: bigPath, range: { start, end: start + 6 } })),
+    ];
+    const h = await createHarness({ host });
+    // Its 1,000 lines take about 120 KB as rows, the output limit 64 KB: before, bounding dropped the one document and gave no cursor.
+    const { refs, pages } = await walk(h, 1000);
+    assert.ok(pages.length >= 2, `${pages.length} pages`);
+    assert.ok(
+      pages.every((p) => p.documents.items.length > 0),
+      'no page is empty',
+    );
+    assert.deepEqual(refs, [...uses.map((o) => `src/big.ts:${o}`), 'src/widget.ts:13']);
+  });
+
   it('editing a referencing file makes the cursor stale; a file without references does not', async () => {
     const { h, host, folder } = await setup();
     const first = (await h.ok<ReferencesData>('find-references', { symbol: SYMBOL })).data;
