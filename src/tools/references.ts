@@ -414,7 +414,7 @@ export const findReferences = defineTool({
 });
 
 /** Room find-references leaves beside its documents: the queried symbol, counts, a note, the envelope and a cursor (the residue gives way first). */
-const REFERENCES_RESERVE_BYTES = 2048;
+const REFERENCES_RESERVE_BYTES = 1024;
 
 /** A listed document as built (its lines before encoding too), or how many references lie outside the folders. */
 type BuiltDocument = { document?: ReferenceDocument; lines?: ReferenceLine[]; outside?: number };
