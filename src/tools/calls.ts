@@ -172,17 +172,14 @@ async function calls(
   const folderId = folderOf(symbol.symbolId);
   const cut = fitNested(items.items, folderId, ctx.maxOutputBytes - ANSWER_RESERVE_BYTES);
   const said: Partial<PartialAnswer> = partial ?? (late > 0 ? unexpandedNote(late) : {});
-  const note = [
-    said.note,
-    cut ? 'Deeper levels were cut to fit the output limit (leftOut counts what each lost): ask about one of them for the rest.' : undefined,
-  ];
+  const cutNote = 'Deeper levels were cut to fit the output limit (leftOut counts what each lost): ask about one of them for the rest.';
   return {
     symbol,
     folderId,
     calls: { ...items, items: callRows(items.items, folderId) },
     ...(unexpanded > 0 ? { unexpanded } : {}),
     ...said,
-    ...(cut ? { note: note.filter(Boolean).join(' ') } : {}),
+    ...(cut ? { note: said.note ? `${said.note} ${cutNote}` : cutNote } : {}),
   };
 }
 

@@ -387,9 +387,10 @@ export const findReferences = defineTool({
         continue;
       }
       const part = linesWithin(r.document, r.lines, room);
-      if (part) items.push(part.document);
-      if (part) ends.push((through += part.references));
-      if (!part || part.document.lines.length < r.document.lines.length) break;
+      if (!part) break;
+      items.push(part.document);
+      ends.push((through += part.references));
+      if (part.document.lines.length < r.document.lines.length) break;
       room -= part.bytes;
     }
     // Bounding keeps a prefix of the documents: the references they cover, and those after them only when none was dropped.
