@@ -33,6 +33,7 @@ const SUITES = [
   { name: 'realcode-cold', workspace: rxjsWorkspace, trusted: true, runs: 3, load: 16 },
   // @loopback/rest's sources: symbol edits where declarations start with decorators, on a real code base.
   { name: 'realcode-decorators', workspace: () => codeBaseWorkspace('loopback'), trusted: true },
+  { name: 'realcode-large', workspace: () => codeBaseWorkspace('effect'), trusted: true },
   // The MCP door: its server on (user settings), discovery files in a temp directory of the run (AGENT_WORKBENCH_MCP_DIR).
   { name: 'mcp', fixture: 'sample', trusted: true, settings: { 'agentWorkbench.mcp.enabled': true }, discoveryDir: true },
   // A real Python language server: pyright (a devDependency) started by the test extension test/extensions/python-lsp.

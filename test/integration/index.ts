@@ -19,6 +19,7 @@ const SUITES: Record<string, string[]> = {
   python: ['python.test.js'],
   'realcode-cold': ['realcodeCold.test.js'],
   'realcode-decorators': ['realcodeDecorators.test.js'],
+  'realcode-large': ['realcodeLarge.test.js'],
   mcp: ['mcp.test.js'],
   'mcp-untrusted': ['mcpUntrusted.test.js'],
   check: ['check.test.js'],
