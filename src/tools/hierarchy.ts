@@ -3,7 +3,7 @@ import { defineTool } from '../core/chain/definition';
 import type { ResolvedDocument, ToolContext } from '../core/documents/context';
 import { revise, ToolError } from '../core/chain/envelope';
 import type { HostSymbol } from '../core/documents/editorPort';
-import { partialProperties, whenCovered } from '../core/symbols/readiness';
+import { inTimeOrNot, partialProperties, READINESS, whenCovered } from '../core/symbols/readiness';
 import type { PartialAnswer } from '../core/symbols/readiness';
 import { collectionOutput, cursorInput, limitParameter, symbolSelectorInput } from '../core/chain/schemas';
 import type { JsonSchema } from '../core/chain/schemas';
@@ -116,11 +116,21 @@ export const getTypeHierarchy = defineTool({
 
 const MAX_VISITED = 500;
 
-/** Every type below a type, breadth first, with its depth (1 = direct). */
-async function descendants(
-  ctx: ToolContext,
-  root: ResolvedSymbol,
-): Promise<{ items: (SymbolOutput & { depth: number })[]; external: AnySymbol[]; source: HierarchySource; complete: boolean }> {
+/** The types below a type found so far; `late`: the walk stopped where the call's time ran short. */
+interface Descendants {
+  items: (SymbolOutput & { depth: number })[];
+  external: AnySymbol[];
+  source: HierarchySource;
+  complete: boolean;
+  late?: { depth: number };
+}
+
+/**
+ * Every type below a type, breadth first, with its depth (1 = direct). Near the call's timeout the
+ * walk stops and answers what it found: a type most of a large project derives from (effect's
+ * Pipeable) takes a subtypes query per type found, longer than a call may run.
+ */
+async function descendants(ctx: ToolContext, root: ResolvedSymbol): Promise<Descendants> {
   const seen = new Set<string>([root.symbolId]);
   const items: (SymbolOutput & { depth: number })[] = [];
   const external: AnySymbol[] = [];
@@ -129,7 +139,8 @@ async function descendants(
   for (let depth = 1; frontier.length > 0; depth++) {
     const next: ResolvedSymbol[] = [];
     for (const t of frontier) {
-      const down = await subtypes(ctx, t);
+      const down = ctx.cancelled || ctx.remainingMs() < READINESS.marginMs ? undefined : await inTimeOrNot(ctx, subtypes(ctx, t));
+      if (!down) return { items, external, source, complete: false, late: { depth } };
       if (down.source === 'declarations') source = 'declarations';
       for (const s of down.items) {
         if (isExternal(s)) {
@@ -213,20 +224,29 @@ export const findDerivedTypes = defineTool({
     const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
     const page = paged(ctx, 'derivedTypes', sorted, input.typesLimit);
     const symbol = single(target, ctx);
+    const said = partial ?? (found.late ? lateNote(found.items.length, found.late.depth) : undefined);
     const folderId = folderOf(symbol.symbolId);
     return {
       symbol,
       folderId,
-      derivedTypes: { ...page, items: page.items.map((s) => derivedRow(s, folderId)), hasMore: page.hasMore || !found.complete },
+      // Cut by time, the walk is not continued by cursor: it would run short again at the same place.
+      derivedTypes: { ...page, items: page.items.map((s) => derivedRow(s, folderId)), hasMore: page.hasMore || (!found.complete && !found.late) },
       source: found.source,
-      ...partial,
+      ...said,
     };
   },
 });
 
-async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: ResolvedSymbol): Promise<SymbolOutput[]> {
+/** Said by an answer whose walk of derived types ran short of time. */
+const lateNote = (found: number, depth: number): PartialAnswer => ({
+  complete: false,
+  note: `Partial: the walk of derived types ran short of time at depth ${depth}, after ${found} types. Ask about one of the types listed for those below it.`,
+});
+
+async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: ResolvedSymbol): Promise<{ found: SymbolOutput[]; walk: Descendants }> {
   const found: SymbolOutput[] = [];
-  for (const derived of (await descendants(ctx, owner)).items) {
+  const walk = await descendants(ctx, owner);
+  for (const derived of walk.items) {
     const d = await resolveSymbol(ctx, { symbolId: derived.symbolId });
     const roots = await documentSymbolTree(ctx, d.document);
     for (const member of d.symbol.children.filter((c) => c.name === target.symbol.name)) {
@@ -238,7 +258,7 @@ async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: Reso
     const s = await symbolForItem(ctx, { name: target.symbol.name, kind: target.symbol.kind, absPath: t.absPath, selectionRange: t.range });
     if (!isExternal(s) && s.symbolId !== target.symbolId && s.name === target.symbol.name) found.push(s);
   }
-  return found;
+  return { found, walk };
 }
 
 export type OverridesData = { symbol: SymbolOutput; overrides: Collection<SymbolOutput> } & Partial<PartialAnswer>;
@@ -273,14 +293,15 @@ export const findOverrides = defineTool({
       );
     }
     const owner = await resolveSymbol(ctx, { symbolId: target.symbolId.replace(/\/[^/]*$/, '') });
-    const { answer: found, partial } = await whenCovered(
+    const { answer, partial } = await whenCovered(
       ctx,
       target.document,
       'overrides',
       () => overridesOf(ctx, target, owner),
-      (list) => list.length === 0,
+      ({ found }) => found.length === 0,
     );
-    return { symbol: single(target, ctx), overrides: paged(ctx, 'overrides', unique(found), input.overridesLimit), ...partial };
+    const said = partial ?? (answer.walk.late ? lateNote(answer.walk.items.length, answer.walk.late.depth) : undefined);
+    return { symbol: single(target, ctx), overrides: paged(ctx, 'overrides', unique(answer.found), input.overridesLimit), ...said };
   },
 });
 

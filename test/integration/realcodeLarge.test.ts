@@ -81,6 +81,41 @@ describe('a large real code base: effect, answers larger than a page', function 
   });
 });
 
+describe('effect: large answers of the other tools, and a rename of 1,568 references reviewed', function () {
+  this.timeout(600_000);
+
+  after(async () => {
+    await invoke('transaction-rollback', {});
+  });
+
+  it('overloads, hover, context, implementations, hierarchy, derived types of Pipeable (most of effect), diagnostics, callees; a rename of dual and its previews: each answers within the limit, no cut list empty', async () => {
+    const effect = { name: 'Effect', path: 'src/Effect.ts', kind: 'Interface' };
+    const calls: [string, unknown][] = [
+      ['find-overloads', { symbol: { name: 'pipe', path: 'src/Function.ts', overload: 20 }, overloadsLimit: 1000 }],
+      ['get-symbol-info', { symbol: { name: 'pipe', path: 'src/Function.ts', overload: 20 } }],
+      ['get-code-context', { location: sel('src/Effect.ts', 'Effect<out A', 'export interface ').location, contextLines: 500 }],
+      ['find-implementations', { symbol: effect }],
+      ['get-type-hierarchy', { symbol: effect }],
+      // Every Effect type derives from Pipeable: the walk takes longer than a call may run, and answers what it found.
+      ['find-derived-types', { symbol: { name: 'Pipeable', path: 'src/Pipeable.ts', kind: 'Interface' }, typesLimit: 1000 }],
+      ['get-diagnostics', { documents: [{ path: 'src/Effect.ts' }] }],
+      ['find-callees', { symbol: { name: 'dual', path: 'src/Function.ts' }, depth: 3 }],
+      ['rename-symbol', { symbol: { name: 'dual', path: 'src/Function.ts' }, newName: 'dualRenamed', includeDiff: true }],
+      ['transaction-preview', { includeDiff: true }],
+      ['transaction-preview', {}],
+      ['transaction-preview', { document: { path: 'src/Effect.ts' }, includeDiff: true }],
+      ['get-code-context', { location: sel('src/Effect.ts', 'Effect<out A', 'export interface ').location, view: 'staged' }],
+    ];
+    for (const [tool, input] of calls) {
+      const e = await invoke(tool, input);
+      const d = expectOk<Record<string, unknown>>(e).data;
+      assert.ok(bytes(e) <= LIMIT, `${tool}: ${bytes(e)} B`);
+      assert.deepEqual(emptyCutLists(d), [], `${tool}: a list cut to nothing`);
+      console.log(`      ${tool}: ${bytes(e)} B${d.complete === false ? ` (partial: ${String(d.note)})` : ''}`);
+    }
+  });
+});
+
 async function rawPosition(path: string, text: string): Promise<[vscode.Uri, vscode.Position]> {
   const uri = vscode.Uri.joinPath(vscode.workspace.workspaceFolders![0].uri, path);
   const doc = await vscode.workspace.openTextDocument(uri);

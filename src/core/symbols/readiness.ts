@@ -232,7 +232,10 @@ export interface PartialAnswer {
 
 /** The optional fields of an answer that may be partial (present only when it is). */
 export const partialProperties: Record<string, JsonSchema> = {
-  complete: { const: false, description: 'Only when partial: a language service was still loading the project.' },
+  complete: {
+    const: false,
+    description: 'Only when partial: a language service was still loading the project, or the call ran short of time (note says which).',
+  },
   note: { type: 'string' },
 };
 

@@ -638,6 +638,32 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.deepEqual(page(leaf.derivedTypes), [0, false, 0]);
   });
 
+  it('find-derived-types near the timeout: the types found so far come back, said to be partial, not a Timeout or "still loading"', async () => {
+    // 2 s to answer, the walk stops 1.5 s before: Shape's subtypes at once, Base's after 700 ms, then no time for Circle's.
+    Object.assign(READINESS, { marginMs: 1_500 });
+    h.settings.defaultTimeoutSeconds = 2;
+    const slow = host.typeHierarchy.bind(host);
+    let asked = 0;
+    host.typeHierarchy = async (absPath, offset, direction) => {
+      if (direction === 'subtypes' && asked++ > 0) await new Promise((resolve) => setTimeout(resolve, 700));
+      return slow(absPath, offset, direction);
+    };
+    try {
+      const d = (await h.ok<DerivedTypesData>('find-derived-types', at('src/shapes.ts', 'Shape', 'interface '))).data;
+      assert.deepEqual(
+        readDerived(d).map((t) => `${readSymbol(t).name}@${t.depth}`),
+        ['Base@1', 'Circle@2', 'Square@2'],
+        'the first two levels came back; UnitSquare, below Square, was not reached',
+      );
+      assert.equal(d.complete, false);
+      assert.match(d.note ?? '', /ran short of time at depth 3, after 3 types/);
+      assert.equal(d.derivedTypes.hasMore, false, 'not continued by cursor: the walk would run short again');
+    } finally {
+      Object.assign(READINESS, { marginMs: 3_000 });
+      host.typeHierarchy = slow;
+    }
+  });
+
   // ------------------------------------------------------------ find-overrides
 
   it('find-overrides: members of derived types with the same name, through every level, each once', async () => {
