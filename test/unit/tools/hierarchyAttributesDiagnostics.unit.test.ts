@@ -666,6 +666,32 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
 
   // ------------------------------------------------------------ find-overrides
 
+  it('find-overrides near the timeout: the overrides in the derived types reached come back, said to be partial', async () => {
+    Object.assign(READINESS, { marginMs: 1_500 });
+    h.settings.defaultTimeoutSeconds = 2;
+    const slow = host.typeHierarchy.bind(host);
+    let asked = 0;
+    // Base's subtypes at once, Circle's and Square's after 700 ms: the walk stops before UnitSquare's.
+    host.typeHierarchy = async (absPath, offset, direction) => {
+      if (direction === 'subtypes' && asked++ > 0) await new Promise((resolve) => setTimeout(resolve, 700));
+      return slow(absPath, offset, direction);
+    };
+    // Without the implementation provider, which would name UnitSquare.area on its own.
+    host.navigation.locations = (feature, absPath, offset) =>
+      feature === 'definition' ? service.definition(absPath, offset) : feature === 'references' ? service.references(absPath, offset) : undefined;
+    try {
+      const d = (
+        await h.ok<{ overrides: { items: SymbolOutput[] }; complete?: boolean; note?: string }>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))
+      ).data;
+      assert.deepEqual(names(d.overrides.items), ['Circle.area', 'Square.area']);
+      assert.equal(d.complete, false);
+      assert.match(d.note ?? '', /ran short of time at depth 2, after 2 types/);
+    } finally {
+      Object.assign(READINESS, { marginMs: 3_000 });
+      host.typeHierarchy = slow;
+    }
+  });
+
   it('find-overrides: members of derived types with the same name, through every level, each once', async () => {
     type Overrides = { symbol: SymbolOutput; overrides: { items: SymbolOutput[]; hasMore: boolean; totalCount: number } };
     const area = (await h.ok<Overrides>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))).data;
