@@ -30,7 +30,13 @@ export function run(): Promise<void> {
         );
       });
     });
-    server.on('error', reject);
+    // After a window reload the extension host before may still hold the port while it shuts down
+    // (deactivate writes what it kept): listen again until it lets go, 30 s at most.
+    const started = Date.now();
+    server.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EADDRINUSE' && Date.now() - started < 30_000) setTimeout(() => server.listen(port, '127.0.0.1'), 250);
+      else reject(error);
+    });
     server.listen(port, '127.0.0.1');
   });
 }
