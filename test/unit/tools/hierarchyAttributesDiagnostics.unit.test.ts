@@ -638,8 +638,8 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     assert.deepEqual(page(leaf.derivedTypes), [0, false, 0]);
   });
 
-  it('find-derived-types near the timeout: the types found so far come back, said to be partial, not a Timeout or "still loading"', async () => {
-    // 2 s to answer, the walk stops 1.5 s before: Shape's subtypes at once, Base's after 700 ms, then no time for Circle's.
+  /** Runs `body` with 2 s to answer, walks stopping 1.5 s before, and every subtypes query after the first taking 700 ms. */
+  async function withSlowSubtypes(body: () => Promise<void>): Promise<void> {
     Object.assign(READINESS, { marginMs: 1_500 });
     h.settings.defaultTimeoutSeconds = 2;
     const slow = host.typeHierarchy.bind(host);
@@ -649,6 +649,16 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       return slow(absPath, offset, direction);
     };
     try {
+      await body();
+    } finally {
+      Object.assign(READINESS, { marginMs: 3_000 });
+      host.typeHierarchy = slow;
+    }
+  }
+
+  it('find-derived-types near the timeout: the types found so far come back, said to be partial, not a Timeout or "still loading"', async () => {
+    // Shape's subtypes at once, Base's after 700 ms, then no time for Circle's.
+    await withSlowSubtypes(async () => {
       const d = (await h.ok<DerivedTypesData>('find-derived-types', at('src/shapes.ts', 'Shape', 'interface '))).data;
       assert.deepEqual(
         readDerived(d).map((t) => `${readSymbol(t).name}@${t.depth}`),
@@ -658,38 +668,24 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       assert.equal(d.complete, false);
       assert.match(d.note ?? '', /ran short of time at depth 3, after 3 types/);
       assert.equal(d.derivedTypes.hasMore, false, 'not continued by cursor: the walk would run short again');
-    } finally {
-      Object.assign(READINESS, { marginMs: 3_000 });
-      host.typeHierarchy = slow;
-    }
+    });
   });
 
   // ------------------------------------------------------------ find-overrides
 
   it('find-overrides near the timeout: the overrides in the derived types reached come back, said to be partial', async () => {
-    Object.assign(READINESS, { marginMs: 1_500 });
-    h.settings.defaultTimeoutSeconds = 2;
-    const slow = host.typeHierarchy.bind(host);
-    let asked = 0;
-    // Base's subtypes at once, Circle's and Square's after 700 ms: the walk stops before UnitSquare's.
-    host.typeHierarchy = async (absPath, offset, direction) => {
-      if (direction === 'subtypes' && asked++ > 0) await new Promise((resolve) => setTimeout(resolve, 700));
-      return slow(absPath, offset, direction);
-    };
+    // Base's subtypes at once, Circle's after 700 ms: the walk stops before UnitSquare's.
     // Without the implementation provider, which would name UnitSquare.area on its own.
     host.navigation.locations = (feature, absPath, offset) =>
       feature === 'definition' ? service.definition(absPath, offset) : feature === 'references' ? service.references(absPath, offset) : undefined;
-    try {
+    await withSlowSubtypes(async () => {
       const d = (
         await h.ok<{ overrides: { items: SymbolOutput[] }; complete?: boolean; note?: string }>('find-overrides', at('src/shapes.ts', 'area', 'abstract '))
       ).data;
       assert.deepEqual(names(d.overrides.items), ['Circle.area', 'Square.area']);
       assert.equal(d.complete, false);
       assert.match(d.note ?? '', /ran short of time at depth 2, after 2 types/);
-    } finally {
-      Object.assign(READINESS, { marginMs: 3_000 });
-      host.typeHierarchy = slow;
-    }
+    });
   });
 
   it('find-overrides: members of derived types with the same name, through every level, each once', async () => {
