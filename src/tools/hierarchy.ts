@@ -240,7 +240,7 @@ export const findDerivedTypes = defineTool({
 /** Said by an answer whose walk of derived types ran short of time. */
 const lateNote = (found: number, depth: number): PartialAnswer => ({
   complete: false,
-  note: `Partial: the walk of derived types ran short of time at depth ${depth}, after ${found} types. Ask about one of the types listed for those below it.`,
+  note: `Partial: the walk of derived types ran short of time at depth ${depth}, after ${found} types. Ask again (a busy or loading service answers sooner later), or ask about a type listed for those below it.`,
 });
 
 async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: ResolvedSymbol): Promise<{ found: SymbolOutput[]; walk: Descendants }> {

@@ -666,7 +666,7 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
         'the first two levels came back; UnitSquare, below Square, was not reached',
       );
       assert.equal(d.complete, false);
-      assert.match(d.note ?? '', /ran short of time at depth 3, after 3 types/);
+      assert.match(d.note ?? '', /ran short of time at depth 3, after 3 types\. Ask again/);
       assert.equal(d.derivedTypes.hasMore, false, 'not continued by cursor: the walk would run short again');
     });
   });
