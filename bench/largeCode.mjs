@@ -179,13 +179,20 @@ export function summarize(codeBase, result, failures = []) {
   const renameNote = `${group(result.rename.edits)} edits in ${group(result.rename.files)} files`;
   pair(`rename hasProperty: stage + preview against the raw rename provider`, 'rename.stagePreview', 'rename.rawRename', TARGETS.stagePreview, renameNote);
   pair(
+    `rename hasProperty: staged and reviewed in one call (rename-symbol with includeDiff) against the raw rename provider`,
+    'rename.stageReview',
+    'rename.rawRename',
+    TARGETS.stagePreview,
+    renameNote,
+  );
+  pair(
     `rename hasProperty: transaction-commit against applyEdit + saveAll of the same edit`,
     'rename.commit',
     'rename.rawApplySave',
     TARGETS.commit,
     renameNote,
   );
-  for (const id of ['rename.commit', 'rename.rawApplySave', 'rename.stagePreview', 'rename.rawRename']) {
+  for (const id of ['rename.commit', 'rename.rawApplySave', 'rename.stagePreview', 'rename.stageReview', 'rename.rawRename']) {
     const r = row(id);
     if (r?.status === 'failed') lines.push(`| ${cell(r.label)} | FAILED: ${cell(r.error.split('\n')[0])} |  |  |  | ✗ |`);
   }

@@ -286,7 +286,7 @@ async function measure(): Promise<void> {
   // ---- 3. rename: stage + preview beside the raw provider; commit beside applyEdit + save of the raw edit
   let current = RENAME.name;
   const other = (name: string): string => (name === RENAME.name ? `${RENAME.name}Renamed` : RENAME.name);
-  const samples: Record<string, number[]> = { rawRename: [], stagePreview: [], stageOnly: [], previewOnly: [], commit: [], rawApplySave: [] };
+  const samples: Record<string, number[]> = { rawRename: [], stagePreview: [], stageOnly: [], previewOnly: [], stageReview: [], commit: [], rawApplySave: [] };
   const timed = async (f: () => Promise<unknown> | Thenable<unknown>): Promise<number> => {
     const t = performance.now();
     await f();
@@ -330,6 +330,12 @@ async function measure(): Promise<void> {
           ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
           // Neither side measured while the other's after-work (the review panel's refresh) runs.
           await sleep(500);
+          // The same review in one call: rename-symbol answers each file's word diff (includeDiff).
+          const r = await offsetOf(RENAME, current);
+          const input = { symbol: symbolAt(RENAME, r.at, current), newName: other(current), includeDiff: true };
+          samples.stageReview.push(await timed(async () => ok('rename-symbol includeDiff', await invokeLm(tool('rename-symbol'), input))));
+          ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
+          await sleep(500);
         }
       }),
     );
@@ -370,6 +376,7 @@ async function measure(): Promise<void> {
     stagePreview: 'rename-symbol + transaction-preview via vscode.lm (staged, nothing written)',
     stageOnly: 'of which rename-symbol via vscode.lm',
     previewOnly: 'of which transaction-preview via vscode.lm',
+    stageReview: 'rename-symbol with includeDiff via vscode.lm (staged and reviewed in one call: word diffs within the output limit, nothing written)',
     rawApplySave: 'workspace.applyEdit + saveAll of the raw edit (raw)',
     commit:
       'transaction-commit via vscode.lm, allowNewErrors (drift checks, journal, write, save, byte-for-byte verification; the type check is measured below)',

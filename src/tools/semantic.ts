@@ -115,6 +115,10 @@ export const renameSymbol = defineTool({
     if (converted.changes.length === 0) {
       throw nothingChanged('The rename provider returned no edits', 'Check that symbol points at a name the language service knows.');
     }
+    // A file not staged before is staged as exactly its edits applied: its residue follows from the scan ahead.
+    const edited = new Map(
+      converted.documents.filter((d) => tm.stagedView(workspace, d.path) === undefined).map((d) => [d.path, { before: d.before, edits: d.textEdits }]),
+    );
     const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
     // Scanned in the staged texts: what the rename changed no longer spells the old name.
     const scanned = oldName === guess ? await ahead : undefined;
@@ -126,7 +130,7 @@ export const renameSymbol = defineTool({
       textOf: stagedText,
       extraPaths: tm.changedDocuments(workspace).flatMap((d) => (d.path !== null && d.path !== d.origin?.path ? [d.path] : [])),
       inside: input.newName,
-      ...(scanned ? { ahead: scanned } : {}),
+      ...(scanned ? { ahead: scanned, edited } : {}),
     });
     const data = { ...staged, residue };
     return input.includeDiff ? reviewed(ctx, workspace, data) : data;

@@ -14,7 +14,7 @@
  */
 import * as path from 'node:path';
 import type { JsonSchema } from '../chain/schemas';
-import type { EditorPort } from '../documents/editorPort';
+import type { EditorPort, HostTextEdit } from '../documents/editorPort';
 import { LanguageIndex } from '../documents/languages';
 import { LineIndex } from '../documents/text';
 import type { Workspace } from '../documents/workspaces';
@@ -64,20 +64,55 @@ export function wholeWords(text: string, name: string, languageId: string): numb
   if (name.length === 0) return [];
   // indexOf finds the name at memory speed; only the characters around each hit are tested (a
   // lookbehind regular expression over every file was most of a rename's residue scan).
-  const before = JS_FAMILY.includes(languageId) ? WORD_BEFORE_JS : WORD_BEFORE;
   const starts: number[] = [];
-  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) {
-    if (at > 0 && before.test(charBefore(text, at))) continue;
-    const end = at + name.length;
-    if (end < text.length && WORD_AFTER.test(String.fromCodePoint(text.codePointAt(end) as number))) continue;
-    starts.push(at);
-  }
+  for (let at = text.indexOf(name); at !== -1; at = text.indexOf(name, at + 1)) if (wholeWordAt(text, at, name, languageId)) starts.push(at);
   return starts;
 }
 
 const WORD_BEFORE_JS = /^[\p{ID_Continue}$#\u200c\u200d]$/u;
 const WORD_BEFORE = /^[\p{ID_Continue}$]$/u;
 const WORD_AFTER = /^[\p{ID_Continue}$\u200c\u200d]$/u;
+
+/**
+ * wholeWords(applied, name) from the starts in the text before the edits: a start away from every
+ * edit moves by the edits before it; around each edit the applied text is searched again, since an
+ * edit changes its neighbours' word bounds. A rename's staged files are not scanned whole again.
+ */
+export function wholeWordsAfterEdits(applied: string, before: readonly number[], edits: readonly HostTextEdit[], name: string, languageId: string): number[] {
+  if (name.length === 0) return [];
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  // A code point before or after a word may be a surrogate pair: two units of margin each side.
+  const near = (start: number, e: HostTextEdit) => e.start < start + name.length + 2 && e.start + e.length > start - 2;
+  const found = new Set<number>();
+  let i = 0;
+  let shift = 0;
+  for (const start of before) {
+    while (i < sorted.length && sorted[i].start + sorted[i].length <= start - 2) {
+      shift += sorted[i].newText.length - sorted[i].length;
+      i++;
+    }
+    if (i < sorted.length && near(start, sorted[i])) continue;
+    found.add(start + shift);
+  }
+  const isWord = (at: number) => wholeWordAt(applied, at, name, languageId);
+  shift = 0;
+  for (const e of sorted) {
+    const from = Math.max(0, e.start + shift - name.length - 2);
+    // Searched in the window alone: indexOf on the whole text would run on to the next occurrence, or the end.
+    const window = applied.slice(from, e.start + shift + e.newText.length + 2 + name.length);
+    for (let k = window.indexOf(name); k !== -1; k = window.indexOf(name, k + 1)) if (isWord(from + k)) found.add(from + k);
+    shift += e.newText.length - e.length;
+  }
+  return [...found].sort((a, b) => a - b);
+}
+
+/** Whether name at offset is a whole word of text (see wholeWords). */
+function wholeWordAt(text: string, at: number, name: string, languageId: string): boolean {
+  const before = JS_FAMILY.includes(languageId) ? WORD_BEFORE_JS : WORD_BEFORE;
+  if (at > 0 && before.test(charBefore(text, at))) return false;
+  const end = at + name.length;
+  return !(end < text.length && WORD_AFTER.test(String.fromCodePoint(text.codePointAt(end) as number)));
+}
 
 /** The code point that ends just before offset (a surrogate pair read whole). */
 function charBefore(text: string, offset: number): string {
@@ -321,9 +356,15 @@ export interface ResidueQuestion {
   limit?: number;
   /** What scanAhead read and found for the same name: a file whose text is still that is not read or scanned again. */
   ahead?: ReadonlyMap<string, ResidueFile>;
+  /**
+   * Per path, edits whose result is exactly the text textOf now gives, and the text they apply to
+   * (a rename's files that were not staged before it): where scanAhead read that text, the starts
+   * are moved across the edits rather than searched for in the whole file again.
+   */
+  edited?: ReadonlyMap<string, { before: string; edits: readonly HostTextEdit[] }>;
 }
 
-type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor' | 'textOf' | 'extraPaths' | 'ahead'>;
+type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor' | 'textOf' | 'extraPaths' | 'ahead' | 'edited'>;
 
 /** The folder's files of the symbol's language family, each as textOf or the editor gives it (undefined: not scanned), with the name's starts. */
 async function scanFiles(q: Scan): Promise<{ files: ResidueFile[]; languages: string[] }> {
@@ -339,6 +380,10 @@ async function scanFiles(q: Scan): Promise<{ files: ResidueFile[]; languages: st
     const before = q.ahead?.get(c.path);
     // Read ahead moments ago and not staged since: as it was read then.
     if (before && (given === undefined || given === before.text)) return before;
+    const edited = q.edited?.get(c.path);
+    if (before?.starts && given !== undefined && edited?.before === before.text) {
+      return { path: c.path, text: given, languageId: c.languageId, starts: wholeWordsAfterEdits(given, before.starts, edited.edits, q.name, c.languageId) };
+    }
     const text = given ?? (await q.editor.readDocument(path.join(q.workspace.fsPath, c.path)))?.text;
     if (text === undefined) return undefined;
     return { path: c.path, text, languageId: c.languageId, starts: wholeWords(text, q.name, c.languageId) };

@@ -282,31 +282,90 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
 /**
  * Only the counts (no hunks), as diffTexts counts them. The lines both texts begin with are not
  * split or walked (the walk would pair them one by one), nor those they end with beyond a margin
- * the resync search can never reach from a changed line: a staged rename counts 160 files.
+ * the resync search can never reach from a changed line; nor, between changes, a long stretch of
+ * lines that agree: a staged rename counts 160 files, some of 28,000 lines edited at both ends.
  */
 export function lineCounts(original: string, updated: string): LineCounts {
   if (original === updated) return { addedLines: 0, removedLines: 0, changedLines: 0 };
+  const counter = lineCounter();
+  // Everything before o and u (line starts, the texts in step there) is counted.
+  let o = 0;
+  let u = 0;
+  for (;;) {
+    const p = commonPrefix(original, updated, Math.min(original.length - o, updated.length - u), o, u);
+    if (o + p === original.length && u + p === updated.length) break;
+    // The line holding the difference (o is a line start; lastIndexOf would read a negative start as 0).
+    const startO = p === 0 ? o : original.lastIndexOf('\n', o + p - 1) + 1;
+    const startU = u + (startO - o);
+    const end = changesEnd(original, updated, o + p, u + p);
+    if (end) {
+      const ops: [Op['kind'], number][] = [];
+      walkScript(splitLinesKeepEnds(original.slice(startO, end[0])), splitLinesKeepEnds(updated.slice(startU, end[1])), (kind, count) =>
+        ops.push([kind, count]),
+      );
+      // Ending in step, with every line the walk looked at inside the piece: the whole walk would have counted the same.
+      const [lastKind, lastCount] = ops[ops.length - 1] ?? ['-', 0];
+      if (lastKind === ' ' && lastCount > RESYNC_SEARCH + RESYNC_LINES) {
+        for (const [kind, count] of ops) counter.add(kind, count);
+        o = end[0];
+        u = end[1];
+        continue;
+      }
+    }
+    countRest(original.slice(startO), updated.slice(startU), counter.add);
+    break;
+  }
+  return counter.result();
+}
+
+/**
+ * Where a group of changes ends, from its first difference at (o, u): after each changed line the
+ * texts are taken to be in step again (a rename changes lines in place); a run of more than
+ * MARGIN_LINES agreeing lines there ends the group MARGIN_LINES into it. Undefined: no such run
+ * before the texts end (or they do not get in step again).
+ */
+function changesEnd(original: string, updated: string, o: number, u: number): [number, number] | undefined {
+  for (;;) {
+    const nextO = original.indexOf('\n', o) + 1;
+    const nextU = updated.indexOf('\n', u) + 1;
+    if (nextO === 0 || nextU === 0) return undefined;
+    const run = commonPrefix(original, updated, Math.min(original.length - nextO, updated.length - nextU), nextO, nextU);
+    let cut = nextO;
+    let lines = 0;
+    while (lines < MARGIN_LINES && cut < nextO + run) {
+      const nl = original.indexOf('\n', cut);
+      if (nl < 0 || nl >= nextO + run) break;
+      cut = nl + 1;
+      lines++;
+    }
+    if (lines === MARGIN_LINES) return [cut, nextU + (cut - nextO)];
+    if (nextO + run === original.length || nextU + run === updated.length) return undefined;
+    o = nextO + run;
+    u = nextU + run;
+  }
+}
+
+/** The counts of two texts whose first lines may agree, walked from the first difference to the margin after the last. */
+function countRest(original: string, updated: string, add: (kind: Op['kind'], count: number) => void): void {
   const max = Math.min(original.length, updated.length);
   const p = commonPrefix(original, updated, max);
-  const start = original.lastIndexOf('\n', p - 1) + 1;
+  const start = p === 0 ? 0 : original.lastIndexOf('\n', p - 1) + 1;
   const s = commonSuffix(original, updated, max - start);
   // The common tail after its first line break (a break both texts have), then MARGIN_LINES of it kept.
   let cut = original.indexOf('\n', original.length - s) + 1 || original.length;
   for (let kept = 0; kept < MARGIN_LINES && cut < original.length; kept++) cut = original.indexOf('\n', cut) + 1 || original.length;
   const tail = original.length - cut;
-  const counter = lineCounter();
-  walkScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)), counter.add);
-  return counter.result();
+  walkScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)), add);
 }
 
 /** Characters compared at once while looking for the first difference (a slice comparison is a memory compare; a loop of charCodeAt was most of a rename's line counts). */
 const CHUNK = 2048;
 
-/** The length of the longest common prefix of a and b, at most max. */
-function commonPrefix(a: string, b: string, max: number): number {
+/** The length of the longest common prefix of a from offset i and b from offset j, at most max. */
+function commonPrefix(a: string, b: string, max: number, i = 0, j = 0): number {
   let p = 0;
-  while (p + CHUNK <= max && a.slice(p, p + CHUNK) === b.slice(p, p + CHUNK)) p += CHUNK;
-  while (p < max && a.charCodeAt(p) === b.charCodeAt(p)) p++;
+  while (p + CHUNK <= max && a.slice(i + p, i + p + CHUNK) === b.slice(j + p, j + p + CHUNK)) p += CHUNK;
+  while (p < max && a.charCodeAt(i + p) === b.charCodeAt(j + p)) p++;
   return p;
 }
 

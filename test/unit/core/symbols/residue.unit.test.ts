@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
-import { languageFamily, residueKinds, residueOf, wholeWords } from '../../../../src/core/symbols/residue';
+import { applyEdits } from '../../../../src/core/transactions/editorEdits';
+import { languageFamily, residueKinds, residueOf, wholeWords, wholeWordsAfterEdits } from '../../../../src/core/symbols/residue';
+import type { HostTextEdit } from '../../../../src/core/documents/editorPort';
 import type { ResidueFile } from '../../../../src/core/symbols/residue';
 
 /** The kind of each whole-word occurrence of name in a text, in order. */
@@ -14,6 +16,35 @@ describe('core/symbols/residue: the name left where a language service did not l
     assert.deepEqual(wholeWords(text, 'add', 'typescript'), [0, text.indexOf('x.add') + 2, text.indexOf('(add)') + 1]);
     assert.deepEqual(wholeWords('#add', 'add', 'python'), [1], 'in Python # starts a comment, not a name');
     assert.deepEqual(wholeWords('names: add, add2, $', 'add', 'python'), [7]);
+  });
+
+  it("a rename's staged text: the starts moved across its edits are the whole words of the edited text, at every edge of an edit", () => {
+    // Pieces that make and break words at an edit's edges: the name, its halves, identifier
+    // characters, $ and #, a joiner, a surrogate pair, and separators.
+    const pieces = ['add', 'ad', 'd', 'a', 'x', '$', '#', '\u200d', '😀', ' ', '.', '(', '\n', 'add2'];
+    let seed = 7;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const textOf = (n: number) => Array.from({ length: n }, () => pieces[random(pieces.length)]).join('');
+    for (let round = 0; round < 2000; round++) {
+      const text = textOf(4 + random(30));
+      const edits: HostTextEdit[] = [];
+      for (let at = random(4); at < text.length; at += 1 + random(8)) {
+        const length = Math.min(random(4), text.length - at);
+        edits.push({ start: at, length, newText: textOf(random(3)) });
+        at += length;
+      }
+      const applied = applyEdits(text, edits);
+      for (const languageId of ['typescript', 'python']) {
+        assert.deepEqual(
+          wholeWordsAfterEdits(applied, wholeWords(text, 'add', languageId), edits, 'add', languageId),
+          wholeWords(applied, 'add', languageId),
+          `${languageId}: ${JSON.stringify(text)} edited by ${JSON.stringify(edits)}`,
+        );
+      }
+    }
+    const renamed = 'add(x); y.add; // add';
+    const edit = [{ start: 0, length: 3, newText: 'addTeardown' }];
+    assert.deepEqual(wholeWordsAfterEdits(applyEdits(renamed, edit), wholeWords(renamed, 'add', 'typescript'), edit, 'add', 'typescript'), [18, 26]);
   });
 
   it('tells word boundaries by Unicode identifier characters, a character outside the BMP and a joiner included', () => {

@@ -160,6 +160,32 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     assert.ok(compared > 1000, `${compared} pairs`);
   });
 
+  it('counts changes far apart in a long file as the whole diff does: each group walked alone, in step again between them', () => {
+    let seed = 11;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    // Lines that repeat (braces, blank lines) tempt the resync to a wrong place.
+    const common = ['}', '', '  return x;', '{'];
+    const original = Array.from({ length: 6000 }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`)).join('\n') + '\n';
+    for (let round = 0; round < 60; round++) {
+      const lines = original.split('\n');
+      // From the end, so each index still names the line it was drawn for.
+      const at = Array.from({ length: 1 + random(6) }, () => random(lines.length)).sort((a, b) => b - a);
+      for (const i of at) {
+        const kind = random(5);
+        if (kind === 0) lines[i] = `${lines[i]} // renamed`;
+        else if (kind === 1) lines.splice(i, 1 + random(3));
+        else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(3) }, () => common[random(common.length)]));
+        else if (kind === 3) lines[i] = common[random(common.length)];
+        else lines.splice(i, 2, `moved ${i}`);
+      }
+      const updated = lines.join('\n');
+      const { addedLines, removedLines, changedLines } = diffTexts(original, updated);
+      assert.deepEqual(lineCounts(original, updated), { addedLines, removedLines, changedLines }, `round ${round}: lines ${at.join(', ')}`);
+    }
+    // An empty first line changed: the difference at offset 0 is on line 1.
+    assert.deepEqual(lineCounts('\nabc\n', 'x\nabc\n'), { addedLines: 1, removedLines: 1, changedLines: 1 });
+  });
+
   it('counts a change at either edge of the blocks the shared head and tail are compared in', () => {
     const original = Array.from({ length: 700 }, (_, i) => `line ${i}`.padEnd(11, '.')).join('\n') + '\n';
     for (const at of [0, 1, 2047, 2048, 2049, 4095, 4096, 4097, original.length - 2049, original.length - 2048, original.length - 2, original.length - 1]) {
