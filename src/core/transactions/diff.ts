@@ -221,12 +221,6 @@ function lineCounter(): { add: (kind: Op['kind'], count: number) => void; result
   };
 }
 
-function countOps(ops: readonly Op[]): LineCounts {
-  const counter = lineCounter();
-  for (const op of ops) counter.add(op.kind, 1);
-  return counter.result();
-}
-
 export interface TextDiff extends LineCounts {
   hunks: DiffHunk[];
 }
@@ -235,16 +229,96 @@ export interface TextDiff extends LineCounts {
  * The unified diff between two texts, with `contextLines` of context around each change; hunks
  * closer than 2 × contextLines merge, as `diff -u` does. Written out after `--- a` / `+++ b`
  * headers (lines joined with '\n'), the hunks apply with GNU patch and give `updated` exactly.
+ * Long texts are walked a group of changes at a time, as lineCounts counts them: a stretch of lines
+ * both share between groups is not split (a rename's review diffs 160 files, some of 28,000 lines).
  */
 export function diffTexts(original: string, updated: string, contextLines = 3): TextDiff {
+  if (contextLines > PIECEWISE_CONTEXT_MAX || original.length + updated.length < PIECEWISE_MIN_CHARS) return diffTextsWhole(original, updated, contextLines);
+  const ops: (Op | Gap)[] = [];
+  let o = 0;
+  let u = 0;
+  let oldLine = 0;
+  let newLine = 0;
+  /** The kept lines from (o, u) to offset `to` of original: the last contextLines of them as lines, the rest as one gap. */
+  const keep = (to: number): void => {
+    const starts: number[] = [];
+    for (let at = o; at < to; at = original.indexOf('\n', at) + 1 || to) starts.push(at);
+    const shown = Math.min(contextLines, starts.length);
+    if (starts.length > shown) ops.push({ kind: '~', count: starts.length - shown });
+    for (let i = starts.length - shown; i < starts.length; i++) {
+      const line = original.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
+      ops.push({ kind: ' ', oldIndex: oldLine + i, newIndex: newLine + i, line });
+    }
+    u += to - o;
+    o = to;
+    oldLine += starts.length;
+    newLine += starts.length;
+  };
+  /** The walk of original from o and updated from u to the given ends, as ops; the line counts it covered. */
+  const walk = (endO: number, endU: number): { piece: Op[]; oldCount: number; newCount: number } => {
+    const oldLines = splitLinesKeepEnds(original.slice(o, endO));
+    const newLines = splitLinesKeepEnds(updated.slice(u, endU));
+    const piece = editScript(oldLines, newLines).ops.map((op) => ({ ...op, oldIndex: op.oldIndex + oldLine, newIndex: op.newIndex + newLine }));
+    return { piece, oldCount: oldLines.length, newCount: newLines.length };
+  };
+  for (;;) {
+    const p = commonPrefix(original, updated, Math.min(original.length - o, updated.length - u), o, u);
+    if (o + p === original.length && u + p === updated.length) {
+      keep(original.length);
+      break;
+    }
+    keep(p === 0 ? o : original.lastIndexOf('\n', o + p - 1) + 1);
+    const end = changesEnd(original, updated, o, u);
+    const whole = end ? walk(end[0], end[1]) : undefined;
+    // As lineCounts: a piece that ends in step, every line its walk looked at inside it.
+    let inStep = 0;
+    for (let i = (whole?.piece.length ?? 0) - 1; i >= 0 && whole?.piece[i].kind === ' '; i--) inStep++;
+    if (end && whole && inStep > RESYNC_SEARCH + RESYNC_LINES) {
+      for (const op of whole.piece) ops.push(op);
+      o = end[0];
+      u = end[1];
+      oldLine += whole.oldCount;
+      newLine += whole.newCount;
+      continue;
+    }
+    for (const op of walk(original.length, updated.length).piece) ops.push(op);
+    break;
+  }
+  return hunksOf(ops, lineTotal(original) - 1, lineTotal(updated) - 1, contextLines);
+}
+
+/** Texts shorter than this (both together, in characters) are walked whole. */
+const PIECEWISE_MIN_CHARS = 64 * 1024;
+/** Wider context could join hunks across a stretch walked as one gap: then the texts are walked whole. */
+const PIECEWISE_CONTEXT_MAX = 100;
+
+/** Kept lines of a diff that no hunk shows, counted only. */
+type Gap = { kind: '~'; count: number };
+
+/** Lines in a text as splitLinesKeepEnds counts them. */
+function lineTotal(text: string): number {
+  if (text === '') return 0;
+  let n = 0;
+  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
+  return text.endsWith('\n') ? n : n + 1;
+}
+
+/** diffTexts with both texts walked whole: what the walk by groups is tested against. */
+export function diffTextsWhole(original: string, updated: string, contextLines = 3): TextDiff {
   const oldLines = splitLinesKeepEnds(original);
   const newLines = splitLinesKeepEnds(updated);
-  const { ops } = editScript(oldLines, newLines);
-  const counts = countOps(ops);
+  return hunksOf(editScript(oldLines, newLines).ops, oldLines.length - 1, newLines.length - 1, contextLines);
+}
+
+/** The counts and hunks of an edit script; lastOld and lastNew: the last line's index in each text (a line without its newline is marked there). */
+function hunksOf(ops: readonly (Op | Gap)[], lastOld: number, lastNew: number, contextLines: number): TextDiff {
+  const counter = lineCounter();
+  for (const op of ops) counter.add(op.kind === '~' ? ' ' : op.kind, op.kind === '~' ? op.count : 1);
+  const counts = counter.result();
   const hunks: DiffHunk[] = [];
   const changeAt: number[] = [];
   ops.forEach((op, i) => {
-    if (op.kind !== ' ') changeAt.push(i);
+    if (op.kind !== ' ' && op.kind !== '~') changeAt.push(i);
   });
   let i = 0;
   while (i < changeAt.length) {
@@ -254,15 +328,15 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
     i++;
     first = Math.max(0, first - contextLines);
     last = Math.min(ops.length - 1, last + contextLines);
-    const slice = ops.slice(first, last + 1);
+    const slice = ops.slice(first, last + 1).filter((op): op is Op => op.kind !== '~');
     const lines: string[] = [];
     let oldCount = 0;
     let newCount = 0;
     for (const op of slice) {
       if (op.kind !== '+') oldCount++;
       if (op.kind !== '-') newCount++;
-      const isLastOld = op.kind !== '+' && op.oldIndex === oldLines.length - 1;
-      const isLastNew = op.kind !== '-' && op.newIndex === newLines.length - 1;
+      const isLastOld = op.kind !== '+' && op.oldIndex === lastOld;
+      const isLastNew = op.kind !== '-' && op.newIndex === lastNew;
       const noNewline = !op.line.endsWith('\n') && (isLastOld || isLastNew);
       lines.push(op.kind + (op.line.endsWith('\n') ? op.line.slice(0, -1) : op.line));
       if (noNewline) lines.push(NO_NEWLINE_MARKER);

@@ -3,7 +3,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diffTexts, formatUnifiedDiff, hunkWordText, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+import { diffTexts, diffTextsWhole, formatUnifiedDiff, hunkWordText, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
 
 /** GNU diff's +/- line counts for two texts. */
 function gnuCounts(dir: string, original: string, updated: string): { added: number; removed: number } {
@@ -184,6 +184,39 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     }
     // An empty first line changed: the difference at offset 0 is on line 1.
     assert.deepEqual(lineCounts('\nabc\n', 'x\nabc\n'), { addedLines: 1, removedLines: 1, changedLines: 1 });
+  });
+
+  it('diffs a long file a group of changes at a time: the same hunks as walking it whole, at any context, CRLF and a last line without its newline', () => {
+    let seed = 23;
+    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+    const common = ['}', '', '  return x;', '{'];
+    const base = Array.from({ length: 5000 }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`));
+    for (let round = 0; round < 48; round++) {
+      const eol = round % 4 === 3 ? '\r\n' : '\n';
+      const lines = [...base];
+      const at = Array.from({ length: 1 + random(5) }, () => random(lines.length)).sort((a, b) => b - a);
+      for (const i of at) {
+        const kind = random(4);
+        if (kind === 0) lines[i] = `${lines[i]} // renamed`;
+        else if (kind === 1) lines.splice(i, 1 + random(3));
+        else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(3) }, () => common[random(common.length)]));
+        else lines[i] = common[random(common.length)];
+      }
+      const original = base.join(eol) + (round % 3 === 0 ? '' : eol);
+      const updated = lines.join(eol) + (round % 5 === 0 ? '' : eol);
+      for (const context of [0, 3, 40, 101]) {
+        assert.deepEqual(
+          diffTexts(original, updated, context),
+          diffTextsWhole(original, updated, context),
+          `round ${round}, context ${context}: lines ${at.join(', ')}`,
+        );
+      }
+    }
+    const long = base.join('\n') + '\n';
+    assert.deepEqual(diffTexts(long, long), { addedLines: 0, removedLines: 0, changedLines: 0, hunks: [] });
+    const edge = `${long}last`;
+    assert.deepEqual(diffTexts(long, edge), diffTextsWhole(long, edge), 'a line added at the end, without its newline');
+    assert.deepEqual(diffTexts(edge, long), diffTextsWhole(edge, long));
   });
 
   it('counts a change at either edge of the blocks the shared head and tail are compared in', () => {
