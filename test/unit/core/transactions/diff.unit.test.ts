@@ -161,23 +161,10 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
   });
 
   it('counts changes far apart in a long file as the whole diff does: each group walked alone, in step again between them', () => {
-    let seed = 11;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
-    // Lines that repeat (braces, blank lines) tempt the resync to a wrong place.
-    const common = ['}', '', '  return x;', '{'];
-    const original = Array.from({ length: 6000 }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`)).join('\n') + '\n';
+    const { base, edit } = farApart(11, 6000);
+    const original = base.join('\n') + '\n';
     for (let round = 0; round < 60; round++) {
-      const lines = original.split('\n');
-      // From the end, so each index still names the line it was drawn for.
-      const at = Array.from({ length: 1 + random(6) }, () => random(lines.length)).sort((a, b) => b - a);
-      for (const i of at) {
-        const kind = random(5);
-        if (kind === 0) lines[i] = `${lines[i]} // renamed`;
-        else if (kind === 1) lines.splice(i, 1 + random(3));
-        else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(3) }, () => common[random(common.length)]));
-        else if (kind === 3) lines[i] = common[random(common.length)];
-        else lines.splice(i, 2, `moved ${i}`);
-      }
+      const { lines, at } = edit();
       const updated = lines.join('\n');
       const { addedLines, removedLines, changedLines } = diffTexts(original, updated);
       assert.deepEqual(lineCounts(original, updated), { addedLines, removedLines, changedLines }, `round ${round}: lines ${at.join(', ')}`);
@@ -187,21 +174,10 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
   });
 
   it('diffs a long file a group of changes at a time: the same hunks as walking it whole, at any context, CRLF and a last line without its newline', () => {
-    let seed = 23;
-    const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
-    const common = ['}', '', '  return x;', '{'];
-    const base = Array.from({ length: 5000 }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`));
+    const { base, edit } = farApart(23, 5000);
     for (let round = 0; round < 48; round++) {
       const eol = round % 4 === 3 ? '\r\n' : '\n';
-      const lines = [...base];
-      const at = Array.from({ length: 1 + random(5) }, () => random(lines.length)).sort((a, b) => b - a);
-      for (const i of at) {
-        const kind = random(4);
-        if (kind === 0) lines[i] = `${lines[i]} // renamed`;
-        else if (kind === 1) lines.splice(i, 1 + random(3));
-        else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(3) }, () => common[random(common.length)]));
-        else lines[i] = common[random(common.length)];
-      }
+      const { lines, at } = edit();
       const original = base.join(eol) + (round % 3 === 0 ? '' : eol);
       const updated = lines.join(eol) + (round % 5 === 0 ? '' : eol);
       for (const context of [0, 3, 40, 101]) {
@@ -316,3 +292,29 @@ describe('word diff (git diff --word-diff=plain)', () => {
     }
   });
 });
+
+/**
+ * A long file's lines, code and lines that repeat (braces, blank lines tempt the resync to a wrong
+ * place), and edits of it: a few changes far apart (a line edited, removed, inserted, replaced, two
+ * made one), drawn from a seeded sequence.
+ */
+function farApart(seed: number, length: number): { base: string[]; edit: () => { lines: string[]; at: number[] } } {
+  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const common = ['}', '', '  return x;', '{'];
+  const base = Array.from({ length }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`));
+  const edit = () => {
+    const lines = [...base];
+    // From the end, so each index still names the line it was drawn for.
+    const at = Array.from({ length: 1 + random(6) }, () => random(lines.length)).sort((a, b) => b - a);
+    for (const i of at) {
+      const kind = random(5);
+      if (kind === 0) lines[i] = `${lines[i]} // renamed`;
+      else if (kind === 1) lines.splice(i, 1 + random(3));
+      else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(3) }, () => common[random(common.length)]));
+      else if (kind === 3) lines[i] = common[random(common.length)];
+      else lines.splice(i, 2, `moved ${i}`);
+    }
+    return { lines, at };
+  };
+  return { base, edit };
+}
