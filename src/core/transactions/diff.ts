@@ -37,36 +37,42 @@ export function splitLinesKeepEnds(text: string): string[] {
 
 type Op = { kind: ' ' | '-' | '+'; oldIndex: number; newIndex: number; line: string };
 
-/**
- * The line-level edit script. Both texts are walked in step while their lines agree; where they
- * part, the nearest point where RESYNC lines agree again closes the changed region, and only that
- * region is diffed (minimal Myers, via `minimalRegion`). Scattered edits in a long file then cost
- * about one pass over it instead of Myers' O(N·D). A region with no nearby resync point (a large
- * rewrite) takes the rest of the texts, diffed with patience anchors and Myers.
- */
-function editScript(oldLines: string[], newLines: string[]): { ops: Op[]; prefix: number } {
+type Run = [kind: Op['kind'], count: number];
+
+/** The edit script walkScript finds, as runs of kept, removed and added lines. */
+function runsOf(oldLines: string[], newLines: string[]): Run[] {
+  const runs: Run[] = [];
+  walkScript(oldLines, newLines, (kind, count) => runs.push([kind, count]));
+  return runs;
+}
+
+/** Runs told as one op a line, with each line's index in either text. */
+function opsOf(oldLines: readonly string[], newLines: readonly string[], runs: readonly Run[]): Op[] {
   const ops: Op[] = [];
   let o = 0;
   let n = 0;
-  const prefix = walkScript(oldLines, newLines, (kind, count) => {
+  for (const [kind, count] of runs) {
     for (let i = 0; i < count; i++) {
       if (kind === ' ') ops.push({ kind, oldIndex: o, newIndex: n++, line: oldLines[o++] });
       else if (kind === '-') ops.push({ kind, oldIndex: o, newIndex: n, line: oldLines[o++] });
       else ops.push({ kind, oldIndex: o, newIndex: n, line: newLines[n++] });
     }
-  });
-  return { ops, prefix };
+  }
+  return ops;
 }
 
 /**
- * The walk editScript describes, told as runs of kept, removed and added lines to `emit` (counting
- * needs no op per kept line: a rename's line counts walk 160 files). Returns the first changed
- * line's index in oldLines (its length when none).
+ * The line-level edit script, told as runs of kept, removed and added lines to `emit` (counting
+ * needs no op per kept line: a rename's line counts walk 160 files). Both texts are walked in step
+ * while their lines agree; where they part, the nearest point where RESYNC lines agree again closes
+ * the changed region, and only that region is diffed (minimal Myers, via `minimalRegion`).
+ * Scattered edits in a long file then cost about one pass over it instead of Myers' O(N·D). A
+ * region with no nearby resync point (a large rewrite) takes the rest of the texts, diffed with
+ * patience anchors and Myers.
  */
-function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kind'], count: number) => void): number {
+function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kind'], count: number) => void): void {
   let o = 0;
   let n = 0;
-  let prefix = -1;
   const run = (kind: Op['kind'], count: number): void => {
     if (count <= 0) return;
     emit(kind, count);
@@ -80,7 +86,6 @@ function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kin
       run(' ', same);
       continue;
     }
-    if (prefix < 0) prefix = o;
     const sync = resync(oldLines, newLines, o, n);
     const oldEnd = sync ? sync[0] : oldLines.length;
     const newEnd = sync ? sync[1] : newLines.length;
@@ -88,7 +93,6 @@ function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kin
   }
   run('-', oldLines.length - o);
   run('+', newLines.length - n);
-  return prefix < 0 ? o : prefix;
 }
 
 const RESYNC_LINES = 3;
@@ -235,55 +239,34 @@ export interface TextDiff extends LineCounts {
 export function diffTexts(original: string, updated: string, contextLines = 3): TextDiff {
   if (contextLines > PIECEWISE_CONTEXT_MAX || original.length + updated.length < PIECEWISE_MIN_CHARS) return diffTextsWhole(original, updated, contextLines);
   const ops: (Op | Gap)[] = [];
-  let o = 0;
-  let u = 0;
   let oldLine = 0;
   let newLine = 0;
-  /** The kept lines from (o, u) to offset `to` of original: the last contextLines of them as lines, the rest as one gap. */
-  const keep = (to: number): void => {
-    const starts: number[] = [];
-    for (let at = o; at < to; at = original.indexOf('\n', at) + 1 || to) starts.push(at);
-    const shown = Math.min(contextLines, starts.length);
-    if (starts.length > shown) ops.push({ kind: '~', count: starts.length - shown });
-    for (let i = starts.length - shown; i < starts.length; i++) {
-      const line = original.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
-      ops.push({ kind: ' ', oldIndex: oldLine + i, newIndex: newLine + i, line });
-    }
-    u += to - o;
-    o = to;
-    oldLine += starts.length;
-    newLine += starts.length;
+  const walked = (oldLines: string[], newLines: string[], runs: readonly Run[]): void => {
+    for (const op of opsOf(oldLines, newLines, runs)) ops.push({ ...op, oldIndex: op.oldIndex + oldLine, newIndex: op.newIndex + newLine });
+    oldLine += oldLines.length;
+    newLine += newLines.length;
   };
-  /** The walk of original from o and updated from u to the given ends, as ops; the line counts it covered. */
-  const walk = (endO: number, endU: number): { piece: Op[]; oldCount: number; newCount: number } => {
-    const oldLines = splitLinesKeepEnds(original.slice(o, endO));
-    const newLines = splitLinesKeepEnds(updated.slice(u, endU));
-    const piece = editScript(oldLines, newLines).ops.map((op) => ({ ...op, oldIndex: op.oldIndex + oldLine, newIndex: op.newIndex + newLine }));
-    return { piece, oldCount: oldLines.length, newCount: newLines.length };
-  };
-  for (;;) {
-    const p = commonPrefix(original, updated, Math.min(original.length - o, updated.length - u), o, u);
-    if (o + p === original.length && u + p === updated.length) {
-      keep(original.length);
-      break;
-    }
-    keep(p === 0 ? o : original.lastIndexOf('\n', o + p - 1) + 1);
-    const end = changesEnd(original, updated, o, u);
-    const whole = end ? walk(end[0], end[1]) : undefined;
-    // As lineCounts: a piece that ends in step, every line its walk looked at inside it.
-    let inStep = 0;
-    for (let i = (whole?.piece.length ?? 0) - 1; i >= 0 && whole?.piece[i].kind === ' '; i--) inStep++;
-    if (end && whole && inStep > RESYNC_SEARCH + RESYNC_LINES) {
-      for (const op of whole.piece) ops.push(op);
-      o = end[0];
-      u = end[1];
-      oldLine += whole.oldCount;
-      newLine += whole.newCount;
-      continue;
-    }
-    for (const op of walk(original.length, updated.length).piece) ops.push(op);
-    break;
-  }
+  walkInGroups(original, updated, {
+    // The last contextLines of the shared lines as lines (a hunk's context), the rest as one gap.
+    shared: (from, to) => {
+      const starts: number[] = [];
+      for (let at = from; at < to; at = original.indexOf('\n', at) + 1 || to) starts.push(at);
+      const shown = Math.min(contextLines, starts.length);
+      if (starts.length > shown) ops.push({ kind: '~', count: starts.length - shown });
+      for (let i = starts.length - shown; i < starts.length; i++) {
+        const line = original.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
+        ops.push({ kind: ' ', oldIndex: oldLine + i, newIndex: newLine + i, line });
+      }
+      oldLine += starts.length;
+      newLine += starts.length;
+    },
+    group: walked,
+    rest: (restOld, restNew) => {
+      const oldLines = splitLinesKeepEnds(restOld);
+      const newLines = splitLinesKeepEnds(restNew);
+      walked(oldLines, newLines, runsOf(oldLines, newLines));
+    },
+  });
   return hunksOf(ops, lineTotal(original) - 1, lineTotal(updated) - 1, contextLines);
 }
 
@@ -307,7 +290,7 @@ function lineTotal(text: string): number {
 export function diffTextsWhole(original: string, updated: string, contextLines = 3): TextDiff {
   const oldLines = splitLinesKeepEnds(original);
   const newLines = splitLinesKeepEnds(updated);
-  return hunksOf(editScript(oldLines, newLines).ops, oldLines.length - 1, newLines.length - 1, contextLines);
+  return hunksOf(opsOf(oldLines, newLines, runsOf(oldLines, newLines)), oldLines.length - 1, newLines.length - 1, contextLines);
 }
 
 /** The counts and hunks of an edit script; lastOld and lastNew: the last line's index in each text (a line without its newline is marked there). */
@@ -362,34 +345,56 @@ function hunksOf(ops: readonly (Op | Gap)[], lastOld: number, lastNew: number, c
 export function lineCounts(original: string, updated: string): LineCounts {
   if (original === updated) return { addedLines: 0, removedLines: 0, changedLines: 0 };
   const counter = lineCounter();
-  // Everything before o and u (line starts, the texts in step there) is counted.
+  walkInGroups(original, updated, {
+    shared: () => undefined,
+    group: (_old, _new, runs) => runs.forEach(([kind, count]) => counter.add(kind, count)),
+    rest: (restOld, restNew) => countRest(restOld, restNew, counter.add),
+  });
+  return counter.result();
+}
+
+/**
+ * Two texts told a group of changes at a time, in order: `shared`, a stretch of lines both begin
+ * with or share between groups (offsets into original; not split); `group`, a group walked alone
+ * with MARGIN_LINES after its last change, kept only when its walk ends in step with every line it
+ * looked at inside it (the whole walk would have told the same); `rest`, the texts from a group
+ * that could not be cut off to their ends.
+ */
+function walkInGroups(
+  original: string,
+  updated: string,
+  visit: {
+    shared(from: number, to: number): void;
+    group(oldLines: string[], newLines: string[], runs: readonly Run[]): void;
+    rest(original: string, updated: string): void;
+  },
+): void {
+  // Before o and u (line starts, the texts in step there) all is told.
   let o = 0;
   let u = 0;
   for (;;) {
     const p = commonPrefix(original, updated, Math.min(original.length - o, updated.length - u), o, u);
-    if (o + p === original.length && u + p === updated.length) break;
+    if (o + p === original.length && u + p === updated.length) return visit.shared(o, original.length);
     // The line holding the difference (o is a line start; lastIndexOf would read a negative start as 0).
     const startO = p === 0 ? o : original.lastIndexOf('\n', o + p - 1) + 1;
-    const startU = u + (startO - o);
-    const end = changesEnd(original, updated, o + p, u + p);
+    visit.shared(o, startO);
+    u += startO - o;
+    o = startO;
+    const end = changesEnd(original, updated, o, u);
     if (end) {
-      const ops: [Op['kind'], number][] = [];
-      walkScript(splitLinesKeepEnds(original.slice(startO, end[0])), splitLinesKeepEnds(updated.slice(startU, end[1])), (kind, count) =>
-        ops.push([kind, count]),
-      );
-      // Ending in step, with every line the walk looked at inside the piece: the whole walk would have counted the same.
-      const [lastKind, lastCount] = ops[ops.length - 1] ?? ['-', 0];
+      const oldLines = splitLinesKeepEnds(original.slice(o, end[0]));
+      const newLines = splitLinesKeepEnds(updated.slice(u, end[1]));
+      const runs = runsOf(oldLines, newLines);
+      const [lastKind, lastCount] = runs[runs.length - 1] ?? ['-', 0];
       if (lastKind === ' ' && lastCount > RESYNC_SEARCH + RESYNC_LINES) {
-        for (const [kind, count] of ops) counter.add(kind, count);
+        visit.group(oldLines, newLines, runs);
         o = end[0];
         u = end[1];
         continue;
       }
     }
-    countRest(original.slice(startO), updated.slice(startU), counter.add);
-    break;
+    return visit.rest(original.slice(o), updated.slice(u));
   }
-  return counter.result();
 }
 
 /**
