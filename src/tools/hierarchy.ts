@@ -224,7 +224,7 @@ export const findDerivedTypes = defineTool({
     const sorted = [...found.items].sort((a, b) => a.depth - b.depth || compareSymbols(a, b));
     const page = paged(ctx, 'derivedTypes', sorted, input.typesLimit);
     const symbol = single(target, ctx);
-    const said = partial ?? (found.late ? lateNote(found.items.length, found.late.depth) : undefined);
+    const said = partial ?? lateNote(found);
     const folderId = folderOf(symbol.symbolId);
     return {
       symbol,
@@ -237,11 +237,12 @@ export const findDerivedTypes = defineTool({
   },
 });
 
-/** Said by an answer whose walk of derived types ran short of time. */
-const lateNote = (found: number, depth: number): PartialAnswer => ({
-  complete: false,
-  note: `Partial: the walk of derived types ran short of time at depth ${depth}, after ${found} types. Ask again (a busy or loading service answers sooner later), or ask about a type listed for those below it.`,
-});
+/** Said by an answer whose walk of derived types ran short of time (undefined when it did not). */
+const lateNote = (walk: Descendants): PartialAnswer | undefined =>
+  walk.late && {
+    complete: false,
+    note: `Partial: the walk of derived types ran short of time at depth ${walk.late.depth}, after ${walk.items.length} types. Ask again (a busy or loading service answers sooner later), or ask about a type listed for those below it.`,
+  };
 
 async function overridesOf(ctx: ToolContext, target: ResolvedSymbol, owner: ResolvedSymbol): Promise<{ found: SymbolOutput[]; walk: Descendants }> {
   const found: SymbolOutput[] = [];
@@ -300,7 +301,7 @@ export const findOverrides = defineTool({
       () => overridesOf(ctx, target, owner),
       ({ found }) => found.length === 0,
     );
-    const said = partial ?? (answer.walk.late ? lateNote(answer.walk.items.length, answer.walk.late.depth) : undefined);
+    const said = partial ?? lateNote(answer.walk);
     return { symbol: single(target, ctx), overrides: paged(ctx, 'overrides', unique(answer.found), input.overridesLimit), ...said };
   },
 });
