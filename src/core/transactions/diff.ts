@@ -441,7 +441,7 @@ function countRest(original: string, updated: string, add: (kind: Op['kind'], co
 const CHUNK = 2048;
 
 /** The length of the longest common prefix of a from offset i and b from offset j, at most max. */
-function commonPrefix(a: string, b: string, max: number, i = 0, j = 0): number {
+export function commonPrefix(a: string, b: string, max: number, i = 0, j = 0): number {
   let p = 0;
   while (p + CHUNK <= max && a.slice(i + p, i + p + CHUNK) === b.slice(j + p, j + p + CHUNK)) p += CHUNK;
   while (p < max && a.charCodeAt(i + p) === b.charCodeAt(j + p)) p++;
@@ -449,7 +449,7 @@ function commonPrefix(a: string, b: string, max: number, i = 0, j = 0): number {
 }
 
 /** The length of the longest common suffix of a and b, at most max. */
-function commonSuffix(a: string, b: string, max: number): number {
+export function commonSuffix(a: string, b: string, max: number): number {
   let s = 0;
   while (s + CHUNK <= max && a.slice(a.length - s - CHUNK, a.length - s) === b.slice(b.length - s - CHUNK, b.length - s)) s += CHUNK;
   while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
@@ -477,51 +477,4 @@ export function hunkHeader(h: DiffHunk): string {
 /** One hunk as `diff -u` prints it: the @@ header, then its lines. */
 export function hunkText(h: DiffHunk): string {
   return [hunkHeader(h), ...h.lines].join('\n');
-}
-
-/** What a word diff compares: runs of letters, digits, `_` and `$`, runs of blanks, and any other character alone. */
-const WORD_TOKEN = /[\p{L}\p{N}_$]+|[ \t]+|\n|[^]/gu;
-/** Above this many tokens in a changed block, its lines are marked whole (a token diff of a rewrite costs more than it tells). */
-const WORD_DIFF_MAX_TOKENS = 4000;
-
-function markBlock(removed: string[], added: string[]): string {
-  const whole = (lines: string[], open: string, close: string) => lines.map((l) => open + l + close);
-  const oldText = removed.join('\n');
-  const newText = added.join('\n');
-  const oldTokens = oldText.match(WORD_TOKEN) ?? [];
-  const newTokens = newText.match(WORD_TOKEN) ?? [];
-  const byLines = () => [...whole(removed, '[-', '-]'), ...whole(added, '{+', '+}')].join('\n');
-  // A line that is empty on one side would read as a line of the other side only: such a block is marked by lines.
-  if (removed.includes('') || added.includes('') || oldTokens.length + newTokens.length > WORD_DIFF_MAX_TOKENS) return byLines();
-  const parts = diffArrays(oldTokens, newTokens);
-  // So would a change that adds or removes a line break.
-  if (parts.some((p) => (p.added || p.removed) && p.value.includes('\n'))) return byLines();
-  return parts.map((p) => (p.removed ? `[-${p.value.join('')}-]` : p.added ? `{+${p.value.join('')}+}` : p.value.join(''))).join('');
-}
-
-/**
- * One hunk as `git diff --word-diff=plain` prints it: the @@ header, context lines as they are,
- * and each block of changed lines once, with what it removes as [-…-] and adds as {+…+}. A
- * rename's line is then one line, not two.
- */
-export function hunkWordText(h: DiffHunk): string {
-  const out = [hunkHeader(h)];
-  let block: string[] = [];
-  const flush = () => {
-    const removed = block.filter((l) => l[0] === '-').map((l) => l.slice(1));
-    const added = block.filter((l) => l[0] === '+').map((l) => l.slice(1));
-    // A block that changes the last line break says so the unified way.
-    if (block.includes(NO_NEWLINE_MARKER) || (removed.length === added.length && removed.join('\n') === added.join('\n'))) out.push(...block);
-    else if (block.length > 0) out.push(markBlock(removed, added));
-    block = [];
-  };
-  for (const line of h.lines) {
-    if (line[0] === '-' || line[0] === '+' || line === NO_NEWLINE_MARKER) block.push(line);
-    else {
-      flush();
-      out.push(line.slice(1));
-    }
-  }
-  flush();
-  return out.join('\n');
 }

@@ -1,5 +1,6 @@
 /** Every changed document's diff as one text, within an output budget: transaction-preview's diffs and a rename's review. */
-import { diffTexts, hunkText, hunkWordText } from '../../core/transactions/diff';
+import { diffTexts, hunkText } from '../../core/transactions/diff';
+import { hunkWordText } from '../../core/transactions/wordDiff';
 import type { DiffHunk } from '../../core/transactions/diff';
 import { utf8Bytes } from '../../core/chain/bounding';
 import { collectionOutput } from '../../core/chain/schemas';
@@ -32,7 +33,7 @@ export const pathDiffsSchema = (description: string): JsonSchema =>
       path: { type: 'string' },
       changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
       previousPath: { type: 'string' },
-      diff: { type: 'string', description: "Its hunks in format, '\\n'-separated. Left out when nothing fit." },
+      diff: { type: 'string', description: "Its hunks in format, '\\n'-separated; words cuts a long line around its changes (…). Left out when nothing fit." },
       truncated: { type: 'boolean', enum: [true], description: 'Hunks (or the whole diff) were left out to fit: ask with document.' },
       addedLines: { type: 'integer', description: 'Line counts only when diff is left out or truncated (else the diff says them).' },
       removedLines: { type: 'integer' },

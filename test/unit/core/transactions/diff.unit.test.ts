@@ -3,7 +3,8 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { diffTexts, diffTextsWhole, formatUnifiedDiff, hunkWordText, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+import { diffTexts, diffTextsWhole, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+import { hunkWordText, WORD_CONTEXT_CHARS } from '../../../../src/core/transactions/wordDiff';
 
 /** GNU diff's +/- line counts for two texts. */
 function gnuCounts(dir: string, original: string, updated: string): { added: number; removed: number } {
@@ -263,6 +264,71 @@ describe('word diff (git diff --word-diff=plain)', () => {
     const [hunk] = words(original, updated);
     const body = hunk.split('\n').slice(1);
     assert.deepEqual([body.length, body[0], body[1500]], [3000, '[-old 0-]', '{+new 0+}']);
+  });
+
+  it('cuts a long line around its changes, keeping the change whole', () => {
+    // A line of minified code, 200,000 characters, that uses the renamed name three times.
+    const filler = (n: number) => 'a.b(c,d);'.repeat(n);
+    const line = `${filler(4000)}isFunction(x)${filler(7000)}isFunction.call(y)${filler(50)}isFunction`;
+    const [hunk] = words(`${line}\n`, `${line.replace(/isFunction/g, 'isCallable')}\n`);
+    const kept = WORD_CONTEXT_CHARS;
+    const renamed = '[-isFunction-]{+isCallable+}';
+    const between = (text: string) => `${text.slice(0, kept)}…${text.slice(-kept)}`;
+    const expected = `@@ -1 +1 @@\n…${filler(4000).slice(-kept)}${renamed}${between(`(x)${filler(7000)}`)}${renamed}${between(`.call(y)${filler(50)}`)}${renamed}`;
+    // Compared by hand: a failure must not print the 200,000-character line.
+    assert.ok(hunk === expected, `got ${hunk.length} characters: ${hunk.slice(0, 300)}`);
+  });
+
+  it('splits no token or surrogate pair where the two sides part', () => {
+    assert.deepEqual(words('let fooBar = 1;\n', 'let fooBaz = 1;\n'), ['@@ -1 +1 @@\nlet [-fooBar-]{+fooBaz+} = 1;']);
+    assert.deepEqual(words('x \u{1D4B3} y\n', 'x \u{1D4B4} y\n'), ['@@ -1 +1 @@\nx [-\u{1D4B3}-]{+\u{1D4B4}+} y']);
+    assert.deepEqual(words('x \u{1D4B3}a y\n', 'x \u{1D4B3}b y\n'), ['@@ -1 +1 @@\nx [-\u{1D4B3}a-]{+\u{1D4B3}b+} y']);
+    assert.deepEqual(words('a  b\n', 'a   b\n'), ['@@ -1 +1 @@\na[-  -]{+   +}b']);
+  });
+
+  it('marks a rewritten line too long to tokenize whole', () => {
+    const [hunk] = words(`${'x'.repeat(600_000)} old\n`, `${'y'.repeat(600_000)} new\n`);
+    assert.ok(hunk === `@@ -1 +1 @@\n[-${'x'.repeat(600_000)} old-]\n{+${'y'.repeat(600_000)} new+}`, hunk.slice(0, 300));
+  });
+
+  it('shows only text of each side, in order, when it cuts long lines (random edits)', () => {
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const vocabulary = ['foo', 'bar', 'baz(', ')', ' ', '.', 'x1', '\t', 'é', '\u{1D4B3}', ';', '…'];
+    const line = (n: number) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join('');
+    const inOrder = (shown: string, text: string) => {
+      let at = 0;
+      for (const piece of shown.split('…').filter((p) => p !== '')) {
+        const found = text.indexOf(piece, at);
+        assert.ok(found >= 0, `${JSON.stringify(piece)} not in order in ${JSON.stringify(text.slice(0, 200))}`);
+        at = found + piece.length;
+      }
+    };
+    for (let round = 0; round < 150; round++) {
+      const lines = Array.from({ length: 1 + random(3) }, () => line(random(120)));
+      const changed = lines.map((l) => (random(2) === 0 ? l.replace(/bar/g, () => vocabulary[random(vocabulary.length)]) : l));
+      for (const h of diffTexts(lines.join('\n') + '\n', changed.join('\n') + '\n', 0).hunks) {
+        const body = hunkWordText(h).split('\n').slice(1).join('\n');
+        inOrder(
+          side(body, 'old'),
+          h.lines
+            .filter((l) => l.startsWith('-'))
+            .map((l) => l.slice(1))
+            .join('\n'),
+        );
+        inOrder(
+          side(body, 'new'),
+          h.lines
+            .filter((l) => l.startsWith('+'))
+            .map((l) => l.slice(1))
+            .join('\n'),
+        );
+        for (const shown of body.split('\n')) assert.ok(shown.length < 6 * WORD_CONTEXT_CHARS + 400 || !shown.includes('…'), shown);
+      }
+    }
   });
 
   it('gives back both sides of every changed block exactly (random edits)', () => {
