@@ -186,33 +186,32 @@ export const transactionPreview = defineTool({
     const tm = ctx.services.transactions;
     const tx = tm.active(ws.id);
     const changed = tm.changedDocuments(ws);
-    // Only the listed documents are described (their line counts cost a diff each).
-    const documents = await Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
+    // Only the listed documents are described (their line counts cost a diff each); diffs say their own.
+    const describeListed = () => Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
     let diff: DocumentDiff | null = null;
     let diffs: { items: PathDiff[]; hasMore: boolean; totalCount: number } | undefined;
     let note: string | undefined;
-    let shownDocuments = documents;
-    if (input.includeDiff) {
+    let shownDocuments: ChangedDocument[] = [];
+    if (!input.includeDiff) shownDocuments = await describeListed();
+    else {
       const selected = input.document && (input.document.path !== undefined || input.document.documentId !== undefined) ? input.document : undefined;
       // A word diff (every document's, unless format unified) says each change in its line: no context unless asked.
       const words = !selected && input.format !== 'unified';
       const contextLines = input.contextLines ?? (words ? 0 : 3);
-      // The asked-for diffs keep at least half of the limit; a long documents list gives way to them (output bounding cuts it).
-      const listBytes = Math.min(utf8Bytes(JSON.stringify(documents)), Math.floor(ctx.maxOutputBytes / 2));
-      const budget = ctx.maxOutputBytes - listBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
       if (selected) {
         const staged = findChanged(ws, selected, changed);
+        const entry = await tm.describe(ws, staged);
+        // The answer lists the asked document alone beside its diff.
+        const budget = ctx.maxOutputBytes - utf8Bytes(JSON.stringify([entry])) - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
         const all = stagedHunks(staged, contextLines);
         const { hunks } = hunksWithin(all, budget);
-        const entry = await tm.describe(ws, staged);
         diff = { document: entry.document, hunks, truncated: hunks.length < all.length };
         // The list is the asked document's entry: the others are what a call without document lists.
         shownDocuments = [entry];
       } else {
         // Every changed document in order, each with what fits of its diff; the list of documents is not repeated beside them.
         const room = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
-        ({ diffs, note } = documentDiffs(changed, documents, { words, contextLines, budget: room, askOne: 'Ask with document' }));
-        shownDocuments = [];
+        ({ diffs, note } = documentDiffs(changed, (d) => tm.counts(d), { words, contextLines, budget: room, askOne: 'Ask with document' }));
       }
     }
     const truncated = diff ? false : changed.length > shownDocuments.length;

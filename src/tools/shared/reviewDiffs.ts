@@ -1,5 +1,6 @@
 /** Every changed document's diff as one text, within an output budget: transaction-preview's diffs and a rename's review. */
 import { diffTexts, hunkText } from '../../core/transactions/diff';
+import type { LineCounts, TextDiff } from '../../core/transactions/diff';
 import { hunkWordText } from '../../core/transactions/wordDiff';
 import type { DiffHunk } from '../../core/transactions/diff';
 import { utf8Bytes } from '../../core/chain/bounding';
@@ -7,7 +8,7 @@ import { collectionOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { ChangedDocument, StagedDocument } from '../../core/transactions/types';
 import { countOf } from '../../core/util/wording';
-import { stagedPath } from '../../core/transactions/transaction';
+import { changeKindOf, stagedPath } from '../../core/transactions/transaction';
 import type { Collection } from './common';
 
 /**
@@ -49,24 +50,30 @@ export const DIFF_RESERVE_BYTES = 1024;
 /** Room kept for the note that says what was left out of diffs. */
 export const NOTE_RESERVE_BYTES = 512;
 
-/** The unified hunks from a document's content before the transaction to its staged content. */
-export function stagedHunks(staged: StagedDocument, contextLines: number): DiffHunk[] {
+/** The diff (hunks and line counts) from a document's content before the transaction to its staged content. */
+export function stagedDiff(staged: StagedDocument, contextLines: number): TextDiff {
   const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
   const updated = staged.path === null ? '' : staged.text;
-  return diffTexts(original, updated, contextLines).hunks;
+  return diffTexts(original, updated, contextLines);
 }
 
-/** The hunks that fit in `budget` bytes (each as JSON, or as its text), in order, and the bytes they take. */
-export function hunksWithin(all: DiffHunk[], budget: number, asText?: (h: DiffHunk) => string): { hunks: DiffHunk[]; used: number } {
+/** The unified hunks from a document's content before the transaction to its staged content. */
+export const stagedHunks = (staged: StagedDocument, contextLines: number): DiffHunk[] => stagedDiff(staged, contextLines).hunks;
+
+/** The hunks that fit in `budget` bytes (each as JSON, or as its text), in order, their texts when asText is given, and the bytes they take. */
+export function hunksWithin(all: DiffHunk[], budget: number, asText?: (h: DiffHunk) => string): { hunks: DiffHunk[]; texts: string[]; used: number } {
   const hunks: DiffHunk[] = [];
+  const texts: string[] = [];
   let used = 0;
   for (const h of all) {
-    const size = utf8Bytes(JSON.stringify(asText ? asText(h) : h)) + 1;
+    const text = asText?.(h);
+    const size = utf8Bytes(JSON.stringify(text ?? h)) + 1;
     if (used + size > budget) break;
     hunks.push(h);
+    if (text !== undefined) texts.push(text);
     used += size;
   }
-  return { hunks, used };
+  return { hunks, texts, used };
 }
 
 export interface DiffsOptions {
@@ -80,32 +87,41 @@ export interface DiffsOptions {
 }
 
 /**
- * Each described document in order with what fits of its diff; once the budget runs out the rest
- * are listed with their line counts only, and the note names them (and those not described).
+ * The first DIFF_DOCUMENTS_MAX changed documents in order, each with what fits of its diff; once
+ * the budget runs out the rest are listed with their line counts only (`counts`, asked only for
+ * those: a diff says its own), and the note names them (and those not listed).
  */
 export function documentDiffs(
   changed: readonly StagedDocument[],
-  described: readonly ChangedDocument[],
+  counts: (d: StagedDocument) => LineCounts,
   options: DiffsOptions,
 ): { diffs: Collection<PathDiff>; note?: string } {
   const items: PathDiff[] = [];
   const textOf = options.words ? hunkWordText : hunkText;
   let left = options.budget - NOTE_RESERVE_BYTES;
   let out = false; // the budget ran out: the rest are listed with their counts only
-  // described may be the first of changed only (a preview lists at most so many documents).
-  for (const [i, entry] of described.entries()) {
-    const staged = changed[i];
-    const item: PathDiff = { path: entry.document?.path ?? staged.path ?? staged.origin?.path ?? '' };
-    if (entry.changeKind !== 'Modified') item.changeKind = entry.changeKind;
-    if (entry.previousPath !== undefined) item.previousPath = entry.previousPath;
-    const all = out ? [] : stagedHunks(staged, options.contextLines);
-    const { hunks } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, textOf);
-    if (hunks.length > 0) item.diff = hunks.map(textOf).join('\n');
-    if (hunks.length < all.length || (out && entry.preview.addedLines + entry.preview.removedLines > 0)) {
-      item.truncated = true;
-      out = true;
+  for (const staged of changed.slice(0, DIFF_DOCUMENTS_MAX)) {
+    const item: PathDiff = { path: stagedPath(staged) };
+    const kind = changeKindOf(staged);
+    if (kind !== 'Modified') item.changeKind = kind;
+    if (staged.origin && staged.path !== null && staged.path !== staged.origin.path) item.previousPath = staged.origin.path;
+    let lines: LineCounts;
+    if (out) {
+      lines = counts(staged);
+      if (lines.addedLines + lines.removedLines > 0) item.truncated = true;
+    } else {
+      const { hunks: all, ...whole } = stagedDiff(staged, options.contextLines);
+      lines = whole;
+      const { hunks, texts } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, textOf);
+      if (hunks.length > 0) item.diff = texts.join('\n');
+      if (hunks.length < all.length) {
+        item.truncated = true;
+        out = true;
+      }
     }
-    if (item.truncated || item.diff === undefined) Object.assign(item, entry.preview);
+    if (item.truncated || item.diff === undefined) {
+      Object.assign(item, { addedLines: lines.addedLines, removedLines: lines.removedLines, changedLines: lines.changedLines });
+    }
     left -= utf8Bytes(JSON.stringify(item)) + 1;
     items.push(item);
   }

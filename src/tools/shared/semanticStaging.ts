@@ -13,7 +13,7 @@ import { mutationDataSchema, stagedFileSchema } from './mutations';
 import type { ConvertedEdit } from '../../core/transactions/editorEdits';
 import { utf8Bytes } from '../../core/chain/bounding';
 import { stagedPath } from '../../core/transactions/transaction';
-import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, pathDiffsSchema } from './reviewDiffs';
+import { DIFF_RESERVE_BYTES, documentDiffs, pathDiffsSchema } from './reviewDiffs';
 import type { PathDiff } from './reviewDiffs';
 import type { Collection } from './common';
 
@@ -134,10 +134,9 @@ export async function reviewed<T extends SemanticMutationData>(
   const revision = tm.history(workspace).find((r) => r.revision === data.revision.revision);
   const paths = new Set(revision?.paths ?? data.documents.items.map((d) => d.path));
   const changed = tm.changedDocuments(workspace).filter((d) => paths.has(stagedPath(d)));
-  const described = await Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(workspace, d)));
   const { documents: _listed, ...rest } = data;
   const budget = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(rest)) - DIFF_RESERVE_BYTES;
-  const { diffs, note } = documentDiffs(changed, described, {
+  const { diffs, note } = documentDiffs(changed, (d) => tm.counts(d), {
     words: true,
     contextLines: 0,
     budget,

@@ -409,6 +409,26 @@ describe('transactions: files, preview and history', () => {
     );
   });
 
+  it("gives one document's diff the output limit, less that document's entry, however many documents are staged", async () => {
+    const { h, abs } = await setup();
+    for (let i = 0; i < 60; i++) h.host.writeFile(abs(`src/f${i}.ts`), `export const v${i} = ${i};\n`);
+    const big = Array.from({ length: 60 }, (_, i) => `row ${i} ${'x'.repeat(70)}`).join('\n') + '\n';
+    h.host.writeFile(abs('src/big.txt'), big);
+    await h.ok('edit-text', { edits: Array.from({ length: 60 }, (_, i) => ({ location: sel(`src/f${i}.ts`, `v${i} `), newText: `w${i} ` })) });
+    await h.ok('edit-text', { edits: Array.from({ length: 60 }, (_, i) => ({ location: sel('src/big.txt', `row ${i} `), newText: `ROW ${i} ` })) });
+    h.setSettings({ defaultMaxOutputBytes: 16_384 });
+    const one = await h.ok<{ documents: unknown[]; documentCount: number; diff: { hunks: { lines: string[] }[]; truncated: boolean } }>('transaction-preview', {
+      document: { path: 'src/big.txt' },
+      includeDiff: true,
+      contextLines: 0,
+    });
+    // About 10 KB of diff beside a list of 61 documents that the answer does not give: it fits.
+    assert.deepEqual(
+      [one.data.diff.truncated, one.data.diff.hunks.flatMap((x) => x.lines).length, one.data.documents.length, one.data.documentCount],
+      [false, 120, 1, 61],
+    );
+  });
+
   it('previews the hunks of every changed document in one call when includeDiff names no document', async () => {
     const { h } = await setup();
     await edit(h, 'src/windows.ts', 'two', '2');
