@@ -312,7 +312,11 @@
           el('td', { className: 'ln old', text: r.oldLine ?? '' }),
           el('td', { className: 'ln new', text: r.newLine ?? '' }),
           el('td', { className: 'sign', 'aria-hidden': 'true', text: r.kind === 'add' ? '+' : r.kind === 'remove' ? '-' : r.kind === 'note' ? '\\' : ' ' }),
-          el('td', { className: 'code', text: r.text }),
+          el('td', {
+            className: 'code',
+            text: r.text,
+            title: r.cut ? `${r.cut.toLocaleString()} characters of this line are not shown (…): Open Diff shows it whole.` : undefined,
+          }),
         ]),
       );
       parts.push(

@@ -495,6 +495,36 @@ try {
     }
   });
 
+  await test('a line of minified code shows where it changed, 1,000 characters of it, and says the rest is left out', async () => {
+    const line = `${'a.b(c,d);'.repeat(16_000)}var value = 0;${'e.f(g);'.repeat(8_000)}`;
+    fs.writeFileSync(file('src/min.js'), `${line}\n`);
+    try {
+      await bridge('/command', { id: 'agentWorkbench.review.open' });
+      await ok('edit-text', { edits: [{ location: { selection: { document: { path: 'src/min.js' }, selectedText: 'value = 0' } }, newText: 'value = 1' }] });
+      frame = await panel();
+      await waitFor('the cut rows', async () => (await frame.$$('tr.row.add td.code')).length === 1);
+      const cells = await frame.$$eval('tr.row td.code', (tds) => tds.map((td) => ({ text: td.textContent, title: td.title })));
+      // The count as the webview's locale writes it: its digits are what was left out.
+      const said = (title) => [
+        Number(title.replace(/ characters of this line are not shown \(…\): Open Diff shows it whole\.$/, '').replace(/\D/g, '')),
+        title.endsWith('Open Diff shows it whole.'),
+      ];
+      assert.deepEqual(
+        cells.map((c) => [c.text.length, c.text.startsWith('…') && c.text.endsWith('…'), ...said(c.title)]),
+        [
+          [1002, true, line.length - 1000, true],
+          [1002, true, line.length - 1000, true],
+        ],
+      );
+      assert.ok(cells[0].text.includes('var value = 0;') && cells[1].text.includes('var value = 1;'), cells[1].text.slice(0, 300));
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-line.png') });
+    } finally {
+      if ((await history()).ok) await bridge('/command', { id: 'agentWorkbench.review.rollback' });
+      await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
+      fs.rmSync(file('src/min.js'), { force: true });
+    }
+  });
+
   await test('screenshots in a dark and a high-contrast theme', async () => {
     await fresh();
     await ok('move-file', { document: { path: 'src/util.ts' }, newPath: 'src/lib/util.ts' });

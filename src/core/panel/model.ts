@@ -1,4 +1,4 @@
-import { diffTexts, NO_NEWLINE_MARKER } from '../transactions/diff';
+import { commonPrefix, diffTexts, NO_NEWLINE_MARKER } from '../transactions/diff';
 import type { DiffHunk } from '../transactions/diff';
 import type { OperationalMode } from '../chain/modes';
 import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from '../transactions/types';
@@ -109,8 +109,16 @@ export interface RowView {
   kind: 'context' | 'add' | 'remove' | 'note';
   oldLine?: number;
   newLine?: number;
+  /** The line, or what fits of it (see cut). */
   text: string;
+  /** Characters of the line left out ("…" marks where): a line longer than ROW_TEXT_MAX shows ROW_TEXT_MAX around its change. */
+  cut?: number;
 }
+
+/** Characters of a line a row shows at most: a minified line of megabytes would hold up the webview, and Open Diff shows it whole. */
+export const ROW_TEXT_MAX = 1000;
+/** Of those, the characters shown before the first difference of a removed line and the added line it pairs with (the change in view). */
+const ROW_TEXT_BEFORE = 40;
 
 export interface HunkView {
   index: number;
@@ -206,6 +214,7 @@ export function hunkViews(hunks: readonly DiffHunk[], maxRows = MAX_DIFF_ROWS): 
     };
     for (const l of h.lines) {
       if (rows >= maxRows) {
+        cutLongRows(view.rows);
         out.push(view);
         return { hunks: out, truncated: true };
       }
@@ -215,9 +224,51 @@ export function hunkViews(hunks: readonly DiffHunk[], maxRows = MAX_DIFF_ROWS): 
       else if (l[0] === '-') view.rows.push({ kind: 'remove', oldLine: oldLine++, text: l.slice(1) });
       else view.rows.push({ kind: 'context', oldLine: oldLine++, newLine: newLine++, text: l.slice(1) });
     }
+    cutLongRows(view.rows);
     out.push(view);
   }
   return { hunks: out, truncated: false };
+}
+
+/**
+ * Rows longer than ROW_TEXT_MAX cut to that many characters: a removed line and the added line
+ * at the same place in the block after it from just before where they first differ (so the change
+ * shows), any other row from its start.
+ */
+function cutLongRows(rows: RowView[]): void {
+  const cutAt = (row: RowView, from: number) => {
+    const { text } = row;
+    if (text.length <= ROW_TEXT_MAX) return;
+    const low = (at: number) => at > 0 && at < text.length && text.charCodeAt(at) >= 0xdc00 && text.charCodeAt(at) <= 0xdfff;
+    // Never half a surrogate pair at either end.
+    let start = Math.max(0, Math.min(from, text.length - ROW_TEXT_MAX));
+    if (low(start)) start++;
+    let end = start + ROW_TEXT_MAX;
+    if (low(end)) end--;
+    row.text = `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+    row.cut = text.length - (end - start);
+  };
+  for (let i = 0; i < rows.length;) {
+    if (rows[i].kind !== 'remove') {
+      cutAt(rows[i++], 0);
+      continue;
+    }
+    let removed = i;
+    while (removed < rows.length && rows[removed].kind === 'remove') removed++;
+    let added = removed;
+    while (added < rows.length && rows[added].kind === 'add') added++;
+    // Where each pair first differs, from the lines whole (a row is cut only after).
+    const pairs = Math.min(removed - i, added - removed);
+    const firstDiffers = Array.from({ length: pairs }, (_, k) => {
+      const [a, b] = [rows[i + k].text, rows[removed + k].text];
+      return commonPrefix(a, b, Math.min(a.length, b.length));
+    });
+    for (let k = i; k < added; k++) {
+      const pair = k < removed ? k - i : k - removed;
+      cutAt(rows[k], pair < pairs ? firstDiffers[pair] - ROW_TEXT_BEFORE : 0);
+    }
+    i = added;
+  }
 }
 
 const SEVERITY_TEXT: Record<DiagnosticSeverity, string> = { error: 'Error', warning: 'Warning', suggestion: 'Suggestion', message: 'Message' };

@@ -4,7 +4,7 @@ import { PanelController } from '../../../../src/core/panel/controller';
 import type { PanelHostActions } from '../../../../src/core/panel/controller';
 import { discardHunkEdit, minimalEdits } from '../../../../src/core/panel/edits';
 import { applyOffsetEdits } from '../../../../src/core/transactions/segments';
-import { buildPanelModel, hunkViews, statusSummary } from '../../../../src/core/panel/model';
+import { buildPanelModel, hunkViews, ROW_TEXT_MAX, statusSummary } from '../../../../src/core/panel/model';
 import { checkSeen, parseWebviewMessage } from '../../../../src/core/panel/protocol';
 import type { Workspace } from '../../../../src/core/documents/workspaces';
 import { FakeHost } from '../../support/fakeHost';
@@ -133,6 +133,33 @@ describe('panel model', () => {
         ['add', null, 4, 'd'],
       ],
     );
+  });
+
+  it('cuts a long line to ROW_TEXT_MAX characters around where it changed, and says how many are left out', () => {
+    const filler = 'a.b(c,d);'.repeat(20_000);
+    const line = (name: string) => `${filler.slice(0, 150_000)}${name}(x)${filler.slice(150_000)}`;
+    const context = `// ${'z'.repeat(5_000)}`;
+    const { hunks } = hunkViews(diffTexts(`${context}\n${line('isFunction')}\nshort\n`, `${context}\n${line('isCallable')}\nshort\n`, 1).hunks);
+    const [head, removed, added, tail] = hunks[0].rows;
+    const total = line('isFunction').length;
+    assert.deepEqual(
+      [removed.kind, removed.cut, removed.text.length, added.kind, added.cut],
+      ['remove', total - ROW_TEXT_MAX, ROW_TEXT_MAX + 2, 'add', total - ROW_TEXT_MAX],
+    );
+    // The lines first differ after "is": each row shows 40 characters before that, so the change is in view.
+    const from = 150_002 - 40;
+    assert.equal(removed.text, `…${line('isFunction').slice(from, from + ROW_TEXT_MAX)}…`);
+    assert.equal(added.text, `…${line('isCallable').slice(from, from + ROW_TEXT_MAX)}…`);
+    assert.deepEqual([head.kind, head.text, head.cut], ['context', `${context.slice(0, ROW_TEXT_MAX)}…`, context.length - ROW_TEXT_MAX]);
+    assert.deepEqual([tail.text, tail.cut], ['short', undefined]);
+  });
+
+  it('never cuts a long line inside a surrogate pair', () => {
+    // ROW_TEXT_MAX falls between the two halves of a pair: the row ends before the pair.
+    const text = `x${'\u{1D4B3}'.repeat(ROW_TEXT_MAX)}`;
+    const { hunks } = hunkViews(diffTexts('', `${text}\n`, 0).hunks);
+    const [row] = hunks[0].rows;
+    assert.deepEqual([row.text, row.cut], [`${text.slice(0, ROW_TEXT_MAX - 1)}…`, text.length - (ROW_TEXT_MAX - 1)]);
   });
 
   it('cuts very long diffs and says so', () => {
