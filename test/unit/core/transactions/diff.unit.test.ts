@@ -4,6 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diffTexts, diffTextsWhole, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+import type { DiffHunk } from '../../../../src/core/transactions/diff';
 import { hunkWordText, WORD_CONTEXT_CHARS } from '../../../../src/core/transactions/wordDiff';
 
 /** GNU diff's +/- line counts for two texts. */
@@ -45,6 +46,18 @@ const CASES: { name: string; original: string; updated: string }[] = [
     updated: '0\n1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n13\n14\n15\n16\n17\n18\n',
   },
 ];
+
+/** The lines a hunk removes ('-') or adds ('+'), joined as they read. */
+const sideOf = (h: DiffHunk, sign: '-' | '+'): string =>
+  h.lines
+    .filter((l) => l.startsWith(sign))
+    .map((l) => l.slice(1))
+    .join('\n');
+
+/** A seeded sequence of whole numbers below n (the same edits every run). */
+function seeded(seed: number): (n: number) => number {
+  return (n) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31), seed % n);
+}
 
 function scattered(lines: number, changes: number, seed: number): { original: string; updated: string } {
   let s = seed;
@@ -120,11 +133,7 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
   });
 
   it('counts without walking the lines both texts share as the whole diff counts, over thousands of edits of real files', () => {
-    let seed = 7;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
+    const random = seeded(7);
     const dir = path.join('node_modules', 'rxjs', 'src', 'internal', 'operators');
     const texts = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
     const long = texts.join('');
@@ -291,12 +300,8 @@ describe('word diff (git diff --word-diff=plain)', () => {
     assert.ok(hunk === `@@ -1 +1 @@\n[-${'x'.repeat(600_000)} old-]\n{+${'y'.repeat(600_000)} new+}`, hunk.slice(0, 300));
   });
 
-  it('shows only text of each side, in order, when it cuts long lines (random edits)', () => {
-    let seed = 11;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+  it("cuts unchanged text in a changed line to the context beside its changes, showing only each side's text in order (random edits)", () => {
+    const random = seeded(11);
     const vocabulary = ['foo', 'bar', 'baz(', ')', ' ', '.', 'x1', '\t', 'é', '\u{1D4B3}', ';', '…'];
     const line = (n: number) => Array.from({ length: n }, () => vocabulary[random(vocabulary.length)]).join('');
     const inOrder = (shown: string, text: string) => {
@@ -312,31 +317,22 @@ describe('word diff (git diff --word-diff=plain)', () => {
       const changed = lines.map((l) => (random(2) === 0 ? l.replace(/bar/g, () => vocabulary[random(vocabulary.length)]) : l));
       for (const h of diffTexts(lines.join('\n') + '\n', changed.join('\n') + '\n', 0).hunks) {
         const body = hunkWordText(h).split('\n').slice(1).join('\n');
-        inOrder(
-          side(body, 'old'),
-          h.lines
-            .filter((l) => l.startsWith('-'))
-            .map((l) => l.slice(1))
-            .join('\n'),
-        );
-        inOrder(
-          side(body, 'new'),
-          h.lines
-            .filter((l) => l.startsWith('+'))
-            .map((l) => l.slice(1))
-            .join('\n'),
-        );
-        for (const shown of body.split('\n')) assert.ok(shown.length < 6 * WORD_CONTEXT_CHARS + 400 || !shown.includes('…'), shown);
+        inOrder(side(body, 'old'), sideOf(h, '-'));
+        inOrder(side(body, 'new'), sideOf(h, '+'));
+        // Within a changed line, no unchanged stretch is longer than the context kept on both sides of a change.
+        for (const shown of body.split('\n').filter((l) => /\[-|\{\+/.test(l))) {
+          const unchanged = shown.split(/\[-.*?-\]|\{\+.*?\+\}/);
+          assert.ok(
+            unchanged.every((u) => u.length <= 2 * WORD_CONTEXT_CHARS + 1),
+            shown,
+          );
+        }
       }
     }
   });
 
   it('gives back both sides of every changed block exactly (random edits)', () => {
-    let seed = 7;
-    const random = (n: number) => {
-      seed = (seed * 1103515245 + 12345) % 2 ** 31;
-      return seed % n;
-    };
+    const random = seeded(7);
     const vocabulary = ['foo', 'bar', 'baz(', ')', ' ', '  ', '.', 'x1', '', '\t', 'é', ';'];
     const line = () => Array.from({ length: random(6) }, () => vocabulary[random(vocabulary.length)]).join('');
     for (let round = 0; round < 200; round++) {
@@ -348,12 +344,8 @@ describe('word diff (git diff --word-diff=plain)', () => {
       const updated = changed.join('\n') + '\n';
       for (const h of diffTexts(original, updated, 0).hunks) {
         const body = hunkWordText(h).split('\n').slice(1).join('\n');
-        const removed = h.lines.filter((l) => l.startsWith('-')).map((l) => l.slice(1));
-        const added = h.lines.filter((l) => l.startsWith('+')).map((l) => l.slice(1));
-        const oldSide = side(body, 'old');
-        const newSide = side(body, 'new');
-        assert.equal(oldSide, removed.join('\n'), `old side of ${JSON.stringify(h.lines)} from ${JSON.stringify(body)}`);
-        assert.equal(newSide, added.join('\n'), `new side of ${JSON.stringify(h.lines)} from ${JSON.stringify(body)}`);
+        assert.equal(side(body, 'old'), sideOf(h, '-'), `old side of ${JSON.stringify(h.lines)} from ${JSON.stringify(body)}`);
+        assert.equal(side(body, 'new'), sideOf(h, '+'), `new side of ${JSON.stringify(h.lines)} from ${JSON.stringify(body)}`);
       }
     }
   });
@@ -365,7 +357,7 @@ describe('word diff (git diff --word-diff=plain)', () => {
  * made one), drawn from a seeded sequence.
  */
 function farApart(seed: number, length: number): { base: string[]; edit: () => { lines: string[]; at: number[] } } {
-  const random = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n);
+  const random = seeded(seed);
   const common = ['}', '', '  return x;', '{'];
   const base = Array.from({ length }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`));
   const edit = () => {
