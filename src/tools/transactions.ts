@@ -186,14 +186,14 @@ export const transactionPreview = defineTool({
     const tm = ctx.services.transactions;
     const tx = tm.active(ws.id);
     const changed = tm.changedDocuments(ws);
-    // Only the listed documents are described (their line counts cost a diff each); diffs say their own.
-    const describeListed = () => Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
     let diff: DocumentDiff | null = null;
     let diffs: { items: PathDiff[]; hasMore: boolean; totalCount: number } | undefined;
     let note: string | undefined;
     let shownDocuments: ChangedDocument[] = [];
-    if (!input.includeDiff) shownDocuments = await describeListed();
-    else {
+    if (!input.includeDiff) {
+      // Only the listed documents are described (their line counts cost a diff each; a diff says its own).
+      shownDocuments = await Promise.all(changed.slice(0, DIFF_DOCUMENTS_MAX).map((d) => tm.describe(ws, d)));
+    } else {
       const selected = input.document && (input.document.path !== undefined || input.document.documentId !== undefined) ? input.document : undefined;
       // A word diff (every document's, unless format unified) says each change in its line: no context unless asked.
       const words = !selected && input.format !== 'unified';

@@ -32,8 +32,7 @@ function tokenClass(text: string, at: number): 'word' | 'blank' | undefined {
 /** Whether a token of WORD_TOKEN can end at offset (not inside a surrogate pair or a run of one class). */
 function tokenBoundary(text: string, at: number): boolean {
   if (at <= 0 || at >= text.length) return true;
-  const low = text.charCodeAt(at);
-  if (low >= 0xdc00 && low <= 0xdfff) return false;
+  if (isLowSurrogate(text, at)) return false;
   const before = tokenClass(text, at - 1 - (isLowSurrogate(text, at - 1) ? 1 : 0));
   return before === undefined || before !== tokenClass(text, at);
 }

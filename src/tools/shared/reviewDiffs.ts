@@ -1,8 +1,7 @@
 /** Every changed document's diff as one text, within an output budget: transaction-preview's diffs and a rename's review. */
 import { diffTexts, hunkText } from '../../core/transactions/diff';
-import type { LineCounts, TextDiff } from '../../core/transactions/diff';
+import type { DiffHunk, LineCounts, TextDiff } from '../../core/transactions/diff';
 import { hunkWordText } from '../../core/transactions/wordDiff';
-import type { DiffHunk } from '../../core/transactions/diff';
 import { utf8Bytes } from '../../core/chain/bounding';
 import { collectionOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
