@@ -51,6 +51,8 @@ export const RESIDUE_LIMIT = 50;
 const TEXT_MAX = 80;
 const TEXT_BEFORE = 30;
 const FILES_AT_ONCE = 16;
+/** How long a scan ahead runs before it lets the thread's other work (other extensions, a language service's answer) go first. */
+const AHEAD_YIELD_MS = 2;
 
 const JS_FAMILY = ['typescript', 'typescriptreact', 'javascript', 'javascriptreact'];
 
@@ -366,15 +368,26 @@ export interface ResidueQuestion {
 
 type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor' | 'textOf' | 'extraPaths' | 'ahead' | 'edited'>;
 
-/** The folder's files of the symbol's language family, each as textOf or the editor gives it (undefined: not scanned), with the name's starts. */
-async function scanFiles(q: Scan): Promise<{ files: ResidueFile[]; languages: string[] }> {
+/**
+ * The folder's files of the symbol's language family, each as textOf or the editor gives it
+ * (undefined: not scanned), with the name's starts. With `yieldMs`, the scan lets the thread's
+ * other work run after each stretch of about that long: files the editor read before come back
+ * without I/O, so a scan of 625 files was one 25 ms run of promise callbacks that every other
+ * extension on the host waited behind (growing with the folder).
+ */
+async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFile[]; languages: string[] }> {
   const family = languageFamily(q.languageId);
   const index = new LanguageIndex(q.editor.languages());
   const { paths } = await q.workspace.files();
   const candidates = [...new Set([...paths, ...(q.extraPaths ?? [])])]
     .map((p) => ({ path: p, languageId: index.languageOf(p) }))
     .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
+  let ranSince = performance.now();
   const read = await mapConcurrently(candidates, FILES_AT_ONCE, async (c): Promise<ResidueFile | undefined> => {
+    if (yieldMs !== undefined && performance.now() - ranSince > yieldMs) {
+      await new Promise((resolve) => setImmediate(resolve));
+      ranSince = performance.now();
+    }
     const given = q.textOf?.(c.path);
     if (given === null) return undefined;
     const before = q.ahead?.get(c.path);
@@ -398,7 +411,7 @@ async function scanFiles(q: Scan): Promise<{ files: ResidueFile[]; languages: st
  * only what changed since. Never rejects (undefined: nothing read ahead).
  */
 export function scanAhead(q: Scan): Promise<ReadonlyMap<string, ResidueFile> | undefined> {
-  return scanFiles(q).then(
+  return scanFiles(q, AHEAD_YIELD_MS).then(
     ({ files }) => new Map(files.map((f) => [f.path, f])),
     () => undefined,
   );
