@@ -518,6 +518,11 @@ try {
       );
       assert.ok(cells[0].text.includes('var value = 0;') && cells[1].text.includes('var value = 1;'), cells[1].text.slice(0, 300));
       await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-line.png') });
+      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Dark Modern' });
+      await sleep(1500);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-line-dark.png') });
+      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
+      await sleep(1000);
     } finally {
       if ((await history()).ok) await bridge('/command', { id: 'agentWorkbench.review.rollback' });
       await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
