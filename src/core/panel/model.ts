@@ -3,7 +3,7 @@ import type { DiffHunk } from '../transactions/diff';
 import type { OperationalMode } from '../chain/modes';
 import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from '../transactions/types';
 import type { DiagnosticSeverity, RevisionCheck, StagedDiagnostic } from '../transactions/check';
-import { countOf, nameAndFolder } from '../util/wording';
+import { countOf, cutAround, nameAndFolder } from '../util/wording';
 
 /** The hunks of the panel are transaction-preview's hunks: the same context. */
 export const PANEL_CONTEXT_LINES = 3;
@@ -236,17 +236,10 @@ export function hunkViews(hunks: readonly DiffHunk[], maxRows = MAX_DIFF_ROWS): 
  * shows), any other row from its start.
  */
 function cutLongRows(rows: RowView[]): void {
-  const cutAt = (row: RowView, from: number) => {
-    const { text } = row;
-    if (text.length <= ROW_TEXT_MAX) return;
-    const low = (at: number) => at > 0 && at < text.length && text.charCodeAt(at) >= 0xdc00 && text.charCodeAt(at) <= 0xdfff;
-    // Never half a surrogate pair at either end.
-    let start = Math.max(0, Math.min(from, text.length - ROW_TEXT_MAX));
-    if (low(start)) start++;
-    let end = start + ROW_TEXT_MAX;
-    if (low(end)) end--;
-    row.text = `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-    row.cut = text.length - (end - start);
+  // at: where the row's line first differs from its pair's (0 for a row without one).
+  const cutAt = (row: RowView, at: number) => {
+    const { text, cut } = cutAround(row.text, at, ROW_TEXT_MAX, ROW_TEXT_BEFORE);
+    if (cut > 0) Object.assign(row, { text, cut });
   };
   for (let i = 0; i < rows.length;) {
     if (rows[i].kind !== 'remove') {
@@ -265,7 +258,7 @@ function cutLongRows(rows: RowView[]): void {
     });
     for (let k = i; k < added; k++) {
       const pair = k < removed ? k - i : k - removed;
-      cutAt(rows[k], pair < pairs ? firstDiffers[pair] - ROW_TEXT_BEFORE : 0);
+      cutAt(rows[k], pair < pairs ? firstDiffers[pair] : 0);
     }
     i = added;
   }

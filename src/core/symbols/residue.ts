@@ -19,6 +19,7 @@ import { LanguageIndex } from '../documents/languages';
 import { LineIndex } from '../documents/text';
 import type { Workspace } from '../documents/workspaces';
 import { mapConcurrently } from '../util/concurrency';
+import { cutAround } from '../util/wording';
 import { regexBodyEnd } from './access';
 
 /** comment: in a comment; doc: in a doc comment or docstring; string: in string, template or regular expression text; access: `x.name` in code; other: anywhere else. */
@@ -287,10 +288,7 @@ function lineAround(lines: LineIndex, offset: number): { line: number; column: n
   const full = lines.lineText(pos.line);
   const trimmed = full.trim();
   const at = pos.character - (full.length - full.trimStart().length);
-  if (trimmed.length <= TEXT_MAX) return { line: pos.line + 1, column: pos.character + 1, text: trimmed };
-  const start = Math.max(0, Math.min(at - TEXT_BEFORE, trimmed.length - TEXT_MAX));
-  const end = start + TEXT_MAX;
-  return { line: pos.line + 1, column: pos.character + 1, text: `${start > 0 ? '…' : ''}${trimmed.slice(start, end)}${end < trimmed.length ? '…' : ''}` };
+  return { line: pos.line + 1, column: pos.character + 1, text: cutAround(trimmed, at, TEXT_MAX, TEXT_BEFORE).text };
 }
 
 // ---------------------------------------------------------------- the scan

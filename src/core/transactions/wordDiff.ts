@@ -5,6 +5,7 @@
 import { diffArrays } from 'diff';
 import { commonPrefix, commonSuffix, hunkHeader, NO_NEWLINE_MARKER } from './diff';
 import type { DiffHunk } from './diff';
+import { cutAround, splitsPair } from '../util/wording';
 
 /** What a word diff compares: runs of letters, digits, `_` and `$`, runs of blanks, and any other character alone. */
 const WORD_TOKEN = /[\p{L}\p{N}_$]+|[ \t]+|\n|[^]/gu;
@@ -32,15 +33,10 @@ function tokenClass(text: string, at: number): 'word' | 'blank' | undefined {
 /** Whether a token of WORD_TOKEN can end at offset (not inside a surrogate pair or a run of one class). */
 function tokenBoundary(text: string, at: number): boolean {
   if (at <= 0 || at >= text.length) return true;
-  if (isLowSurrogate(text, at)) return false;
-  const before = tokenClass(text, at - 1 - (isLowSurrogate(text, at - 1) ? 1 : 0));
+  if (splitsPair(text, at)) return false;
+  const before = tokenClass(text, at - 1 - (splitsPair(text, at - 1) ? 1 : 0));
   return before === undefined || before !== tokenClass(text, at);
 }
-
-const isLowSurrogate = (text: string, at: number): boolean => {
-  const c = text.charCodeAt(at);
-  return at > 0 && c >= 0xdc00 && c <= 0xdfff;
-};
 
 type WordPart = { kind: ' ' | '-' | '+'; text: string };
 
@@ -79,11 +75,12 @@ function wordParts(oldText: string, newText: string): WordPart[] | undefined {
 function cutContext(text: string, changeBefore: boolean, changeAfter: boolean): string {
   const lines = text.split('\n');
   const keep = WORD_CONTEXT_CHARS;
-  const cutEnd = (line: string) => (line.length > keep ? `${line.slice(0, keep)}…` : line);
-  const cutStart = (line: string) => (line.length > keep ? `…${line.slice(line.length - keep)}` : line);
+  const cutEnd = (line: string) => cutAround(line, 0, keep, 0).text;
+  const cutStart = (line: string) => cutAround(line, line.length, keep, keep).text;
   if (lines.length === 1) {
     const [line] = lines;
-    if (changeBefore && changeAfter) return line.length > 2 * keep + 1 ? `${line.slice(0, keep)}…${line.slice(line.length - keep)}` : line;
+    // Between two changes: its head and its tail, one "…" for what lies between.
+    if (changeBefore && changeAfter) return line.length > 2 * keep + 1 ? `${cutEnd(line)}${cutStart(line).slice(1)}` : line;
     return changeBefore ? cutEnd(line) : changeAfter ? cutStart(line) : line;
   }
   const last = lines.length - 1;
