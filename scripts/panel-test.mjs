@@ -81,6 +81,15 @@ async function test(name, fn) {
 }
 
 let page;
+/** Screenshots of the window as it is, in the light theme the tests run in and in the dark one (name.png, name-dark.png). */
+const lightAndDark = async (name) => {
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+  await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Dark Modern' });
+  await sleep(1500);
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}-dark.png`) });
+  await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
+  await sleep(1000);
+};
 try {
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
@@ -478,12 +487,7 @@ try {
         'Edit 65 locations in 65 files (src/many/m065.ts, src/many/m066.ts, …)',
       ]);
       await frame.$eval('.more-files', (p) => p.scrollIntoView({ block: 'center' }));
-      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-many-files.png') });
-      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Dark Modern' });
-      await sleep(1500);
-      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-many-files-dark.png') });
-      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
-      await sleep(1000);
+      await lightAndDark('panel-many-files');
       await click(frame, 'button[data-action=showAllFiles]');
       await waitFor('every file', async () => (await domFiles(frame)).length === 130);
       assert.deepEqual((await domFiles(frame)).map((f) => f.path).sort(), [...many].sort());
@@ -517,12 +521,7 @@ try {
         ],
       );
       assert.ok(cells[0].text.includes('var value = 0;') && cells[1].text.includes('var value = 1;'), cells[1].text.slice(0, 300));
-      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-line.png') });
-      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Dark Modern' });
-      await sleep(1500);
-      await page.screenshot({ path: path.join(ARTIFACTS, 'panel-long-line-dark.png') });
-      await bridge('/config', { key: 'workbench.colorTheme', value: 'Default Light Modern' });
-      await sleep(1000);
+      await lightAndDark('panel-long-line');
     } finally {
       if ((await history()).ok) await bridge('/command', { id: 'agentWorkbench.review.rollback' });
       await waitFor('rolled back', async () => (await history()).error?.code === 'NoActiveTransaction');
