@@ -47,6 +47,8 @@ const mcpDir = path.join(fixture.scratch, 'mcp-windows');
 const server = await startServer({
   trusted: true,
   env: { AW_BRIDGE_PORT: String(bridgePort), AGENT_WORKBENCH_MCP_DIR: mcpDir },
+  // The reload test's new extension host listens on the bridge port the host before held; that host goes in 5 s.
+  reconnectionGraceSeconds: 5,
   userSettings: {
     ...HEADLESS_USER_SETTINGS,
     'workbench.colorTheme': 'Default Light Modern',

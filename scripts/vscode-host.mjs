@@ -159,8 +159,9 @@ function onInterrupt(fn) {
  * `extensions` (each { id, version, folder }, e.g. from scripts/test-extensions.mjs) are listed in
  * the run's extensions folder (its extensions.json), so the server loads them as installed ones.
  * `vsixes` (paths of .vsix files) are installed into that folder as a person installs them.
+ * `reconnectionGraceSeconds`: how long an extension host whose page went away waits for it to come back.
  */
-export async function startServer({ port, trusted = true, env = {}, userSettings, log, extensions = [], vsixes = [] } = {}) {
+export async function startServer({ port, trusted = true, env = {}, userSettings, log, extensions = [], vsixes = [], reconnectionGraceSeconds } = {}) {
   const host = await ensureHost();
   const { node, serverMain } = hostPaths(host);
   port ??= await freePort();
@@ -211,6 +212,9 @@ export async function startServer({ port, trusted = true, env = {}, userSettings
     extensionsDir,
   ];
   if (trusted) args.push('--disable-workspace-trust');
+  // A reloaded page may not say goodbye (the web cannot wait for it at shutdown): its extension host then waits this
+  // long for the page to come back (3 hours by default), holding what it opened, such as a port.
+  if (reconnectionGraceSeconds !== undefined) args.push('--reconnection-grace-time', String(reconnectionGraceSeconds));
 
   // Variables of an enclosing VS Code (e.g. when run from its terminal) would confuse this one.
   const childEnv = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('VSCODE_') && k !== 'ELECTRON_RUN_AS_NODE'));

@@ -30,11 +30,12 @@ export function run(): Promise<void> {
         );
       });
     });
-    // After a window reload the extension host before may still hold the port while it shuts down
-    // (deactivate writes what it kept): listen again until it lets go, 30 s at most.
+    // After a window reload the extension host before may still hold the port: while it shuts down, or, when the page
+    // went without saying goodbye, until the server's reconnection grace time ends (panel-test.mjs sets 5 s). Listen
+    // again until it lets go, for as long as the driver waits for the bridge.
     const started = Date.now();
     server.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EADDRINUSE' && Date.now() - started < 30_000) setTimeout(() => server.listen(port, '127.0.0.1'), 250);
+      if (error.code === 'EADDRINUSE' && Date.now() - started < 110_000) setTimeout(() => server.listen(port, '127.0.0.1'), 250);
       else reject(error);
     });
     server.listen(port, '127.0.0.1');
