@@ -50,7 +50,10 @@ export const renameSymbol = defineTool({
     {
       symbol: symbolSelectorInput,
       newName: { type: 'string', minLength: 1, maxLength: 512 },
-      includeDiff: { type: 'boolean', description: "Answer each file's word diff (diffs) instead of documents." },
+      includeDiff: {
+        type: 'boolean',
+        description: "Answer each file's word diff (diffs; lines where the file's changes are the rename alone) instead of documents.",
+      },
     },
     ['symbol', 'newName'],
     { workspace: false },
@@ -133,7 +136,7 @@ export const renameSymbol = defineTool({
       ...(scanned ? { ahead: scanned, edited } : {}),
     });
     const data = { ...staged, residue };
-    return input.includeDiff ? reviewed(ctx, workspace, data) : data;
+    return input.includeDiff ? reviewed(ctx, workspace, data, { from: oldName, to: input.newName }) : data;
   },
 });
 

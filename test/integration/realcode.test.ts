@@ -6,6 +6,7 @@ import { readSymbol } from '../../src/core/symbols/symbols';
 import type { SymbolOutput } from '../../src/core/symbols/symbols';
 import type { MutationData } from '../../src/core/transactions/types';
 import type { Residue } from '../../src/core/symbols/residue';
+import { wordDiffRows } from '../shared/wordDiffRows';
 import { activateExtension, callsOf, derivedOf, expectOk, invoke, outlineLocals, waitForSymbols, workspaceRoot } from './helpers';
 
 /**
@@ -81,31 +82,32 @@ async function navigate(name: string): Promise<void> {
 
 /** Stages the rename, commits it, and checks every touched file on disk holds exactly the renamed text. */
 async function renameAndCommit(from: string, to: string, before: Map<string, Buffer>, round: number): Promise<void> {
-  type Diffs = { diffs: { items: { path: string; diff?: string; truncated?: true }[]; hasMore: boolean; totalCount: number } };
+  type Diffs = { diffs: { items: { path: string; diff?: string; lines?: [number, string][]; truncated?: true }[]; hasMore: boolean; totalCount: number } };
   // Round 0 asks for the review with the rename (includeDiff); the others for the documents list.
   const review = round === 0;
   const staged = await invoke('rename-symbol', { symbol: sel(DECLARATION, from, 'function '), newName: to, ...(review ? { includeDiff: true } : {}) });
   if (!review) {
     assert.equal(expectOk<MutationData>(staged).data.documents.totalCount, before.size, `round ${round}: the rename of ${from} stages every file that uses it`);
   } else {
-    // The review an agent reads: every changed line once, each renamed identifier marked where it was, nothing else.
+    // The review an agent reads: every changed line once, in the staged text, and nothing else; every change here is the rename.
     const { diffs } = expectOk<Diffs>(staged).data;
     assert.equal(diffs.totalCount, before.size, `the rename of ${from} stages every file that uses it`);
     assert.deepEqual(
-      diffs.items.map((d) => [d.path, d.truncated]),
-      [...before.keys()].sort().map((p) => [p, undefined]),
+      diffs.items.map((d) => [d.path, d.truncated, d.diff]),
+      [...before.keys()].sort().map((p) => [p, undefined, undefined]),
     );
-    assert.deepEqual(expectOk<Diffs>(await invoke('transaction-preview', { includeDiff: true })).data.diffs, diffs, 'the review transaction-preview gives');
-    const mark = `[-${from}-]{+${to}+}`;
+    const preview = expectOk<Diffs>(await invoke('transaction-preview', { includeDiff: true })).data.diffs;
+    assert.deepEqual(
+      preview.items.map((d) => ({ path: d.path, lines: wordDiffRows(d.diff ?? '', from, to) })),
+      diffs.items,
+      "the changed lines transaction-preview's word diff marks, each [-from-]{+to+} read as the new name",
+    );
     for (const d of diffs.items) {
-      const lines = (d.diff ?? '').split('\n').filter((l) => !l.startsWith('@@ '));
-      assert.ok(
-        lines.every((l) => l.includes(mark)),
-        `${d.path}: a line shown that the rename does not change: ${d.diff}`,
-      );
-      const marks = lines.join('\n').split(mark).length - 1;
-      const named = (before.get(d.path)?.toString('utf8').match(identifier(from, 'g')) ?? []).length;
-      assert.equal(marks, named, `${d.path}: ${d.diff}`);
+      const original = before.get(d.path)?.toString('utf8') ?? '';
+      const stagedLines = renamed(before.get(d.path)!, from, to).toString('utf8').split(/\r?\n/);
+      for (const [line, text] of d.lines ?? []) assert.equal(text, stagedLines[line - 1], `${d.path}:${line} is the staged line`);
+      const renames = (d.lines ?? []).reduce((n, [, text]) => n + (text.match(identifier(to, 'g')) ?? []).length, 0);
+      assert.equal(renames, (original.match(identifier(from, 'g')) ?? []).length, `${d.path}: every ${from} renamed where it was`);
     }
   }
   const committed = await invoke('transaction-commit', {});

@@ -2,6 +2,8 @@
 import { diffTexts, hunkText } from '../../core/transactions/diff';
 import type { DiffHunk, LineCounts, TextDiff } from '../../core/transactions/diff';
 import { hunkWordText } from '../../core/transactions/wordDiff';
+import { renameRows } from '../../core/transactions/renameRows';
+import type { RenameRow } from '../../core/transactions/renameRows';
 import { utf8Bytes } from '../../core/chain/bounding';
 import { collectionOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
@@ -20,13 +22,15 @@ export interface PathDiff {
   changeKind?: ChangedDocument['changeKind'];
   previousPath?: string;
   diff?: string;
+  /** A rename's review: its changed lines, when each is the rename and nothing else (renameRows). */
+  lines?: RenameRow[];
   truncated?: true;
   addedLines?: number;
   removedLines?: number;
   changedLines?: number;
 }
 
-export const pathDiffsSchema = (description: string): JsonSchema =>
+export const pathDiffsSchema = (description: string, more: Record<string, JsonSchema> = {}): JsonSchema =>
   collectionOutput(description, {
     type: 'object',
     properties: {
@@ -34,6 +38,7 @@ export const pathDiffsSchema = (description: string): JsonSchema =>
       changeKind: { type: 'string', enum: ['Added', 'Deleted', 'Renamed'], description: 'Left out when Modified.' },
       previousPath: { type: 'string' },
       diff: { type: 'string', description: "Its hunks in format, '\\n'-separated; words cuts a long line around its changes (…). Left out when nothing fit." },
+      ...more,
       truncated: { type: 'boolean', enum: [true], description: 'Hunks (or the whole diff) were left out to fit: ask with document.' },
       addedLines: { type: 'integer', description: 'Line counts only when diff is left out or truncated (else the diff says them).' },
       removedLines: { type: 'integer' },
@@ -75,6 +80,14 @@ export function hunksWithin(all: DiffHunk[], budget: number, asText?: (h: DiffHu
   return { hunks, texts, used };
 }
 
+/** The rows that fit in `budget` bytes as JSON, in order. */
+function rowsWithin(rows: readonly RenameRow[], budget: number): RenameRow[] {
+  let used = 0;
+  let n = 0;
+  while (n < rows.length && (used += utf8Bytes(JSON.stringify(rows[n])) + 1) <= budget) n++;
+  return rows.slice(0, n);
+}
+
 export interface DiffsOptions {
   /** A word diff (git's --word-diff=plain) rather than diff -u. */
   words: boolean;
@@ -83,6 +96,8 @@ export interface DiffsOptions {
   budget: number;
   /** How the note tells the agent to get one document's whole diff. */
   askOne: string;
+  /** A rename's names: a document whose every change is the rename answers its changed lines instead of its diff. */
+  rename?: { from: string; to: string };
 }
 
 /**
@@ -111,14 +126,25 @@ export function documentDiffs(
     } else {
       const { hunks: all, ...whole } = stagedDiff(staged, options.contextLines);
       lines = whole;
-      const { hunks, texts } = hunksWithin(all, left - utf8Bytes(JSON.stringify(item)) - 64, textOf);
-      if (hunks.length > 0) item.diff = texts.join('\n');
-      if (hunks.length < all.length) {
+      const room = left - utf8Bytes(JSON.stringify(item)) - 64;
+      const rows = options.rename && renameRows(all, options.rename.from, options.rename.to);
+      let shown: number;
+      let total: number;
+      if (rows) {
+        const fit = rowsWithin(rows, room);
+        if (fit.length > 0) item.lines = fit;
+        [shown, total] = [fit.length, rows.length];
+      } else {
+        const { hunks, texts } = hunksWithin(all, room, textOf);
+        if (hunks.length > 0) item.diff = texts.join('\n');
+        [shown, total] = [hunks.length, all.length];
+      }
+      if (shown < total) {
         item.truncated = true;
         out = true;
       }
     }
-    if (item.truncated || item.diff === undefined) {
+    if (item.truncated || (item.diff === undefined && item.lines === undefined)) {
       Object.assign(item, { addedLines: lines.addedLines, removedLines: lines.removedLines, changedLines: lines.changedLines });
     }
     left -= utf8Bytes(JSON.stringify(item)) + 1;

@@ -115,6 +115,14 @@ export const reviewedMutationSchema: JsonSchema = {
     ...(semanticMutationSchema.properties as Record<string, JsonSchema>),
     diffs: pathDiffsSchema(
       "With includeDiff, instead of documents: each file this revision changed, in path order, with its word diff since the transaction began (as transaction-preview's diffs); cut from the end to fit the output limit (truncated, notes).",
+      {
+        lines: {
+          type: 'array',
+          items: { type: 'array', items: { type: ['integer', 'string'] }, minItems: 2, maxItems: 2 },
+          description:
+            "A rename's file whose every change is the old name made newName (whole words): instead of diff, [line, staged text] of each changed line.",
+        },
+      },
     ),
   },
   required: ['transaction', 'revision', 'staged'],
@@ -129,6 +137,7 @@ export async function reviewed<T extends SemanticMutationData>(
   ctx: ToolContext,
   workspace: Workspace,
   data: T,
+  rename?: { from: string; to: string },
 ): Promise<Omit<T, 'documents'> & ReviewedMutationData> {
   const tm = ctx.services.transactions;
   const revision = tm.history(workspace).find((r) => r.revision === data.revision.revision);
@@ -141,6 +150,7 @@ export async function reviewed<T extends SemanticMutationData>(
     contextLines: 0,
     budget,
     askOne: 'Ask transaction-preview with includeDiff and document',
+    ...(rename ? { rename } : {}),
   });
   const notes = [...(rest.notes ?? []), ...(note ? [note] : [])];
   return { ...rest, ...(notes.length > 0 ? { notes } : {}), diffs };

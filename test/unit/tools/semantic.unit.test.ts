@@ -7,6 +7,7 @@ import { decodeLines } from '../../../src/tools/references';
 import type { ReferencesData } from '../../../src/tools/references';
 import type { FixAllData, ListActionsData } from '../../../src/tools/codeActions';
 import type { ReviewedMutationData, SemanticMutationData } from '../../../src/tools/shared/semanticStaging';
+import { wordDiffRows } from '../../shared/wordDiffRows';
 import { FAKE_ROOT, FakeHost, symbolsIn } from '../support/fakeHost';
 import type { FakeCodeAction, FakeEdits } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
@@ -100,7 +101,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.equal(answer.snapshot.transactionRevision, 1);
     });
 
-    it("with includeDiff answers each changed file's word diff instead of the documents list, as transaction-preview shows it", async () => {
+    it("with includeDiff answers each changed file's changed lines instead of the documents list, the same lines transaction-preview's word diff marks", async () => {
       const answer = await h.ok<ReviewedMutationData>('rename-symbol', {
         symbol: { location: sel('src/util.ts', 'formatName') },
         newName: 'formatPersonName',
@@ -108,17 +109,24 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       });
       const d = answer.data;
       assert.equal('documents' in d, false, 'the paths are said once, in diffs');
+      // Every change is the rename: each file lists its changed lines, in the staged text.
       assert.deepEqual(d.diffs, {
         items: [
           {
             path: 'src/greeter.ts',
-            diff: "@@ -1 +1 @@\nimport { [-formatName-]{+formatPersonName+} } from './util';\n@@ -4 +4 @@\n  return 'Hello ' + [-formatName-]{+formatPersonName+}(name);",
+            lines: [
+              [1, "import { formatPersonName } from './util';"],
+              [4, "  return 'Hello ' + formatPersonName(name);"],
+            ],
           },
           {
             path: 'src/main.ts',
-            diff: "@@ -2 +2 @@\nimport { [-formatName-]{+formatPersonName+} } from './util';\n@@ -4 +4 @@\nconsole.log(greet([-formatName-]{+formatPersonName+}(' x ')));",
+            lines: [
+              [2, "import { formatPersonName } from './util';"],
+              [4, "console.log(greet(formatPersonName(' x ')));"],
+            ],
           },
-          { path: 'src/util.ts', diff: '@@ -1 +1 @@\nexport function [-formatName-]{+formatPersonName+}(name: string): string {' },
+          { path: 'src/util.ts', lines: [[1, 'export function formatPersonName(name: string): string {']] },
         ],
         hasMore: false,
         totalCount: 3,
@@ -126,7 +134,11 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.deepEqual([d.revision.summary, d.staged.edits, d.notes], ['Rename formatName to formatPersonName', 5, undefined]);
       assert.equal(staged('src/greeter.ts'), GREETER.replaceAll('formatName', 'formatPersonName'));
       const preview = await h.ok<{ diffs: ReviewedMutationData['diffs'] }>('transaction-preview', { includeDiff: true });
-      assert.deepEqual(preview.data.diffs, d.diffs, 'the same review transaction-preview gives');
+      assert.deepEqual(
+        preview.data.diffs.items.map((x) => ({ path: x.path, lines: wordDiffRows(x.diff ?? '', 'formatName', 'formatPersonName') })),
+        d.diffs.items,
+        "the rows are transaction-preview's word diff with each [-formatName-]{+formatPersonName+} read as the new name",
+      );
     });
 
     it('with includeDiff after other staged edits lists only the files this revision changed, each diffed since the transaction began', async () => {
@@ -140,7 +152,11 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
         ['src/greeter.ts', 'src/main.ts', 'src/util.ts'],
         'messy.ts, changed by revision 1 only, is not part of this review',
       );
-      // main.ts shows revision 1's edit too: the diff is what the commit would write there.
+      // main.ts shows revision 1's edit too, so its word diff (what the commit would write there); the others only the rename.
+      assert.deepEqual(
+        d.diffs.items.map((x) => (x.lines ? 'lines' : 'diff')),
+        ['lines', 'diff', 'lines'],
+      );
       assert.equal(
         d.diffs.items[1].diff,
         "@@ -2 +2 @@\nimport { [-formatName-]{+fmt+} } from './util';\n@@ -4 +4 @@\nconsole.log(greet([-formatName-]{+fmt+}('[- x -]{+y+}')));",

@@ -175,8 +175,13 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
     assert.deepEqual([d.staged.edits, d.diffs.totalCount, d.diffs.hasMore], [referenceCount, FILES, true]);
     const whole = d.diffs.items.filter((i) => !i.truncated);
     assert.ok(whole.length > 1, `${whole.length} whole diffs`);
-    assert.deepEqual(whole[0], { path: 'src/entity.ts', diff: '@@ -1 +1 @@\nexport class [-Entity-]{+Thing+} {' });
-    assert.equal(whole[1].diff?.split('\n').filter((l) => l.includes('{+Thing+}')).length, 4, 'a module: its import, the const, the return type and the new');
+    // Each file's every change is the rename: its changed lines.
+    assert.deepEqual(whole[0], { path: 'src/entity.ts', lines: [[1, 'export class Thing {']] });
+    assert.deepEqual(
+      whole[1].lines?.map(([, text]) => /\bThing\b/.test(text) && !/\bEntity\b/.test(text)),
+      [true, true, true, true],
+      'a module: its import, the const, the return type and the new',
+    );
     const next = d.diffs.items[whole.length].path;
     assert.match(
       d.notes?.join(' ') ?? '',
