@@ -102,8 +102,8 @@ export interface DiffsOptions {
 
 /**
  * The first DIFF_DOCUMENTS_MAX changed documents in order, each with what fits of its diff; once
- * the budget runs out the rest are listed with their line counts only (`counts`, asked only for
- * those: a diff says its own), and the note names them (and those not listed).
+ * the budget runs out the next are listed with their line counts only (`counts`, asked only for
+ * those: a diff says its own) while those fit, and the note names them and those not listed.
  */
 export function documentDiffs(
   changed: readonly StagedDocument[],
@@ -147,19 +147,22 @@ export function documentDiffs(
     if (item.truncated || (item.diff === undefined && item.lines === undefined)) {
       Object.assign(item, { addedLines: lines.addedLines, removedLines: lines.removedLines, changedLines: lines.changedLines });
     }
-    left -= utf8Bytes(JSON.stringify(item)) + 1;
+    const size = utf8Bytes(JSON.stringify(item)) + 1;
+    // Listed with its counts only while they fit: past that, the note names what is left.
+    if (out && size > left) break;
+    left -= size;
     items.push(item);
   }
   const diffs = { items, hasMore: items.length < changed.length, totalCount: changed.length };
   const cut = items.filter((d) => d.truncated).map((d) => d.path);
   if (!diffs.hasMore && cut.length === 0) return { diffs };
   const rest = changed.slice(items.length).map(stagedPath);
-  const partial = items.filter((d) => d.truncated && d.diff !== undefined).map((d) => d.path);
+  const partial = items.filter((d) => d.truncated && (d.diff !== undefined || d.lines !== undefined)).map((d) => d.path);
   const without = cut.length - partial.length;
   const named = [...cut, ...rest];
   const note =
     `Whole diffs of ${items.length - cut.length} of ${countOf(changed.length, 'changed document')} fit the output limit` +
-    (partial.length > 0 ? `; ${partial.join(', ')} lost hunks from its end` : '') +
+    (partial.length > 0 ? `; ${partial.join(', ')} lost ${options.rename ? 'hunks or lines' : 'hunks'} from its end` : '') +
     (without > 0 ? `; ${countOf(without, 'document')} listed without ${without === 1 ? 'its' : 'their'} diff` : '') +
     `. ${options.askOne} for ${named.slice(0, 5).join(', ')}${named.length > 5 ? ', …' : ''} (one call each), or with fewer contextLines.`;
   return { diffs, note };

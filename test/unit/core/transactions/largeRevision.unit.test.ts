@@ -183,6 +183,14 @@ describe('large revisions: answers fit and tell the truth (2,000 files)', () => 
       'a module: its import, the const, the return type and the new',
     );
     const next = d.diffs.items[whole.length].path;
+    // The file the budget ran out in keeps its first lines, and the note says it was cut, not that it has none.
+    const cut = d.diffs.items[whole.length];
+    assert.deepEqual([cut.truncated, cut.lines?.[0], cut.addedLines], [true, [1, "import { Thing } from './entity';"], 4]);
+    // As many listed without their diff as the note says: the list ends where the limit came, not after it.
+    const note = d.notes?.join(' ') ?? '';
+    assert.match(note, new RegExp(`${next.replace('.', '\\.')} lost hunks or lines from its end`));
+    const listedWithout = d.diffs.items.filter((i) => i.diff === undefined && i.lines === undefined).length;
+    assert.equal(Number(/(\d+) documents? listed without/.exec(note)?.[1] ?? 0), listedWithout, note);
     assert.match(
       d.notes?.join(' ') ?? '',
       new RegExp(`of ${FILES} changed documents fit the output limit.*Ask transaction-preview with includeDiff and document for ${next.replace('.', '\\.')}`),
