@@ -52,7 +52,7 @@ export const renameSymbol = defineTool({
       newName: { type: 'string', minLength: 1, maxLength: 512 },
       includeDiff: {
         type: 'boolean',
-        description: "Answer each file's word diff (diffs; lines where the file's changes are the rename alone) instead of documents.",
+        description: "Answer diffs instead of documents: each file's word diff, or lines [[line, staged text]] if its changes are the rename alone.",
       },
     },
     ['symbol', 'newName'],
