@@ -122,7 +122,8 @@ export const renameSymbol = defineTool({
     const edited = new Map(
       converted.documents.filter((d) => tm.stagedView(workspace, d.path) === undefined).map((d) => [d.path, { before: d.before, edits: d.textEdits }]),
     );
-    const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage);
+    const names = { from: oldName, to: input.newName };
+    const staged = await stage(ctx, workspace, { tool: 'rename-symbol', summary: `Rename ${oldName} to ${input.newName}` }, converted, coverage, names);
     // Scanned in the staged texts: what the rename changed no longer spells the old name.
     const scanned = oldName === guess ? await ahead : undefined;
     const residue = await findResidue({
@@ -136,7 +137,7 @@ export const renameSymbol = defineTool({
       ...(scanned ? { ahead: scanned, edited } : {}),
     });
     const data = { ...staged, residue };
-    return input.includeDiff ? reviewed(ctx, workspace, data, { from: oldName, to: input.newName }) : data;
+    return input.includeDiff ? reviewed(ctx, workspace, data, names) : data;
   },
 });
 

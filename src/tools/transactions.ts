@@ -11,7 +11,7 @@ import { checkSummaryOf, checkSummarySchema } from './shared/stagedCheck';
 import type { CheckSummary } from './shared/stagedCheck';
 import type { Workspace } from '../core/documents/workspaces';
 import { stagedPath } from '../core/transactions/transaction';
-import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, hunksWithin, pathDiffsSchema, stagedHunks } from './shared/reviewDiffs';
+import { DIFF_DOCUMENTS_MAX, DIFF_RESERVE_BYTES, documentDiffs, hunksWithin, pathDiffsSchema, renameLinesSchema, stagedHunks } from './shared/reviewDiffs';
 import type { PathDiff } from './shared/reviewDiffs';
 import { inputSchema, QUERY, queryAnnotations } from './shared/common';
 import {
@@ -137,7 +137,8 @@ export const transactionPreview = defineTool({
     includeDiff: { type: 'boolean' },
     contextLines: { description: 'Around each change; default 3, or 0 for words.', type: 'integer', minimum: 0, maximum: INT32_MAX },
     format: {
-      description: "diffs' text: words (default; git's --word-diff, [-old-]{+new+}) or unified (diff -u).",
+      description:
+        "diffs' text: words (default; git's --word-diff, [-old-]{+new+}; lines [[line, staged text]] where a file's changes are the transaction's one rename) or unified (diff -u).",
       type: 'string',
       enum: ['words', 'unified'],
     },
@@ -156,6 +157,7 @@ export const transactionPreview = defineTool({
       diff: { ...documentDiffSchema, description: 'The optional detailed diff.', type: ['object', 'null'] },
       diffs: pathDiffsSchema(
         'With includeDiff and no document, instead of documents: every changed document, in path order, with its unified diff; diffs are cut from the end to fit the output limit (truncated, note). totalCount: changed documents.',
+        renameLinesSchema("In words, when the transaction holds one rename (rename-symbol's revision) and it is a file's every change"),
       ),
       note: { type: 'string', description: 'What was left out of diffs and how to get it.' },
       check: checkSummarySchema,
@@ -211,7 +213,15 @@ export const transactionPreview = defineTool({
       } else {
         // Every changed document in order, each with what fits of its diff; the list of documents is not repeated beside them.
         const room = ctx.maxOutputBytes - utf8Bytes(JSON.stringify(tm.state(tx))) - DIFF_RESERVE_BYTES;
-        ({ diffs, note } = documentDiffs(changed, (d) => tm.counts(d), { words, contextLines, budget: room, askOne: 'Ask with document' }));
+        // With one rename staged, a file whose every change is that rename lists its changed lines (with two, lines could not say whose).
+        const renames = words && tx ? tx.renames() : [];
+        ({ diffs, note } = documentDiffs(changed, (d) => tm.counts(d), {
+          words,
+          contextLines,
+          budget: room,
+          askOne: 'Ask with document',
+          ...(renames.length === 1 ? { rename: renames[0] } : {}),
+        }));
       }
     }
     const truncated = diff ? false : changed.length > shownDocuments.length;

@@ -397,6 +397,7 @@ export class TransactionManager {
         paths: touched.map((d) => d.path ?? d.origin?.path ?? '').sort(),
         state: builder.state,
         ...(options.coverage ? { coverage: { ...options.coverage } } : {}),
+        ...(options.rename ? { rename: { from: options.rename.from, to: options.rename.to } } : {}),
       };
       tx.revisions.push(revision);
       tx.current = revision.number;

@@ -52,6 +52,7 @@ interface KeptRevision {
   /** Indexes into documents. */
   state: number[];
   coverage?: Revision['coverage'];
+  rename?: Revision['rename'];
 }
 
 export interface KeptTransaction {
@@ -105,6 +106,7 @@ export function serializeTransaction(tx: Transaction, folder: string): KeptTrans
     paths: r.paths,
     state: [...r.state.values()].map(docIndex),
     ...(r.coverage ? { coverage: r.coverage } : {}),
+    ...(r.rename ? { rename: r.rename } : {}),
   }));
   return {
     format: FORMAT,
@@ -160,7 +162,16 @@ export function deserializeTransaction(kept: KeptTransaction): Transaction {
       if (!d) throw new Error('revision names a missing document');
       state.set(d.key, d);
     }
-    tx.revisions.push({ number: r.number, provenance: r.provenance, time: r.time, paths: r.paths, state, ...(r.coverage ? { coverage: r.coverage } : {}) });
+    const rename = r.rename && isString(r.rename.from) && isString(r.rename.to) ? { rename: { from: r.rename.from, to: r.rename.to } } : {};
+    tx.revisions.push({
+      number: r.number,
+      provenance: r.provenance,
+      time: r.time,
+      paths: r.paths,
+      state,
+      ...(r.coverage ? { coverage: r.coverage } : {}),
+      ...rename,
+    });
   }
   if (kept.current < 0 || kept.current > tx.revisions.length) throw new Error('current revision out of range');
   tx.current = kept.current;

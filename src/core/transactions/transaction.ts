@@ -1,6 +1,6 @@
 /** One transaction: its revisions, each a whole staged state, and which one is current. */
 import { randomUUID } from 'node:crypto';
-import type { ChangeKind, Revision, StagedDocument, StagedState } from './types';
+import type { ChangeKind, RenameNames, Revision, StagedDocument, StagedState } from './types';
 
 export class Transaction {
   readonly revisions: Revision[] = [];
@@ -19,6 +19,13 @@ export class Transaction {
   /** Documents whose staged state differs from their base. */
   effectiveDocuments(): StagedDocument[] {
     return [...this.state().values()].filter(isEffective);
+  }
+
+  /** The renames up to the current revision (undone ones not), each pair once. */
+  renames(): RenameNames[] {
+    const pairs = new Map<string, RenameNames>();
+    for (const r of this.revisions.slice(0, this.current)) if (r.rename) pairs.set(JSON.stringify([r.rename.from, r.rename.to]), r.rename);
+    return [...pairs.values()];
   }
 }
 

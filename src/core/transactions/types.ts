@@ -34,6 +34,13 @@ export interface StageOptions {
   computedOn?: Record<string, string>;
   /** For edits a language service computed across files: whether it covered the project then. */
   coverage?: StagedCoverage;
+  /** A rename's names: a review may list a file's changed lines where every change is this rename. */
+  rename?: RenameNames;
+}
+
+export interface RenameNames {
+  from: string;
+  to: string;
 }
 
 /**
@@ -130,6 +137,7 @@ export interface Revision {
   paths: string[];
   state: StagedState;
   coverage?: StagedCoverage;
+  rename?: RenameNames;
 }
 
 export interface TransactionEvent {

@@ -47,6 +47,15 @@ export const pathDiffsSchema = (description: string, more: Record<string, JsonSc
     required: ['path'],
   });
 
+/** The `lines` of a rename's file in diffs (renameRows), said `when`. */
+export const renameLinesSchema = (when: string): Record<string, JsonSchema> => ({
+  lines: {
+    type: 'array',
+    items: { type: 'array', items: { type: ['integer', 'string'] }, minItems: 2, maxItems: 2 },
+    description: `${when}: instead of diff, [line, staged text] of each changed line; each newName in it was the old name.`,
+  },
+});
+
 /** Documents described at most (each costs a diff for its line counts); the rest are counted and named in the note. */
 export const DIFF_DOCUMENTS_MAX = 200;
 /** Room kept for the rest of an answer beside its diffs. */

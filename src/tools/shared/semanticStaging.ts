@@ -5,7 +5,7 @@ import type { HostOutcome } from '../../core/documents/editorPort';
 import { truncate } from '../../core/documents/paths';
 import { collectionOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
-import type { BoundedList, MutationData, StagedCoverage, StagedFileSummary } from '../../core/transactions/types';
+import type { BoundedList, MutationData, RenameNames, StagedCoverage, StagedFileSummary } from '../../core/transactions/types';
 import type { Workspace } from '../../core/documents/workspaces';
 import type { ResolvedDocument } from '../../core/documents/context';
 import { starting } from '../../core/symbols/readiness';
@@ -13,7 +13,7 @@ import { mutationDataSchema, stagedFileSchema } from './mutations';
 import type { ConvertedEdit } from '../../core/transactions/editorEdits';
 import { utf8Bytes } from '../../core/chain/bounding';
 import { stagedPath } from '../../core/transactions/transaction';
-import { DIFF_RESERVE_BYTES, documentDiffs, pathDiffsSchema } from './reviewDiffs';
+import { DIFF_RESERVE_BYTES, documentDiffs, pathDiffsSchema, renameLinesSchema } from './reviewDiffs';
 import type { PathDiff } from './reviewDiffs';
 import type { Collection } from './common';
 
@@ -72,6 +72,7 @@ export async function stage(
   provenance: { tool: string; summary: string; codeActionKind?: string },
   converted: ConvertedEdit,
   coverage?: StagedCoverage,
+  rename?: RenameNames,
 ): Promise<SemanticMutationData> {
   const result = await ctx.services.transactions.stage(
     ctx,
@@ -82,6 +83,7 @@ export async function stage(
       basis: 'buffer',
       computedOn: converted.computedOn,
       ...(coverage ? { coverage } : {}),
+      ...(rename ? { rename } : {}),
     },
   );
   const edits = new Map(converted.documents.map((d) => [d.path, d.edits]));
@@ -115,14 +117,7 @@ export const reviewedMutationSchema: JsonSchema = {
     ...(semanticMutationSchema.properties as Record<string, JsonSchema>),
     diffs: pathDiffsSchema(
       "With includeDiff, instead of documents: each file this revision changed, in path order, with its word diff since the transaction began (as transaction-preview's diffs); cut from the end to fit the output limit (truncated, notes).",
-      {
-        lines: {
-          type: 'array',
-          items: { type: 'array', items: { type: ['integer', 'string'] }, minItems: 2, maxItems: 2 },
-          description:
-            "A rename's file whose every change is the old name made newName (whole words): instead of diff, [line, staged text] of each changed line.",
-        },
-      },
+      renameLinesSchema('A file whose every change is the old name made newName (whole words)'),
     ),
   },
   required: ['transaction', 'revision', 'staged'],

@@ -7,7 +7,8 @@ import { decodeLines } from '../../../src/tools/references';
 import type { ReferencesData } from '../../../src/tools/references';
 import type { FixAllData, ListActionsData } from '../../../src/tools/codeActions';
 import type { ReviewedMutationData, SemanticMutationData } from '../../../src/tools/shared/semanticStaging';
-import { wordDiffRows } from '../../shared/wordDiffRows';
+import { deserializeTransaction, serializeTransaction } from '../../../src/core/transactions/store';
+import type { KeptTransaction } from '../../../src/core/transactions/store';
 import { FAKE_ROOT, FakeHost, symbolsIn } from '../support/fakeHost';
 import type { FakeCodeAction, FakeEdits } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
@@ -101,7 +102,7 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.equal(answer.snapshot.transactionRevision, 1);
     });
 
-    it("with includeDiff answers each changed file's changed lines instead of the documents list, the same lines transaction-preview's word diff marks", async () => {
+    it("with includeDiff answers each changed file's changed lines instead of the documents list, as transaction-preview shows them", async () => {
       const answer = await h.ok<ReviewedMutationData>('rename-symbol', {
         symbol: { location: sel('src/util.ts', 'formatName') },
         newName: 'formatPersonName',
@@ -134,11 +135,49 @@ describe('tools: semantic mutations (rename-symbol, format-document, code action
       assert.deepEqual([d.revision.summary, d.staged.edits, d.notes], ['Rename formatName to formatPersonName', 5, undefined]);
       assert.equal(staged('src/greeter.ts'), GREETER.replaceAll('formatName', 'formatPersonName'));
       const preview = await h.ok<{ diffs: ReviewedMutationData['diffs'] }>('transaction-preview', { includeDiff: true });
+      assert.deepEqual(preview.data.diffs, d.diffs, 'the same review transaction-preview gives');
+    });
+
+    it("transaction-preview lists a file's changed lines while the transaction holds one rename, word diffs with two; a reload keeps the names", async () => {
+      const review = (
+        await h.ok<ReviewedMutationData>('rename-symbol', { symbol: { location: sel('src/util.ts', 'formatName') }, newName: 'fmt', includeDiff: true })
+      ).data.diffs;
+      const preview = async (input: Record<string, unknown> = {}) =>
+        (await h.ok<{ diffs: ReviewedMutationData['diffs'] }>('transaction-preview', { includeDiff: true, ...input })).data.diffs;
+      assert.deepEqual(await preview(), review, "the rename's own review");
+      assert.deepEqual(review.items[2], { path: 'src/util.ts', lines: [[1, 'export function fmt(name: string): string {']] });
       assert.deepEqual(
-        preview.data.diffs.items.map((x) => ({ path: x.path, lines: wordDiffRows(x.diff ?? '', 'formatName', 'formatPersonName') })),
-        d.diffs.items,
-        "the rows are transaction-preview's word diff with each [-formatName-]{+formatPersonName+} read as the new name",
+        (await preview({ format: 'unified', contextLines: 0 })).items.map((i) => [i.path, i.lines, i.diff?.split('\n')[1]]),
+        [
+          ['src/greeter.ts', undefined, "-import { formatName } from './util';"],
+          ['src/main.ts', undefined, "-import { formatName } from './util';"],
+          ['src/util.ts', undefined, '-export function formatName(name: string): string {'],
+        ],
+        'unified asks for diff -u',
       );
+      const tx = h.services.transactions.active(workspace().id)!;
+      const kept = deserializeTransaction(JSON.parse(JSON.stringify(serializeTransaction(tx, workspace().fsPath))) as KeptTransaction);
+      assert.deepEqual(
+        kept.revisions.map((r) => r.rename),
+        [{ from: 'formatName', to: 'fmt' }],
+        'the names are kept across a window reload',
+      );
+
+      // A second rename: a file's lines could not say which rename they are, so every file has its word diff.
+      await h.ok('rename-symbol', { symbol: { location: sel('src/greeter.ts', 'greet') }, newName: 'welcome' });
+      const both = await preview();
+      assert.deepEqual(
+        both.items.map((i) => [i.path, i.lines, i.diff !== undefined]),
+        [
+          ['src/greeter.ts', undefined, true],
+          ['src/main.ts', undefined, true],
+          ['src/util.ts', undefined, true],
+        ],
+      );
+      assert.equal(both.items[2].diff, '@@ -1 +1 @@\nexport function [-formatName-]{+fmt+}(name: string): string {');
+      // Undone, the transaction holds one rename again.
+      await h.ok('transaction-history', { action: 'undo' });
+      assert.deepEqual(await preview(), review);
     });
 
     it('with includeDiff after other staged edits lists only the files this revision changed, each diffed since the transaction began', async () => {
