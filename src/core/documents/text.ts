@@ -124,7 +124,7 @@ export interface NearMiss extends TextMatch {
   difference: string;
 }
 
-const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 function whitespaceTolerantPattern(needle: string, flags: string): RegExp {
   const parts = needle.trim().split(/\s+/).map(escapeRegExp);
@@ -246,6 +246,9 @@ export function indentUnit(text: string): string | undefined {
 }
 
 const WORD_CHARACTER = /[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]/u;
+
+/** Every occurrence of `word` not inside a longer word (WORD_CHARACTER on neither side). */
+export const wholeWordPattern = (word: string): RegExp => new RegExp(`(?<!${WORD_CHARACTER.source})${escapeRegExp(word)}(?!${WORD_CHARACTER.source})`, 'gu');
 
 /** The identifier around an offset (letters, digits, marks, connectors such as _, and $), as editors pick a word. */
 export function wordAt(text: string, offset: number): string {

@@ -5,7 +5,7 @@
  * each decorated with `@overload` (or `@typing.overload`, `@typing_extensions.overload`, `@t.overload`),
  * then the implementation, the first `def name` without it that follows them.
  */
-import { LineIndex } from '../documents/text';
+import { escapeRegExp, LineIndex } from '../documents/text';
 
 export interface PythonDeclaration {
   /** Offset of `def` (or `async`). */
@@ -24,7 +24,7 @@ const OVERLOAD_DECORATOR = /^@[ \t]*(?:[\p{L}_][\p{L}\p{N}_]*\.)?overload[ \t]*(
  */
 export function pythonOverloads(text: string, name: string, from: number, to: number, indent: string): PythonDeclaration[] {
   const lines = LineIndex.of(text);
-  const escaped = name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(name);
   const def = new RegExp(`^(?:async[ \\t]+)?def[ \\t]+(${escaped})(?![\\p{L}\\p{N}_])`, 'u');
   const all: PythonDeclaration[] = [];
   const first = lines.positionAt(from).line;

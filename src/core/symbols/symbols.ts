@@ -17,6 +17,7 @@
 import type { LocationOutput, Place, ResolvedDocument, ToolContext } from '../documents/context';
 import { resolveExternally, retry, ToolError } from '../chain/envelope';
 import type { HostSymbol } from '../documents/editorPort';
+import { escapeRegExp } from '../documents/text';
 import type { symbolSelectorInput } from '../chain/schemas';
 import type { JsonSchema } from '../chain/schemas';
 import type { SchemaType } from '../chain/schemaTypes';
@@ -203,7 +204,7 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
 export function nameSpan(text: string, s: HostSymbol): HostSymbol['selectionRange'] {
   const { start, end } = s.selectionRange;
   if (text.slice(start, end) === s.name) return s.selectionRange;
-  const escaped = s.name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escaped = escapeRegExp(s.name);
   const m = new RegExp(`(?<![\\p{L}\\p{N}_$])${escaped}(?![\\p{L}\\p{N}_$])`, 'u').exec(text.slice(start, end));
   return m ? { start: start + m.index, end: start + m.index + s.name.length } : s.selectionRange;
 }

@@ -1,3 +1,4 @@
+import { wholeWordPattern } from '../documents/text';
 import { NO_NEWLINE_MARKER } from './diff';
 import type { DiffHunk } from './diff';
 
@@ -6,10 +7,6 @@ export type RenameRow = [line: number, text: string];
 
 /** Longer changed lines are left to the word diff, which cuts them around their changes. */
 export const RENAME_ROW_MAX_CHARS = 500;
-
-const WORD = String.raw`[\p{L}\p{N}\p{Mn}\p{Mc}\p{Pc}$]`;
-const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/gu, '\\$&');
-const wholeWord = (name: string) => new RegExp(`(?<!${WORD})${escaped(name)}(?!${WORD})`, 'gu');
 
 /**
  * A rename's changes in one document as rows, when each changed line is its staged text with every
@@ -20,7 +17,7 @@ const wholeWord = (name: string) => new RegExp(`(?<!${WORD})${escaped(name)}(?!$
  * transaction, the last line break), or a changed line is longer than RENAME_ROW_MAX_CHARS.
  */
 export function renameRows(hunks: readonly DiffHunk[], from: string, to: string): RenameRow[] | undefined {
-  const toWord = wholeWord(to);
+  const toWord = wholeWordPattern(to);
   const rows: RenameRow[] = [];
   for (const h of hunks) {
     let line = h.updatedStartLine;
