@@ -1,9 +1,13 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
+import type { StagedDiagnostic } from '../../src/core/transactions/check';
+import type { CheckData } from '../../src/tools/shared/stagedCheck';
 import type { ReferencesData } from '../../src/tools/references';
 import { decodeLines, lineReferences } from '../../src/tools/references';
-import { activateExtension, expectOk, invoke, waitForSymbols } from './helpers';
+import { activateExtension, expectOk, invoke, waitForSymbols, workspaceRoot } from './helpers';
 
 /**
  * effect 4.1.5's sources (625 files, 560,000 lines; src/Effect.ts alone 28,773 lines and 911 KB):
@@ -122,3 +126,80 @@ async function rawPosition(path: string, text: string): Promise<[vscode.Uri, vsc
   const offset = doc.getText().indexOf(text) + text.indexOf('Effect');
   return [uri, doc.positionAt(offset)];
 }
+
+describe('effect: the pre-commit check of a broken declaration half the code base uses', function () {
+  this.timeout(900_000);
+
+  after(async () => {
+    await invoke('transaction-rollback', {});
+  });
+
+  it('a one-line break of Predicate.hasProperty: an error in every file that uses it and nowhere else, complete; a re-check after another edit agrees', async () => {
+    await invoke('transaction-rollback', {});
+    const declaration = 'export const hasProperty: {';
+    const predicate = fs.readFileSync(path.join(workspaceRoot(), 'src', 'Predicate.ts'), 'utf8');
+    assert.ok(predicate.includes(declaration), 'the declaration this test breaks');
+    expectOk(
+      await invoke('edit-text', {
+        edits: [
+          { location: { selection: { document: { path: 'src/Predicate.ts' }, selectedText: declaration } }, newText: 'export const hasPropertyBroken: {' },
+        ],
+      }),
+    );
+    /** Every introduced error, read page by page; a time limit (a slow machine's first check reads and binds all 625 files) is asked again: the check goes on from what it computed. */
+    const checkAll = async (): Promise<{ errors: StagedDiagnostic[]; checked: number; tries: number }> => {
+      for (let tries = 1; ; tries++) {
+        const first = expectOk<CheckData>(await invoke('transaction-check', { diagnosticsLimit: 1000 })).data;
+        assert.equal(first.state, 'checked', JSON.stringify(first).slice(0, 500));
+        if (first.complete !== true) {
+          assert.deepEqual(first.incomplete, ['time-limit'], JSON.stringify(first).slice(0, 500));
+          assert.ok(tries < 4, 'complete within four checks');
+          continue;
+        }
+        const errors = [...(first.introduced?.items ?? [])];
+        let cursor = (first.introduced as { cursor?: string } | undefined)?.cursor;
+        while (cursor) {
+          const next = expectOk<CheckData>(await invoke('transaction-check', { diagnosticsLimit: 1000, cursor })).data;
+          errors.push(...(next.introduced?.items ?? []));
+          cursor = (next.introduced as { cursor?: string } | undefined)?.cursor;
+        }
+        return { errors: errors.filter((e) => e.severity === 'error'), checked: first.checkedDocuments ?? 0, tries };
+      }
+    };
+    const started = Date.now();
+    const first = await checkAll();
+    console.log(`      first check: ${first.errors.length} errors, ${first.checked} documents, ${first.tries} call(s), ${Date.now() - started} ms`);
+    const users = new Set(
+      fs
+        .readdirSync(path.join(workspaceRoot(), 'src'), { recursive: true, encoding: 'utf8' })
+        .filter((f) => f.endsWith('.ts'))
+        .filter((f) => /\bhasProperty\b/.test(fs.readFileSync(path.join(workspaceRoot(), 'src', f), 'utf8')))
+        .map((f) => `src/${f.split(path.sep).join('/')}`),
+    );
+    const withErrors = new Set(first.errors.map((e) => e.path));
+    assert.deepEqual(
+      [...users].filter((u) => !withErrors.has(u)),
+      [],
+      'every file that uses hasProperty (Predicate.ts too) has an error',
+    );
+    assert.deepEqual(
+      [...withErrors].filter((p) => !users.has(p)),
+      [],
+      'no error where hasProperty is not used',
+    );
+    // Another edit (a comment in a file everything imports): answered from what the first check computed, the same errors.
+    expectOk(
+      await invoke('edit-text', {
+        edits: [
+          {
+            location: { selection: { document: { path: 'src/Function.ts' }, selectedText: 'export const dual: {' } },
+            newText: '// checked again\nexport const dual: {',
+          },
+        ],
+      }),
+    );
+    const again = await checkAll();
+    assert.equal(again.tries, 1);
+    assert.deepEqual(again.errors.map((e) => `${e.path} TS${e.code}`).sort(), first.errors.map((e) => `${e.path} TS${e.code}`).sort());
+  });
+});

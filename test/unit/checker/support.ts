@@ -1,6 +1,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { MessageChannel, Worker } from 'node:worker_threads';
+import * as ts from 'typescript';
+import type { FolderReads } from '../../../src/checker/inputs';
+import type { SideWorkerData } from '../../../src/checker/protocol';
+import { RemoteSide, type Side } from '../../../src/checker/side';
 
 /** A temp folder holding `files` (relative path → text); `dispose()` removes it. */
 export function fixture(files: Record<string, string>): { folder: string; dispose(): void } {
@@ -30,4 +35,26 @@ export function chain(count: number, functions = 20): Record<string, string> {
     files[`src/m${i}.ts`] = `${i > 0 ? `import { f0 as prev } from './m${i - 1}';\nexport const viaPrev = prev({ k0: 1 });\n` : ''}${body}\n`;
   }
   return files;
+}
+
+/**
+ * A thread holding checkers' current views (the compiled worker module started as the checker's
+ * worker starts it), for Checker's `base` option; `cancel` is the flags it reads ([0] the check id
+ * to cancel, [1] give way). `dispose()` ends it.
+ */
+export function sideThread(): { base: (reads: FolderReads) => Side; cancel: Int32Array; dispose(): Promise<number> } {
+  const { port1, port2 } = new MessageChannel();
+  const signal = new SharedArrayBuffer(4);
+  const cancel = new SharedArrayBuffer(8);
+  const workerData: SideWorkerData = { role: 'side', typescriptPath: TYPESCRIPT_PATH, cancel, port: port2, signal };
+  const worker = new Worker(path.resolve(__dirname, '..', '..', '..', 'src', 'checker', 'worker.js'), { workerData, transferList: [port2] });
+  const channel = { port: port1, signal: new Int32Array(signal), seq: 0 };
+  return {
+    base: (reads) => new RemoteSide(ts, channel, reads.folder),
+    cancel: new Int32Array(cancel),
+    dispose: () => {
+      port1.close();
+      return worker.terminate();
+    },
+  };
 }
