@@ -42,8 +42,8 @@ export interface CheckerOptions {
  * A project whose files hold at least this many characters has its current view checked in a
  * thread of its own (when the checker has one). Below it, starting the thread, warming TypeScript
  * up in it and parsing every file twice cost more than the two views checked at once save: on the
- * 2-core machine, rxjs (0.8 MB) took 3.3 s against 2.2 s in one thread, effect (26 MB) 56 to 61 s
- * against 66 to 103 s.
+ * 2-core machine, rxjs (0.8 MB) took 3.3 s against 2.2 s in one thread; effect's (26 MB) first
+ * check in VS Code 1.4 to 1.6 times tsc's time against 2.0 to 2.1 (docs/benchmarks.md).
  */
 export const TWO_THREADS_FROM = 4_000_000;
 
