@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { MessageChannel, Worker } from 'node:worker_threads';
 import * as ts from 'typescript';
 import type { FolderReads } from '../../../src/checker/inputs';
+import type { CheckerOptions } from '../../../src/checker/program';
 import type { SideWorkerData } from '../../../src/checker/protocol';
 import { RemoteSide, type Side } from '../../../src/checker/side';
 
@@ -57,4 +58,23 @@ export function sideThread(): { base: (reads: FolderReads) => Side; cancel: Int3
       return worker.terminate();
     },
   };
+}
+
+/**
+ * A suite run twice: with the current view in the checker's thread, then in a thread of its own
+ * (as the worker runs a large project on a machine with more than one core); `options()` are the
+ * Checker options of the mode.
+ */
+export function inBothThreadModes(title: string, suite: (mode: { threads: 1 | 2; options: () => CheckerOptions }) => void): void {
+  for (const threads of [1, 2] as const) {
+    describe(`${title} (${threads === 1 ? 'one thread' : 'the current view in a thread of its own'})`, function () {
+      this.timeout(60_000);
+      let side: ReturnType<typeof sideThread> | undefined;
+      before(() => {
+        if (threads === 2) side = sideThread();
+      });
+      after(() => side?.dispose());
+      suite({ threads, options: () => (side ? { base: side.base, twoThreadsFrom: 0 } : {}) });
+    });
+  }
 }
