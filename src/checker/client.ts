@@ -16,10 +16,6 @@ export interface CheckerClientOptions {
    * staging, not for the rest of the session.
    */
   idleMs?: number;
-  /** Whether the current view gets a thread of its own beside the staged one; default: on a machine with more than one core. */
-  twoThreads?: boolean;
-  /** The size from which a project's current view goes to that thread (program.ts TWO_THREADS_FROM). */
-  twoThreadsFrom?: number;
 }
 
 export const CHECKER_IDLE_MS = 10 * 60_000;
@@ -197,12 +193,7 @@ export class CheckerClient {
 
   private ensureWorker(): Worker {
     if (this.worker) return this.worker;
-    const workerData: CheckerWorkerData = {
-      typescriptPath: this.options.typescriptPath,
-      cancel: this.cancelBuffer,
-      twoThreads: this.options.twoThreads,
-      twoThreadsFrom: this.options.twoThreadsFrom,
-    };
+    const workerData: CheckerWorkerData = { typescriptPath: this.options.typescriptPath, cancel: this.cancelBuffer };
     const worker = new Worker(this.options.workerPath, { workerData });
     // A thread that only waits for checks must not keep the host's process alive.
     worker.unref();

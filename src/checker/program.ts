@@ -1,10 +1,9 @@
 import * as path from 'node:path';
+import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
-import { checkTexts, folderReads, programInput, type FolderReads, type SourceRow } from './inputs';
 import { exposedNames, mayUseExposed, type Exposed } from './names';
-import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason } from './protocol';
-import { LocalSide, type Side } from './side';
-import { DEFAULT_MAX_DEPENDENTS, GaveWay, SourceFiles, Stop, View } from './view';
+import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity } from './protocol';
+import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
 import type { FileReader, TextSource, Ts } from './view';
 
 export { systemReader } from './view';
@@ -17,177 +16,145 @@ interface ImportGraph {
   names: Map<string, string>;
 }
 
-/** A tsconfig/jsconfig (or the loose files' default options) with its current and staged views; the current one unused when that side runs in another thread. */
+/** A tsconfig/jsconfig (or the loose files' default options) with its current and staged views. */
 class Project {
   readonly files: SourceFiles;
   readonly base: View;
   readonly staged: View;
-  constructor(ts: Ts, reads: FolderReads) {
+  constructor(
+    readonly ts: Ts,
+    reader: FileReader,
+    folder: string,
+    canon: (p: string) => string,
+    readonly configFile: string | undefined,
+  ) {
     this.files = new SourceFiles(ts);
-    this.base = new View(ts, reads.reader, this.files, reads.folder, reads.canon);
-    this.staged = new View(ts, reads.reader, this.files, reads.folder, reads.canon);
+    this.base = new View(ts, reader, this.files, folder, canon);
+    this.staged = new View(ts, reader, this.files, folder, canon);
   }
 }
 
 export interface CheckerOptions {
   /** Whether dependents that cannot see the change are covered without computing their diagnostics (default true; false computes every one, for tests). */
   unaffectedDependents?: boolean;
-  /** A current view in another thread (side.ts RemoteSide), for the projects of at least `twoThreadsFrom` characters; asked once, when the first is checked. */
-  base?: (reads: FolderReads) => Side;
-  /** Default TWO_THREADS_FROM. */
-  twoThreadsFrom?: number;
 }
 
 /**
- * A project whose files hold at least this many characters has its current view checked in a
- * thread of its own (when the checker has one). Below it, starting the thread, warming TypeScript
- * up in it and parsing every file twice cost more than the two views checked at once save: on the
- * 2-core machine, rxjs (0.8 MB) took 3.3 s against 2.2 s in one thread; effect's (26 MB) first
- * check in VS Code 1.4 to 1.6 times tsc's time against 2.0 to 2.1 (docs/benchmarks.md).
- */
-export const TWO_THREADS_FROM = 4_000_000;
-
-/**
  * The warm checker of one workspace folder. Synchronous: the worker runs it, polling the host's
- * cancel through `cancelled` while TypeScript checks. Its current view may run in another thread
- * (options.base): each step then runs in both views at once.
+ * cancel through `cancelled` while TypeScript checks.
  */
 export class Checker {
   private readonly projects = new Map<string, Project>();
-  private readonly reads: FolderReads;
-  private readonly staged: LocalSide;
-  private readonly localBase: LocalSide;
-  private remoteBase: Side | undefined;
-  /** Each project's current view: here, or in the other thread; chosen when the project is first checked. */
-  private readonly bases = new Map<string, Side>();
+  private readonly canon: (p: string) => string;
+  private readonly libDir: string;
+  /** TypeScript's own lib files never change while this module is loaded. */
+  private readonly libTexts = new Map<string, string | undefined>();
   readonly folder: string;
 
   constructor(
     private readonly ts: Ts,
-    reader: FileReader,
+    private readonly reader: FileReader,
     folder: string,
     private readonly options: CheckerOptions = {},
   ) {
-    this.reads = folderReads(ts, reader, folder);
-    this.folder = this.reads.folder;
-    this.staged = new LocalSide(this.reads, 'staged', (config) => this.project(config).staged);
-    this.localBase = new LocalSide(this.reads, 'base', (config) => this.project(config).base);
-  }
-
-  /** The project's current view: in the other thread for a project of TWO_THREADS_FROM characters or more (its staged root files counted). */
-  private chooseBase(config: string, rootNames: readonly string[], texts: TextSource): Side {
-    let side = this.bases.get(config);
-    if (side) return side;
-    side = this.localBase;
-    if (this.options.base && config !== '') {
-      let size = 0;
-      for (const f of rootNames) size += texts.read(f)?.length ?? 0;
-      if (size >= (this.options.twoThreadsFrom ?? TWO_THREADS_FROM)) side = this.remoteBase ??= this.options.base(this.reads);
-    }
-    this.bases.set(config, side);
-    return side;
+    this.folder = slashes(path.resolve(folder));
+    this.canon = reader.useCaseSensitiveFileNames ? (p) => p : (p) => p.toLowerCase();
+    this.libDir = this.canon(slashes(path.dirname(ts.getDefaultLibFilePath({}))));
   }
 
   /**
    * giveWay: for a check run ahead of time (the host runs one when a transaction is staged, so
    * that transaction-check finds the work done): asked between files; when it says so the check
-   * answers cancelled and keeps what it computed, which the next check reuses. id: what the host's
-   * cancel names this check by (a current view in another thread reads the same flags).
+   * answers cancelled and keeps what it computed, which the next check reuses.
    */
-  check(request: CheckRequest, cancelled: () => boolean = () => false, giveWay?: () => boolean, id = 0): CheckResult {
+  check(request: CheckRequest, cancelled: () => boolean = () => false, giveWay?: () => boolean): CheckResult {
+    const ts = this.ts;
     const started = performance.now();
-    const stop = new Stop(this.ts, cancelled, request.deadline, giveWay);
+    const stop = new Stop(ts, cancelled, request.deadline, giveWay);
     const rel = (file: string) => path.posix.relative(this.folder, file);
-    const canon = this.reads.canon;
-    const { baseTexts, stagedTexts, stagedNames, created, deleted } = checkTexts(this.reads, request);
-    const groups = this.groups(stagedNames, stagedTexts);
-    const staged = this.staged;
-    const begun = new Set<Side>();
-    const baseOf = (config: string) => this.bases.get(config)!;
+    const canon = this.canon;
+    const { baseTexts, stagedTexts, stagedNames, created, deleted, groups } = this.views(request);
 
     const reasons = new Set<IncompleteReason>();
     let budget = request.maxDependents ?? DEFAULT_MAX_DEPENDENTS;
     const checkedOrder: string[] = [];
-    const baseDiagnostics = new Map<string, CheckedDiagnostic[]>();
+    const base = new Map<string, CheckedDiagnostic[]>();
     const stagedDiagnostics = new Map<string, CheckedDiagnostic[]>();
     const projectsUsed: string[] = [];
     let recomputedBase = 0;
     let recomputedStaged = 0;
     /** Dependents covered without computing their diagnostics: nothing they import shows them a change. */
     const unaffected = new Set<string>();
-    const interrupted: string[] = [];
-    /** Both views' diagnostics of these files: the current view's asked first, so a thread of its own computes them while this one computes the staged ones. */
-    const diagnose = (config: string, files: string[]) => {
-      if (files.length === 0) return;
-      const b = baseOf(config).diagnostics(config, files);
-      const s = staged.diagnostics(config, files).wait();
-      const c = b.wait();
-      recomputedBase += c.recomputed;
-      recomputedStaged += s.recomputed;
-      for (const [key, rows] of c.entries) baseDiagnostics.set(key, rows);
-      for (const [key, rows] of s.entries) stagedDiagnostics.set(key, rows);
-    };
-    const update = (config: string, files: string[]) => {
-      const base = this.chooseBase(config, programInput(this.reads, config, stagedTexts, files, created, deleted, 'staged').rootNames, stagedTexts);
-      if (!begun.has(base)) {
-        base.begin(request, baseTexts, stop, { id, prepare: giveWay !== undefined });
-        begun.add(base);
-      }
-      const b = base.update(config, files, created, deleted);
-      staged.update(config, files, created, deleted).wait();
-      b.wait();
-    };
+    const interrupted: Project[] = [];
 
-    const work: { config: string; files: string[] }[] = [];
+    const toResult = (diagnostics: readonly TS.Diagnostic[], sf: TS.SourceFile): CheckedDiagnostic[] =>
+      diagnostics.flatMap((d) => {
+        if (!d.file || d.start === undefined || canon(d.file.fileName) !== canon(sf.fileName)) return [];
+        const { line, character } = d.file.getLineAndCharacterOfPosition(d.start);
+        return [
+          {
+            path: rel(sf.fileName),
+            line: line + 1,
+            column: character + 1,
+            code: d.code,
+            message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+            severity: severityOf(ts, d.category),
+          },
+        ];
+      });
+
+    const work: { project: Project; files: string[] }[] = [];
     const loose: string[] = groups.get('') ?? [];
     try {
-      staged.begin(request, stagedTexts, stop);
       for (const [config, files] of groups) {
         if (config === '') continue;
-        update(config, files);
-        const present = new Set([...staged.present(config, files), ...baseOf(config).present(config, files)]);
-        const inProject = files.filter((f) => present.has(f));
-        loose.push(...files.filter((f) => !present.has(f)));
-        if (inProject.length > 0) work.push({ config, files: inProject });
+        const project = this.project(config);
+        this.update(project, baseTexts, stagedTexts, files, created, deleted, 'base', stop);
+        this.update(project, baseTexts, stagedTexts, files, created, deleted, 'staged', stop);
+        const inProject = files.filter((f) => project.staged.program!.getSourceFile(f) || project.base.program!.getSourceFile(f));
+        loose.push(...files.filter((f) => !inProject.includes(f)));
+        if (inProject.length > 0) work.push({ project, files: inProject });
       }
       if (loose.length > 0) {
-        update('', loose);
-        work.push({ config: '', files: loose });
+        const project = this.project('');
+        this.update(project, baseTexts, stagedTexts, loose, created, deleted, 'base', stop);
+        this.update(project, baseTexts, stagedTexts, loose, created, deleted, 'staged', stop);
+        work.push({ project, files: loose });
       }
       const seen = new Set<string>();
-      const plan: { config: string; fresh: string[]; dependents: string[]; graph: ImportGraph }[] = [];
-      for (const { config, files } of work) {
-        projectsUsed.push(config === '' ? '' : rel(config));
+      const plan: { project: Project; fresh: string[]; dependents: string[]; graph: ImportGraph }[] = [];
+      for (const { project, files } of work) {
+        projectsUsed.push(project.configFile === undefined ? '' : rel(project.configFile));
         const fresh = files.filter((f) => !seen.has(canon(f)));
         fresh.forEach((f) => seen.add(canon(f)));
-        const graph = this.importGraph(config);
+        const graph = this.importGraph(project);
         const { dependents, capped } = this.dependents(graph, fresh, budget, seen);
         if (capped) reasons.add('dependent-cap');
         budget -= dependents.length;
-        plan.push({ config, fresh, dependents, graph });
+        plan.push({ project, fresh, dependents, graph });
         checkedOrder.push(...fresh, ...dependents);
       }
       // The files whose text the two views do not share.
       const changed = new Set([...stagedNames].filter(([, f]) => baseTexts.read(f) !== stagedTexts.read(f)).map(([k]) => k));
-      for (const { config, fresh, dependents, graph } of plan) {
-        interrupted.push(config);
-        diagnose(config, fresh);
+      for (const { project, fresh, dependents, graph } of plan) {
+        interrupted.push(project);
+        recomputedBase += project.base.diagnostics(fresh, stop, base, toResult);
+        recomputedStaged += project.staged.diagnostics(fresh, stop, stagedDiagnostics, toResult);
         const skip =
-          dependents.length > 0 && this.options.unaffectedDependents !== false ? this.unaffected(config, graph, changed, dependents) : new Set<string>();
+          dependents.length > 0 && this.options.unaffectedDependents !== false ? this.unaffected(project, graph, changed, dependents, stop) : new Set<string>();
         skip.forEach((k) => unaffected.add(k));
-        diagnose(
-          config,
-          dependents.filter((f) => !skip.has(canon(f))),
-        );
+        const rest = dependents.filter((f) => !skip.has(canon(f)));
+        recomputedBase += project.base.diagnostics(rest, stop, base, toResult);
+        recomputedStaged += project.staged.diagnostics(rest, stop, stagedDiagnostics, toResult);
         interrupted.pop();
       }
     } catch (error) {
       if (error instanceof GaveWay) return { outcome: 'cancelled' };
-      if (!(error instanceof this.ts.OperationCanceledException)) throw error;
+      if (!(error instanceof ts.OperationCanceledException)) throw error;
       // An interrupted type checker may hold half-checked files: start that project's views over next time.
-      for (const config of interrupted) {
-        baseOf(config).drop(config);
-        staged.drop(config);
+      for (const project of interrupted) {
+        project.base.drop();
+        project.staged.drop();
       }
       if (stop.reason === 'cancelled') return { outcome: 'cancelled' };
       reasons.add('time-limit');
@@ -203,7 +170,7 @@ export class Checker {
       }
       const inBase = baseTexts.exists(file);
       const inStaged = stagedTexts.exists(file);
-      const b = inBase ? baseDiagnostics.get(key) : [];
+      const b = inBase ? base.get(key) : [];
       const s = inStaged ? stagedDiagnostics.get(key) : [];
       // A document checked in one view only (the time limit came first) is not compared.
       if (b === undefined || s === undefined) continue;
@@ -220,41 +187,132 @@ export class Checker {
       complete: reasons.size === 0,
       reasons: [...reasons],
       projects: projectsUsed,
-      typescriptVersion: this.ts.version,
+      typescriptVersion: ts.version,
       stats: { recomputedBase, recomputedStaged, unaffected: unaffected.size, durationMs: Math.round(performance.now() - started) },
     };
   }
 
-  /** The staged documents grouped by the project each belongs to: the nearest config above it inside the folder ('' for none). */
-  private groups(stagedNames: Map<string, string>, stagedTexts: TextSource): Map<string, string[]> {
+  /** The two views' texts of a request, and its staged documents grouped by the project (config) each belongs to. */
+  private views(request: CheckRequest) {
+    const canon = this.canon;
+    const abs = (rel: string) => slashes(path.posix.resolve(this.folder, slashes(rel)));
+    const staged = new Map<string, string | null>();
+    const stagedNames = new Map<string, string>();
+    for (const [p, text] of Object.entries(request.staged)) {
+      const file = abs(p);
+      staged.set(canon(file), text);
+      stagedNames.set(canon(file), file);
+    }
+    const buffers = new Map<string, string>(Object.entries(request.buffers).map(([p, t]) => [canon(abs(p)), t]));
+
+    const disk = new Map<string, string | undefined>();
+    const readDisk = (file: string): string | undefined => {
+      const key = canon(file);
+      const cache = key.startsWith(`${this.libDir}/`) ? this.libTexts : disk;
+      if (!cache.has(key)) cache.set(key, this.reader.readFile(file));
+      return cache.get(key);
+    };
+    const diskExists = (file: string) => (disk.has(canon(file)) ? disk.get(canon(file)) !== undefined : this.reader.fileExists(file));
+    const created = [...staged].filter(([k, t]) => t !== null && !buffers.has(k) && !diskExists(stagedNames.get(k)!)).map(([k]) => k);
+    const deleted = [...staged].filter(([, t]) => t === null).map(([k]) => k);
+
+    const baseTexts: TextSource = {
+      read: (f) => buffers.get(canon(f)) ?? readDisk(f),
+      exists: (f) => buffers.has(canon(f)) || diskExists(f),
+      directoryExists: (d) => this.reader.directoryExists(d),
+      existenceKey: '',
+    };
+    const stagedTexts: TextSource = {
+      read: (f) => {
+        const key = canon(f);
+        return staged.has(key) ? (staged.get(key) ?? undefined) : baseTexts.read(f);
+      },
+      exists: (f) => {
+        const key = canon(f);
+        return staged.has(key) ? staged.get(key) !== null : baseTexts.exists(f);
+      },
+      directoryExists: (d) => this.reader.directoryExists(d) || created.some((c) => c.startsWith(`${canon(d).replace(/\/$/, '')}/`)),
+      existenceKey: JSON.stringify([created, deleted]),
+    };
+
+    // Each staged document goes to the project of the nearest config above it inside the folder.
     const groups = new Map<string, string[]>();
     for (const file of [...stagedNames.values()].sort()) {
       const config = this.nearestConfig(file, stagedTexts) ?? '';
       groups.set(config, [...(groups.get(config) ?? []), file]);
     }
-    return groups;
+    return { baseTexts, stagedTexts, stagedNames, created, deleted, groups };
   }
 
   private project(config: string): Project {
     let project = this.projects.get(config);
-    if (!project) this.projects.set(config, (project = new Project(this.ts, this.reads)));
+    if (!project) this.projects.set(config, (project = new Project(this.ts, this.reader, this.folder, this.canon, config === '' ? undefined : config)));
     return project;
   }
 
   private nearestConfig(file: string, texts: TextSource): string | undefined {
-    const canon = this.reads.canon;
     let dir = path.posix.dirname(file);
     for (;;) {
       for (const name of ['tsconfig.json', 'jsconfig.json']) {
         const candidate = `${dir}/${name}`;
         if (texts.exists(candidate)) return candidate;
       }
-      if (canon(dir) === canon(this.folder)) return undefined;
+      if (this.canon(dir) === this.canon(this.folder)) return undefined;
       const parent = path.posix.dirname(dir);
       // Never above the folder: a config there is not this workspace's.
-      if (parent === dir || !canon(parent).startsWith(canon(this.folder))) return undefined;
+      if (parent === dir || !this.canon(parent).startsWith(this.canon(this.folder))) return undefined;
       dir = parent;
     }
+  }
+
+  private update(
+    project: Project,
+    baseTexts: TextSource,
+    stagedTexts: TextSource,
+    files: string[],
+    created: string[],
+    deleted: string[],
+    which: 'base' | 'staged',
+    stop: Stop,
+  ): void {
+    const ts = this.ts;
+    const texts = which === 'base' ? baseTexts : stagedTexts;
+    const view = which === 'base' ? project.base : project.staged;
+    let rootNames: string[];
+    let options: TS.CompilerOptions;
+    let references: readonly TS.ProjectReference[] | undefined;
+    if (project.configFile === undefined) {
+      rootNames = files.filter((f) => texts.exists(f));
+      options = looseOptions(ts);
+      view.configDiagnostics = [];
+    } else {
+      const configFile = project.configFile;
+      const json = ts.parseJsonText(configFile, texts.read(configFile) ?? '{}');
+      const parsed = ts.parseJsonSourceFileConfigFileContent(
+        json,
+        {
+          useCaseSensitiveFileNames: this.reader.useCaseSensitiveFileNames,
+          readDirectory: (root, extensions, excludes, includes, depth) => this.reader.readDirectory(root, extensions, excludes, includes, depth),
+          fileExists: (f) => texts.exists(f),
+          readFile: (f) => texts.read(f),
+        },
+        path.posix.dirname(configFile),
+        configFile.endsWith('/jsconfig.json') ? JSCONFIG_DEFAULTS : undefined,
+        configFile,
+      );
+      view.configDiagnostics = parsed.errors;
+      const removed = new Set(which === 'staged' ? deleted : []);
+      rootNames = parsed.fileNames.map(slashes).filter((f) => !removed.has(this.canon(f)));
+      // A created file is not on disk for the include patterns to find: it joins the project of its nearest config.
+      if (which === 'staged') {
+        const present = new Set(rootNames.map(this.canon));
+        for (const f of files) if (created.includes(this.canon(f)) && !present.has(this.canon(f))) rootNames.push(f);
+      }
+      // Never emitted; with outFile, declarations would be one file for the whole program.
+      options = { ...parsed.options, outFile: undefined, noEmit: true };
+      references = parsed.projectReferences;
+    }
+    view.update(texts, rootNames, options, references, stop);
   }
 
   /**
@@ -268,40 +326,40 @@ export class Checker {
    * its importers: a script or declaration file (global scope), a module augmentation or ambient
    * module, JavaScript (inferred from use) or another language; or when the views' options differ.
    */
-  private unaffected(config: string, graph: ImportGraph, changed: Set<string>, dependents: string[]): Set<string> {
+  private unaffected(project: Project, graph: ImportGraph, changed: Set<string>, dependents: string[], stop: Stop): Set<string> {
     const none = new Set<string>();
-    const base = this.bases.get(config)!;
-    const staged = this.staged;
-    if (base.optionsKey(config) !== staged.optionsKey(config)) return none;
-    const keys = [...changed];
-    if (staged.reachesPastImporters(config, keys) || base.reachesPastImporters(config, keys)) return none;
-    const stagedProgram = staged.viewOf(config).program!;
+    const { base, staged } = project;
+    if (JSON.stringify(base.program!.getCompilerOptions()) !== JSON.stringify(staged.program!.getCompilerOptions())) return none;
+    for (const key of changed) {
+      for (const view of [base, staged]) {
+        const sf = view.program!.getSourceFile(key);
+        if (sf && reachesPastImporters(this.ts, sf)) return none;
+      }
+    }
     const maySee = (key: string, exposed: ReadonlyMap<string, Exposed>) => {
       const seen = [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
-      return seen.length > 0 && mayUseExposed(stagedProgram.getSourceFile(graph.names.get(key) ?? key), seen);
+      return seen.length > 0 && mayUseExposed(staged.program!.getSourceFile(graph.names.get(key) ?? key), seen);
     };
     const exposed = exposedNames(
       this.ts,
       changed,
       (key) => {
         const name = graph.names.get(key) ?? key;
-        const b = base.declarations(config, name);
-        const s = staged.declarations(config, name).wait();
-        return [b.wait(), s];
+        return [base.declarations(name, stop), staged.declarations(name, stop)];
       },
       (key) => [...(graph.importers.get(key) ?? [])].filter((k) => !changed.has(k)),
       (key, now) => maySee(key, now),
     );
     const skip = new Set<string>();
     for (const dependent of dependents) {
-      const key = this.reads.canon(dependent);
+      const key = this.canon(dependent);
       if (!changed.has(key) && !maySee(key, exposed)) skip.add(key);
     }
     return skip;
   }
 
   /** Who imports whom among the folder's files, in either view. */
-  private importGraph(config: string): ImportGraph {
+  private importGraph(project: Project): ImportGraph {
     const importers = new Map<string, Set<string>>();
     const imports = new Map<string, Set<string>>();
     const names = new Map<string, string>();
@@ -310,14 +368,16 @@ export class Checker {
       if (!set) map.set(key, (set = new Set()));
       set.add(value);
     };
-    const pending = this.bases.get(config)!.sources(config);
-    const staged = this.staged.sources(config).wait();
-    const rows: SourceRow[][] = [pending.wait(), staged];
-    for (const [key, fileName, targets] of rows.flat()) {
-      names.set(key, fileName);
-      for (const target of targets) {
-        add(importers, target, key);
-        add(imports, key, target);
+    for (const view of [project.base, project.staged]) {
+      const program = view.program!;
+      for (const sf of program.getSourceFiles()) {
+        const key = this.canon(sf.fileName);
+        if (!key.startsWith(`${this.canon(this.folder)}/`) || key.includes('/node_modules/') || program.isSourceFileDefaultLibrary(sf)) continue;
+        names.set(key, sf.fileName);
+        for (const target of view.importsOf(sf)) {
+          add(importers, target, key);
+          add(imports, key, target);
+        }
       }
     }
     return { importers, imports, names };
@@ -328,7 +388,7 @@ export class Checker {
     const { importers, names } = graph;
     const dependents: string[] = [];
     let capped = false;
-    let frontier = changed.map(this.reads.canon);
+    let frontier = changed.map(this.canon);
     while (frontier.length > 0 && !capped) {
       const next: string[] = [];
       for (const target of frontier) {
@@ -347,5 +407,18 @@ export class Checker {
       frontier = next;
     }
     return { dependents, capped };
+  }
+}
+
+function severityOf(ts: Ts, category: TS.DiagnosticCategory): Severity {
+  switch (category) {
+    case ts.DiagnosticCategory.Error:
+      return 'error';
+    case ts.DiagnosticCategory.Warning:
+      return 'warning';
+    case ts.DiagnosticCategory.Suggestion:
+      return 'suggestion';
+    default:
+      return 'message';
   }
 }

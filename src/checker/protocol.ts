@@ -76,26 +76,9 @@ export interface CheckerWorkerData {
    * the check to cancel; [1] non-zero when a check run ahead should give way (another waits).
    */
   cancel: SharedArrayBuffer;
-  /**
-   * Whether the current view runs in a thread of its own beside the staged one (side.ts), so a
-   * check uses two cores; default: when the machine has more than one.
-   */
-  twoThreads?: boolean;
-  /** The characters from which a project's current view goes to that thread; default TWO_THREADS_FROM (program.ts). */
-  twoThreadsFrom?: number;
 }
 
-/** workerData of the current view's thread, which the checker's worker starts (side.ts serveSide). */
-export interface SideWorkerData {
-  role: 'side';
-  typescriptPath: string;
-  cancel: SharedArrayBuffer;
-  port: import('node:worker_threads').MessagePort;
-  /** One Int32 the side bumps after each answer it posts. */
-  signal: SharedArrayBuffer;
-}
-
-/** The worker's own V8 heaps (its isolate and its current view's thread, not the host's), in bytes; after a collection in the worker's isolate when it can force one (node --expose-gc, in benches). */
+/** The worker's own V8 heap (its isolate, not the host's), in bytes; after a collection when the worker can force one (node --expose-gc, in benches). */
 export interface WorkerMemory {
   heapUsed: number;
   heapTotal: number;

@@ -89,9 +89,6 @@ export class Stop implements TS.CancellationToken {
   between(): void {
     if (this.giveWay()) throw new GaveWay();
   }
-  givingWay(): boolean {
-    return this.giveWay();
-  }
   isCancellationRequested(): boolean {
     if (this.reason === undefined) {
       if (this.cancelled()) this.reason = 'cancelled';

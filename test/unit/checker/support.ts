@@ -1,12 +1,6 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { MessageChannel, Worker } from 'node:worker_threads';
-import * as ts from 'typescript';
-import type { FolderReads } from '../../../src/checker/inputs';
-import type { CheckerOptions } from '../../../src/checker/program';
-import type { SideWorkerData } from '../../../src/checker/protocol';
-import { RemoteSide, type Side } from '../../../src/checker/side';
 
 /** A temp folder holding `files` (relative path → text); `dispose()` removes it. */
 export function fixture(files: Record<string, string>): { folder: string; dispose(): void } {
@@ -36,45 +30,4 @@ export function chain(count: number, functions = 20): Record<string, string> {
     files[`src/m${i}.ts`] = `${i > 0 ? `import { f0 as prev } from './m${i - 1}';\nexport const viaPrev = prev({ k0: 1 });\n` : ''}${body}\n`;
   }
   return files;
-}
-
-/**
- * A thread holding checkers' current views (the compiled worker module started as the checker's
- * worker starts it), for Checker's `base` option; `cancel` is the flags it reads ([0] the check id
- * to cancel, [1] give way). `dispose()` ends it.
- */
-export function sideThread(): { base: (reads: FolderReads) => Side; cancel: Int32Array; dispose(): Promise<number> } {
-  const { port1, port2 } = new MessageChannel();
-  const signal = new SharedArrayBuffer(4);
-  const cancel = new SharedArrayBuffer(8);
-  const workerData: SideWorkerData = { role: 'side', typescriptPath: TYPESCRIPT_PATH, cancel, port: port2, signal };
-  const worker = new Worker(path.resolve(__dirname, '..', '..', '..', 'src', 'checker', 'worker.js'), { workerData, transferList: [port2] });
-  const channel = { port: port1, signal: new Int32Array(signal), seq: 0 };
-  return {
-    base: (reads) => new RemoteSide(ts, channel, reads.folder),
-    cancel: new Int32Array(cancel),
-    dispose: () => {
-      port1.close();
-      return worker.terminate();
-    },
-  };
-}
-
-/**
- * A suite run twice: with the current view in the checker's thread, then in a thread of its own
- * (as the worker runs a large project on a machine with more than one core); `options()` are the
- * Checker options of the mode.
- */
-export function inBothThreadModes(title: string, suite: (mode: { threads: 1 | 2; options: () => CheckerOptions }) => void): void {
-  for (const threads of [1, 2] as const) {
-    describe(`${title} (${threads === 1 ? 'one thread' : 'the current view in a thread of its own'})`, function () {
-      this.timeout(60_000);
-      let side: ReturnType<typeof sideThread> | undefined;
-      before(() => {
-        if (threads === 2) side = sideThread();
-      });
-      after(() => side?.dispose());
-      suite({ threads, options: () => (side ? { base: side.base, twoThreadsFrom: 0 } : {}) });
-    });
-  }
 }
