@@ -26,7 +26,9 @@ function emptyCutLists(value: unknown, at = 'data'): string[] {
   return [...own, ...Object.entries(o).flatMap(([k, v]) => emptyCutLists(v, `${at}.${k}`))];
 }
 
-const sel = (path: string, selectedText: string, contextBefore: string) => ({ location: { selection: { document: { path }, selectedText, contextBefore } } });
+const sel = (path: string, selectedText: string, contextBefore?: string) => ({
+  location: { selection: { document: { path }, selectedText, ...(contextBefore === undefined ? {} : { contextBefore }) } },
+});
 
 describe('a large real code base: effect, answers larger than a page', function () {
   this.timeout(600_000);
@@ -141,9 +143,7 @@ describe('effect: the pre-commit check of a broken declaration half the code bas
     assert.ok(predicate.includes(declaration), 'the declaration this test breaks');
     expectOk(
       await invoke('edit-text', {
-        edits: [
-          { location: { selection: { document: { path: 'src/Predicate.ts' }, selectedText: declaration } }, newText: 'export const hasPropertyBroken: {' },
-        ],
+        edits: [{ ...sel('src/Predicate.ts', declaration), newText: 'export const hasPropertyBroken: {' }],
       }),
     );
     /** Every introduced error, read page by page; a time limit (a slow machine's first check reads and binds all 625 files) is asked again: the check goes on from what it computed. */
@@ -190,12 +190,7 @@ describe('effect: the pre-commit check of a broken declaration half the code bas
     // Another edit (a comment in a file everything imports): answered from what the first check computed, the same errors.
     expectOk(
       await invoke('edit-text', {
-        edits: [
-          {
-            location: { selection: { document: { path: 'src/Function.ts' }, selectedText: 'export const dual: {' } },
-            newText: '// checked again\nexport const dual: {',
-          },
-        ],
+        edits: [{ ...sel('src/Function.ts', 'export const dual: {'), newText: '// checked again\nexport const dual: {' }],
       }),
     );
     const again = await checkAll();
