@@ -435,7 +435,7 @@ try {
             {
               path: 'src/greeter.ts',
               lines: [
-                [1, [], '', null, { import: [9] }],
+                [1, [9], ''],
                 [15, [291], "return { text: `${this.prefix}, ${formatName(name)}!`, language: 'en' };", 'Greeter.greet'],
               ],
             },

@@ -17,7 +17,7 @@ import { inputSchema, limited, paged, QUERY, queryAnnotations } from './shared/c
 import type { Collection } from './shared/common';
 import { compareSymbols, isExternal, symbolForItem } from './shared/symbolAccess';
 import type { AnySymbol, ExternalSymbol, ModuleSymbol } from './shared/symbolAccess';
-import { folderOf, readSymbolRow, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
+import { folderOf, readSymbolRow, refReader, refWriter, RELATIVE_REF_TEXT, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
 import type { SymbolRow } from './shared/symbolRows';
 import { callOwner, siteSchema, sitesIn } from './shared/callSites';
 import type { SiteRow } from './shared/callSites';
@@ -55,12 +55,18 @@ export interface ReadCallItem {
 /** What find-callers and find-callees answer: each calling or called function with its call sites. */
 export type CallsData = { symbol: SymbolOutput; folderId: string; calls: Collection<CallRow>; unexpanded?: number } & Partial<PartialAnswer>;
 
-function callRows(items: readonly BuiltItem[], folderId: string): CallRow[] {
+/** The rows of a call tree, each workspace symbol's ref relative to the one printed before it (refWriter), depth first. */
+function callRows(items: readonly BuiltItem[], folderId: string, write = refWriter()): CallRow[] {
   return items.map(({ symbol, callSites, calls }): CallRow => {
-    const s = 'symbolId' in symbol ? symbolRow(symbol, folderId) : symbol;
+    let s: CallRow[0] = symbol as ExternalSymbol | ModuleSymbol;
+    if ('symbolId' in symbol) {
+      const [ref, ...rest] = symbolRow(symbol, folderId);
+      s = [write(ref, rest[2]?.folderId), ...rest];
+    }
     if (!calls) return [s, callSites];
+    const nested = callRows(calls.items, folderId, write);
     const leftOut = calls.totalCount - calls.items.length;
-    return leftOut > 0 ? [s, callSites, callRows(calls.items, folderId), leftOut] : [s, callSites, callRows(calls.items, folderId)];
+    return leftOut > 0 ? [s, callSites, nested, leftOut] : [s, callSites, nested];
   });
 }
 
@@ -98,11 +104,11 @@ function fitNested(top: readonly BuiltItem[], folderId: string, budget: number):
 
 /** A call answer's items as objects again (symbols whole, each nested level a collection), at every level. */
 export function readCalls(data: Pick<CallsData, 'folderId' | 'calls'>): Collection<ReadCallItem> {
-  const read = ([symbol, callSites, calls, leftOut = 0]: CallRow): ReadCallItem => ({
-    symbol: Array.isArray(symbol) ? readSymbolRow(symbol, data.folderId) : symbol,
-    callSites,
-    ...(calls ? { calls: { items: calls.map(read), hasMore: leftOut > 0, totalCount: calls.length + leftOut } } : {}),
-  });
+  const whole = refReader();
+  const read = ([symbol, callSites, calls, leftOut = 0]: CallRow): ReadCallItem => {
+    const s = Array.isArray(symbol) ? readSymbolRow([whole(symbol[0]), symbol[1], symbol[2], symbol[3]], data.folderId) : symbol;
+    return { symbol: s, callSites, ...(calls ? { calls: { items: calls.map(read), hasMore: leftOut > 0, totalCount: calls.length + leftOut } } : {}) };
+  };
   return { ...data.calls, items: data.calls.items.map(read) };
 }
 
@@ -293,8 +299,7 @@ export const findCallers = defineTool({
   title: 'Find Callers',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description:
-    'Callers as rows [symbol, callSites, calls, leftOut]: symbol, innermost named function, method, class or const calling, [ref, line, column] (symbolId = folderId:ref) or {module}; callSites [line, column, offset, {via: callbacks}?]; calls: its callers (depth 2-3); leftOut: count cut.',
+  description: `Caller rows [symbol, callSites, calls, leftOut]: symbol, innermost named function, method, class, const: [ref, line, column] (symbolId = folderId:ref; ${RELATIVE_REF_TEXT}) or {module}; callSites [line, column, offset, {via: callbacks}?]; calls: its callers (depth>1); leftOut: count cut.`,
   inputSchema: inputSchema({ symbol: symbolSelectorInput, callersLimit: limitParameter('callers'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
@@ -310,8 +315,7 @@ export const findCallees = defineTool({
   title: 'Find Callees',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description:
-    "Callees as rows [symbol, callSites, calls, leftOut]: symbol, a function or method called, [ref, line, column] (symbolId = folderId:ref; a library's an object); callSites [line, column, offset] in the symbol's body; calls: its callees (depth 2-3); leftOut: count cut.",
+  description: `Callees as rows [symbol, callSites, calls, leftOut]: symbol, a function or method called, [ref, line, column] (symbolId = folderId:ref; ${RELATIVE_REF_TEXT}; a library's an object); callSites [line, column, offset] in the symbol's body; calls: its callees (depth 2-3); leftOut: count cut.`,
   inputSchema: inputSchema({ symbol: symbolSelectorInput, calleesLimit: limitParameter('callees'), depth: depthParameter, cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,

@@ -21,7 +21,7 @@ import { subtypes, supertypes, unique } from './shared/typeHierarchy';
 import type { HierarchySource } from './shared/typeHierarchy';
 import { anySymbolSchema, compareSymbols, isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 import type { AnySymbol } from './shared/symbolAccess';
-import { folderOf, readSymbolRow, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
+import { folderOf, readSymbolRow, refReader, relativeRows, RELATIVE_REF_TEXT, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
 import type { RowExtra } from './shared/symbolRows';
 
 import { single, symbolExample as example } from './shared/symbolTool';
@@ -177,7 +177,8 @@ function derivedRow(s: SymbolOutput & { depth: number }, folderId: string): Deri
 
 /** A derived types answer's rows as symbols again (symbolIds whole), each with its depth. */
 export function readDerived(data: Pick<DerivedTypesData, 'folderId' | 'derivedTypes'>): (SymbolOutput & { depth: number })[] {
-  return data.derivedTypes.items.map(([ref, line, column, depth, more]) => ({ ...readSymbolRow([ref, line, column, more], data.folderId), depth }));
+  const whole = refReader();
+  return data.derivedTypes.items.map(([ref, line, column, depth, more]) => ({ ...readSymbolRow([whole(ref), line, column, more], data.folderId), depth }));
 }
 
 export const findDerivedTypes = defineTool({
@@ -185,8 +186,7 @@ export const findDerivedTypes = defineTool({
   title: 'Find Derived Types',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description:
-    'Every type that derives from or implements a type, directly or not, breadth first, a row each: [ref, line, column, depth] (symbolId = folderId:ref; depth 1 = direct).',
+  description: `Every type that derives from or implements a type, directly or not, breadth first, a row each: [ref, line, column, depth] (symbolId = folderId:ref; ${RELATIVE_REF_TEXT}; depth 1 = direct).`,
   inputSchema: inputSchema({ symbol: symbolSelectorInput, typesLimit: limitParameter('types'), cursor: cursorInput }, ['symbol'], {
     workspace: false,
     view: true,
@@ -230,7 +230,7 @@ export const findDerivedTypes = defineTool({
       symbol,
       folderId,
       // Cut by time, the walk is not continued by cursor: it would run short again at the same place.
-      derivedTypes: { ...page, items: page.items.map((s) => derivedRow(s, folderId)), hasMore: page.hasMore || (!found.complete && !found.late) },
+      derivedTypes: { ...page, items: relativeRows(page.items.map((s) => derivedRow(s, folderId))), hasMore: page.hasMore || (!found.complete && !found.late) },
       source: found.source,
       ...said,
     };

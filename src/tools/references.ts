@@ -34,7 +34,7 @@ const CATEGORY = 'Code discovery and navigation' as const;
  */
 export interface ReferenceLine {
   line: number;
-  /** The trimmed line text; a long line is cut to LINE_TEXT_MAX characters around its first reference, "…" marking each cut. Left out on import lines. */
+  /** The trimmed line text; a long line is cut to LINE_TEXT_MAX characters around its first reference, "…" marking each cut. "" on import lines. */
   text?: string;
   /** Zero-based UTF-16 document offsets of the references that read the symbol or that the language service did not classify. */
   at?: number[];
@@ -63,7 +63,7 @@ export const lineReferences = (l: ReferenceLine): number[] =>
   [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
 
 /** What a row says beside its text, container and plain offsets: the other accesses, lengths and staged marks. */
-export type ReferenceExtra = Pick<ReferenceLine, 'write' | 'decl' | 'import' | 'len' | 'edited'>;
+export type ReferenceExtra = Pick<ReferenceLine, 'write' | 'decl' | 'len' | 'edited'>;
 
 /** A row's positions, in order: what the definitions name them and what each holds. */
 export const REFERENCE_ROW = ['line', 'offsets', 'text', 'container', 'more'] as const;
@@ -72,8 +72,9 @@ export const REFERENCE_ROW = ['line', 'offsets', 'text', 'container', 'more'] as
  * A ReferenceLine as the answer gives it, a row without keys (keys were 30% of an answer on real
  * code, and a reference cost more than a grep line), each position always meaning one thing:
  * `[line, offsets, text, container, more]`. offsets are `at` (an array, empty when all references
- * are other accesses); text is null when the row before in the document has the same, "" on an
- * import line (its text is not given); container is null when the row before says it, "" for none
+ * are other accesses), on an import line its `import`s; text is null when the row before in the
+ * document has the same, "" on an import line (its text is not given: an import row was 32 bytes
+ * with its offsets under more.import, 12 without); container is null when the row before says it, "" for none
  * after one; more holds the other fields. Trailing nulls are cut, so a row is 2 to 5 long.
  */
 export type ReferenceRow = [line: number, offsets: number[], text?: string | null, container?: string | null, more?: ReferenceExtra | null];
@@ -129,21 +130,24 @@ export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: strin
 export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
   data.documents.items.reduce((n, d) => n + decodeLines(d).reduce((m, l) => m + lineReferences(l).length, 0), 0);
 
-/** A line as its row: see ReferenceRow. */
+/** A line as its row: see ReferenceRow. An import line (text "") gives its import references as its offsets. */
 export function encodeLine(l: ReferenceLine): ReferenceRow {
+  const importLine = l.import !== undefined || l.text === '';
   const extra: ReferenceExtra = {};
-  for (const k of ['decl', 'import', 'write', 'len', 'edited'] as const) if (l[k] !== undefined) extra[k] = l[k];
-  const row: ReferenceRow = [l.line, l.at ?? [], l.text ?? (l.import ? '' : null), l.in ?? null, Object.keys(extra).length > 0 ? extra : null];
+  for (const k of ['decl', 'write', 'len', 'edited'] as const) if (l[k] !== undefined) extra[k] = l[k];
+  const offsets = importLine ? (l.import ?? []) : (l.at ?? []);
+  const row: ReferenceRow = [l.line, offsets, importLine ? '' : (l.text ?? null), l.in ?? null, Object.keys(extra).length > 0 ? extra : null];
   while (row.length > 2 && row[row.length - 1] === null) row.pop();
   return row;
 }
 
-/** A document's rows read back as lines, as the tool built them (text and in left out where the rows leave them out). */
+/** A document's rows read back as lines, as the tool built them (text and in left out where the rows leave them out; an import line's offsets as import). */
 export function decodeLines(doc: Pick<ReferenceDocument, 'lines'>): ReferenceLine[] {
-  return doc.lines.map(([line, at, text, container, extra]) => {
+  return doc.lines.map(([line, offsets, text, container, extra]) => {
     const l: ReferenceLine = { line };
     if (typeof text === 'string' && text !== '') l.text = text;
-    if (at.length > 0) l.at = at;
+    if (text === '') l.import = offsets;
+    else if (offsets.length > 0) l.at = offsets;
     if (typeof container === 'string') l.in = container;
     if (extra) Object.assign(l, extra);
     return l;
@@ -196,7 +200,7 @@ export const findReferences = defineTool({
   category: CATEGORY,
   ...QUERY,
   description:
-    "Exact references by document, a row a line: [line, offsets, text, container, {decl|import|write}], null text/container: the row before's. residue: also the name in comments, strings, untyped uses. complete:false: retry.",
+    'Exact references by document, a row a line: [line, offsets, text, container, {decl|write}]; text "": an import line (offsets: imports); null text/container: the row before\'s. residue: also the name in comments, strings, untyped uses. complete:false: retry.',
   inputSchema: inputSchema(
     {
       symbol: symbolSelectorInput,
@@ -228,11 +232,11 @@ export const findReferences = defineTool({
           lines: {
             type: 'array',
             description:
-              'A row per line and container, positions fixed: [line, offsets, text, container, more], trailing nulls cut. line: one-based. offsets: UTF-16 document offsets of reads (or unclassified). ' +
+              'A row per line and container, positions fixed: [line, offsets, text, container, more], trailing nulls cut. line: one-based. offsets: UTF-16 document offsets of reads (or unclassified), on an import line of imports. ' +
               'text: the trimmed line (over 100 characters a window, "…" at each cut); null: as the row before, "": an import line. ' +
               'container: the enclosing named symbol (dotted), not one declared on the line; null: as the row before, "": none. ' +
-              'more: {write, decl, import: offsets; len: lengths, if one differs from the name; edited: offsets staged edits changed}. ' +
-              'A reference is listed once: in decl, else import, else write, else offsets.',
+              'more: {write, decl: offsets; len: lengths, if one differs from the name; edited: offsets staged edits changed}. ' +
+              'A reference is listed once: in decl, else write, else offsets.',
             items: { type: 'array', items: { type: ['integer', 'array', 'string', 'null', 'object'] } },
           },
         },
@@ -338,7 +342,7 @@ export const findReferences = defineTool({
           const shown = imports
             ? undefined
             : lineWindow(trimmed, mapped.start - text.offsetAt({ line: line - 1, character: 0 }) - (full.length - full.trimStart().length));
-          current = shown === undefined || shown === lastText ? { line } : { line, text: shown };
+          current = imports ? { line, text: '' } : shown === lastText ? { line } : { line, text: shown };
           lastText = shown;
           if ((enclosing ?? '') !== (said ?? '')) current.in = enclosing ?? '';
           said = enclosing;

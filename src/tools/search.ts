@@ -14,7 +14,7 @@ import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
-import { folderOf, readSymbolRow, symbolRow } from './shared/symbolRows';
+import { folderOf, readSymbolRow, refReader, relativeRows, RELATIVE_REF_TEXT, symbolRow } from './shared/symbolRows';
 import type { SymbolRow } from './shared/symbolRows';
 
 const searchInput = inputSchema(
@@ -36,7 +36,8 @@ export type SearchData = { folderId?: string; symbols: Collection<SymbolRow>; lo
 
 /** A search answer's rows as symbols again, symbolIds whole. */
 export function readSearch(data: Pick<SearchData, 'folderId' | 'symbols'>): SymbolOutput[] {
-  return data.symbols.items.map((row) => readSymbolRow(row, data.folderId));
+  const whole = refReader();
+  return data.symbols.items.map(([ref, ...rest]) => readSymbolRow([whole(ref), ...rest], data.folderId));
 }
 
 /** How many of a language's documents search-symbols looks in for a declaration to probe the language's symbol search with. */
@@ -104,8 +105,7 @@ export const searchSymbols = defineTool({
   title: 'Search Symbols',
   category: 'Code discovery and navigation',
   ...QUERY,
-  description:
-    'Finds declarations whose name matches query across the workspace (language services\' symbol search: fuzzy, case-insensitive, exact names first), a row each: [ref, line, column]; symbolId is folderId + ":" + ref. Locals (what bodies declare) left out and counted unless includeLocals. Better than grep.',
+  description: `Finds declarations whose name matches query across the workspace (language services' symbol search: fuzzy, case-insensitive, exact names first), a row each: [ref, line, column]; symbolId is folderId + ":" + ref (${RELATIVE_REF_TEXT}). Locals (what bodies declare) left out and counted unless includeLocals. Better than grep.`,
   inputSchema: searchInput,
   dataSchema: {
     type: 'object',
@@ -114,7 +114,7 @@ export const searchSymbols = defineTool({
       symbols: collectionOf({
         type: 'array',
         description:
-          'A row per declaration, best match first, positions fixed: [ref, line, column, more]. ref: the symbolId after "<folderId>:" ("<path>#Kind:name", "/" nests). ' +
+          `A row per declaration, best match first, positions fixed: [ref, line, column, more]. ref: the symbolId after "<folderId>:" ("<path>#Kind:name", "/" nests; ${RELATIVE_REF_TEXT}). ` +
           'line, column: one-based, of the name. more, only when needed: {folderId: another folder; name: when ref percent-escapes it}.',
         items: { type: ['string', 'integer', 'object'] },
       }),
@@ -210,7 +210,7 @@ async function searchAnswer(
   const folderId = page.items.length > 0 ? folderOf(page.items[0].symbolId) : undefined;
   return {
     ...(folderId !== undefined ? { folderId } : {}),
-    symbols: { ...page, items: page.items.map((x) => symbolRow(x, folderId ?? '')) },
+    symbols: { ...page, items: relativeRows(page.items.map((x) => symbolRow(x, folderId ?? ''))) },
     ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     ...(notSearched.length > 0 ? { notSearched } : {}),
     ...(loading ? partialNote(loading) : {}),

@@ -11,6 +11,7 @@ import type { SymbolOutput } from '../core/symbols/symbols';
 import { hoverSaysLoading, readableHover, signatureOf } from '../core/symbols/signature';
 import { commonJsExports } from '../core/symbols/exports';
 import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
+import { refReader, relativeRows, RELATIVE_ID_TEXT } from './shared/symbolRows';
 import type { Collection } from './shared/common';
 
 const CATEGORY = 'Code discovery and navigation' as const;
@@ -56,14 +57,18 @@ export interface OutlineData {
 
 /** An outline's rows as symbols again: symbolId whole, depth counted from the id's containers. */
 export function readOutline(data: Pick<OutlineData, 'documentId' | 'symbols'>): (SymbolOutput & { depth: number; detail?: string })[] {
-  return data.symbols.items.map(([id, line, column, detail, more]) => ({
-    symbolId: `${data.documentId}#${id}`,
-    line,
-    column,
-    depth: id.split('/').length - 1,
-    ...(typeof detail === 'string' ? { detail } : {}),
-    ...(more ?? {}),
-  }));
+  const whole = refReader();
+  return data.symbols.items.map(([written, line, column, detail, more]) => {
+    const id = whole(written);
+    return {
+      symbolId: `${data.documentId}#${id}`,
+      line,
+      column,
+      depth: id.split('/').length - 1,
+      ...(typeof detail === 'string' ? { detail } : {}),
+      ...(more ?? {}),
+    };
+  });
 }
 
 function outlineRow(symbol: SymbolOutput, documentId: string, detail: string): OutlineRow {
@@ -79,8 +84,7 @@ export const getDocumentOutline = defineTool({
   title: 'Get Document Outline',
   category: CATEGORY,
   ...QUERY,
-  description:
-    'A document\'s declarations (classes, functions, members, headings), depth first, a row each: [id, line, column, detail]; symbolId is documentId + "#" + id (Kind:name, "/" nests). Cheaper than reading it. Locals (what bodies declare) left out and counted unless includeLocals.',
+  description: `A document's declarations (classes, functions, members, headings), depth first, a row each: [id, line, column, detail]; symbolId is documentId + "#" + id (Kind:name, "/" nests; ${RELATIVE_ID_TEXT}). Cheaper than reading it. Locals (what bodies declare) left out and counted unless includeLocals.`,
   inputSchema: inputSchema(
     {
       document: documentSelectorInput,
@@ -100,7 +104,7 @@ export const getDocumentOutline = defineTool({
         type: 'array',
         description:
           'A row per declaration, depth first, positions fixed: [id, line, column, detail, more], trailing nulls cut. ' +
-          'id: the symbolId after "<documentId>#" (symbolId = documentId + "#" + id; each "/" is one level deeper). ' +
+          `id: the symbolId after "<documentId>#" (symbolId = documentId + "#" + id; each "/" is one level deeper; ${RELATIVE_ID_TEXT}). ` +
           "line, column: one-based, of the name. detail: the service's detail, or null. more: {name: when the id percent-escapes it; documentId: when the name is in another document (a staged move)}.",
         items: { type: ['string', 'integer', 'null', 'object'] },
       }),
@@ -121,7 +125,7 @@ export const getDocumentOutline = defineTool({
       documentId: doc.ref.documentId,
       symbols: {
         ...page,
-        items: page.items.map((h) => outlineRow(symbolOutput(ctx, doc, h.symbol, h.containers, roots), doc.ref.documentId, h.symbol.detail)),
+        items: relativeRows(page.items.map((h) => outlineRow(symbolOutput(ctx, doc, h.symbol, h.containers, roots), doc.ref.documentId, h.symbol.detail))),
       },
       ...(localsLeftOut > 0 ? { localsLeftOut } : {}),
     };

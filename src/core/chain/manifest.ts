@@ -31,7 +31,8 @@ export function languageModelToolContribution(tool: AnyToolDefinition, naming: D
 
 /**
  * The input schema as the model reads it (package.json's contributes, which VS Code sends with
- * every request): the validated schema without additionalProperties: false and maxLength, as the
+ * every request): the validated schema without additionalProperties: false, maxLength, minLength 1
+ * and minimum 0 (no offset, count or name is negative or empty), as the
  * roslyn-workbench-mcp's reference pages publish theirs. A model writes only the listed fields anyway, and the chain still refuses
  * an unknown field or an oversized string by name; the 229 closures and 207 bounds cost about
  * 10 KB of the 60 KB definitions budget, which pays for descriptions a model does need. An input
@@ -46,7 +47,10 @@ export function modelInputSchema(schema: JsonSchema): JsonSchema {
     if (COPIED_INPUTS.has(node)) return { description: (node as JsonSchema).description, type: (node as JsonSchema).type, properties: {} };
     return Object.fromEntries(
       Object.entries(node)
-        .filter(([k, v]) => names || !(k === 'maxLength' || (k === 'additionalProperties' && v === false)))
+        .filter(
+          ([k, v]) =>
+            names || !(k === 'maxLength' || (k === 'additionalProperties' && v === false) || (k === 'minLength' && v === 1) || (k === 'minimum' && v === 0)),
+        )
         .map(([k, v]) => [
           k,
           names

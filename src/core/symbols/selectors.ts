@@ -111,6 +111,14 @@ export async function resolveSymbol(
 }
 
 async function resolveSymbolId(ctx: ToolContext, symbolId: string, workspace: WorkspaceSelector | null | undefined, field: string): Promise<ResolvedSymbol> {
+  // A list's ref written relative to the row before it ("#/Method:b", "9f57a192:#Function:f", an outline's "/Property:x").
+  if (/^(?:[0-9a-f]{8}:)?#|#\/|^\//.test(symbolId)) {
+    throw new ToolError(
+      'InvalidRequest',
+      `${field}.symbolId "${truncate(symbolId)}" is written relative to the row before it in a list: "#" stands for that row's path and each "/" after it for one of its segments ("#/Method:b" after "src/a.ts#Class:A/Method:a" is "src/a.ts#Class:A/Method:b").`,
+      revise('Write the whole symbolId, or give the symbol by name: {"name": "A.b", "path": "src/a.ts"}.'),
+    );
+  }
   const parsed = parseSymbolId(symbolId);
   if (!parsed) {
     throw new ToolError(

@@ -99,7 +99,7 @@ function decodePart(text: string): string | undefined {
   }
 }
 
-function encodeSegment(s: Segment): string {
+export function encodeSegment(s: Segment): string {
   return `${encodePart(s.kind)}:${encodePart(s.name)}${s.ordinal > 0 ? `~${s.ordinal}` : ''}`;
 }
 

@@ -366,7 +366,11 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
     const raw = (await h.ok<CallsData>('find-callees', { ...at('src/chain.ts', 'top', 'function '), depth: 2 })).data;
     assert.equal(raw.folderId, raw.symbol.symbolId.slice(0, raw.symbol.symbolId.indexOf(':')));
     assert.deepEqual(raw.calls.items[0][0], ['src/chain.ts#Function:middle', 5, 17], 'the symbolId after "<folderId>:", its line and column');
-    assert.deepEqual(raw.calls.items[0][2]?.[0][0], ['src/chain.ts#Function:leaf', 1, 17], 'nested levels too');
+    assert.deepEqual(raw.calls.items[0][2]?.[0][0], ['#Function:leaf', 1, 17], 'nested levels too, the path of the ref printed before it said as "#"');
+    assert.deepEqual(
+      readCalls(raw).items[0].calls?.items.map((c) => ('symbolId' in c.symbol ? c.symbol.symbolId : undefined)),
+      [`${raw.folderId}:src/chain.ts#Function:leaf`],
+    );
     assert.equal(raw.calls.items[0].length, 3, 'a caller expanded in full: [symbol, callSites, calls], no leftOut');
     assert.equal(raw.calls.items[1].length, 2, 'a library callee is not expanded: [symbol, callSites]');
     assert.equal(JSON.stringify(raw).includes(`${raw.folderId}:src/chain.ts#Function:middle`), false, 'the folderId is said once, not per row');
@@ -453,8 +457,20 @@ describe('tools: calls, type hierarchy, overloads, declarations, attributes and 
       Object.fromEntries(row.map((v, i) => [described![i], described![i] === 'calls' ? (v as unknown[][]).map(decode) : v]));
     const [middle] = raw.calls.items.map(decode);
     assert.deepEqual(middle.symbol, ['src/chain.ts#Function:middle', 5, 17]);
+    // A ref as the definition says: "#… reuses the ref before's path, #/… also its first segment, #//… two", in the order printed.
+    assert.match(findCallers.description, /#… reuses the ref before's path, #\/… also its first segment, #\/\/… two/);
+    let before = '';
+    const whole = (ref: string): string => {
+      const m = /^#(\/*)(.*)$/.exec(ref);
+      if (m) {
+        const [path, segments] = before.split('#');
+        ref = `${path}#${[...segments.split('/').slice(0, m[1].length), m[2]].join('/')}`;
+      }
+      return (before = ref);
+    };
+    whole((middle.symbol as string[])[0]);
     assert.deepEqual(
-      (middle.calls as Record<string, unknown>[]).map((c) => [(c.symbol as unknown[])[0], (c.callSites as number[][]).map((x) => x[0])]),
+      (middle.calls as Record<string, unknown>[]).map((c) => [whole((c.symbol as string[])[0]), (c.callSites as number[][]).map((x) => x[0])]),
       [
         ['src/chain.ts#Function:top', [10]],
         ['src/chain.ts#Function:other', [14]],

@@ -27,16 +27,16 @@ describe('find-references: what a reference line costs', () => {
       { line: 4, text: 'return f(x);', in: 'Widget.run', at: [40] },
       { line: 4, in: 'Widget.run.inner', at: [44] },
       { line: 7, text: 'x = f(f(1));', at: [90], write: [80], len: [3, 1, 1] },
-      { line: 9, text: 'import("./f");', in: '', import: [120], edited: [120] },
+      { line: 9, in: '', import: [120], edited: [120] },
       { line: 12, text: 'class F {', decl: [150] },
     ];
     const rows = lines.map(encodeLine);
     assert.deepEqual(rows, [
-      [1, [], '', null, { import: [9] }],
+      [1, [9], ''],
       [4, [40], 'return f(x);', 'Widget.run'],
       [4, [44], null, 'Widget.run.inner'],
       [7, [90], 'x = f(f(1));', null, { write: [80], len: [3, 1, 1] }],
-      [9, [], 'import("./f");', '', { import: [120], edited: [120] }],
+      [9, [120], '', '', { edited: [120] }],
       [12, [], 'class F {', null, { decl: [150] }],
     ]);
     for (const row of rows) {
@@ -151,7 +151,7 @@ describe('find-references: what a reference line costs', () => {
     ]);
   });
 
-  it('an import or re-export line gives its offsets under import, without its text; other lines keep theirs', async () => {
+  it('an import or re-export line gives no text ("") and its offsets are its imports; other lines keep theirs', async () => {
     const host = new FakeHost();
     const DECL = 'export class Widget {}\n';
     const USE = "import { Widget } from './widget';\nexport { Widget as W } from './widget';\nconst w = new Widget();\n";
@@ -174,8 +174,8 @@ describe('find-references: what a reference line costs', () => {
     ).data;
     const use = d.documents.items.find((x) => x.path === 'src/use.ts');
     assert.deepEqual(use?.lines, [
-      [1, [], '', null, { import: [offsets[0]] }],
-      [2, [], '', null, { import: [offsets[1]] }],
+      [1, [offsets[0]], ''],
+      [2, [offsets[1]], ''],
       [3, [offsets[2]], 'const w = new Widget();'],
     ]);
     assert.equal(referencesListed(d), 4, 'imports count as references');
@@ -194,6 +194,9 @@ describe('find-references: what a reference line costs', () => {
     const positions = layout.split(', ').map((p) => /^\{(.+)\}$/.exec(p)?.[1].split('|') ?? p);
     const asBefore = /null ([\w/]+): the row before's/.exec(description)?.[1].split('/');
     assert.ok(asBefore, description);
+    // What an empty text says of a row's offsets.
+    const emptyText = /text "": an import line \(offsets: (\w+)\)/.exec(description)?.[1];
+    assert.equal(emptyText, 'imports', description);
     // The output schema names the same positions.
     const documentsSchema = (tool.dataSchema.properties as Record<string, JsonSchema>).documents;
     const linesSchema = (((documentsSchema.properties as Record<string, JsonSchema>).items as JsonSchema).items as JsonSchema).properties as Record<
@@ -257,7 +260,7 @@ describe('find-references: what a reference line costs', () => {
           else fields[p] = v;
           if (typeof p === 'string') before[p] = fields[p];
         });
-        for (const at of fields.offsets as number[]) accesses.push([at, 'read']);
+        for (const at of fields.offsets as number[]) accesses.push([at, fields.text === '' ? 'import' : 'read']);
         for (const [at, access] of accesses.sort((a, b) => a[0] - b[0])) {
           read.push(`${doc.path}:${String(fields.line)} ${at} ${access} "${String(fields.text ?? '')}" in "${String(fields.container ?? '')}"`);
         }

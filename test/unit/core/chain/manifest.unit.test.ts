@@ -127,7 +127,7 @@ describe('manifest: generated files do not drift from the definitions', () => {
     });
   });
 
-  it("the model's input schema is the validated one without closures and string bounds, nothing else", () => {
+  it("the model's input schema is the validated one without closures, string lengths and zero minimums, nothing else", () => {
     /** Keys of `validated` missing from `model`, as pointers; throws when anything else differs. */
     const dropped = (validated: unknown, model: unknown, pointer: string, names = false): string[] => {
       if (typeof validated !== 'object' || validated === null) {
@@ -162,14 +162,24 @@ describe('manifest: generated files do not drift from the definitions', () => {
         copied === undefined ? undefined : { description: expectedSnapshotInput.description, type: expectedSnapshotInput.type, properties: {} },
         tool.name,
       );
-      const removed = new Set(dropped(withoutSnapshot(tool.inputSchema), withoutSnapshot(model), tool.name).map((k) => k.replace(/=\d+$/, '=n')));
-      for (const k of removed) assert.ok(k === 'additionalProperties=false' || k === 'maxLength=n', `${tool.name} loses ${k}`);
+      const removed = new Set(dropped(withoutSnapshot(tool.inputSchema), withoutSnapshot(model), tool.name));
+      for (const k of removed) {
+        assert.ok(['additionalProperties=false', 'minLength=1', 'minimum=0'].includes(k) || /^maxLength=\d+$/.test(k), `${tool.name} loses ${k}`);
+      }
     }
     // A field named like a keyword is a field, and is kept.
     assert.deepEqual(modelInputSchema({ type: 'object', properties: { maxLength: { type: 'integer' } }, additionalProperties: false }), {
       type: 'object',
       properties: { maxLength: { type: 'integer' } },
     });
+    // Only the bounds no value of its kind crosses: a minimum of 1 or a minLength of 2 stays.
+    assert.deepEqual(
+      modelInputSchema({
+        type: 'object',
+        properties: { a: { type: 'integer', minimum: 1 }, b: { type: 'integer', minimum: 0 }, c: { type: 'string', minLength: 2 } },
+      }),
+      { type: 'object', properties: { a: { type: 'integer', minimum: 1 }, b: { type: 'integer' }, c: { type: 'string', minLength: 2 } } },
+    );
   });
 
   it('hides a mutation tool in untrusted workspaces and in inspection-only mode', () => {

@@ -258,12 +258,17 @@ describe('tools: symbols and references over the fake host', () => {
     host.setSymbols(modulePath, moduleSymbols(MODULE));
     const answer = await h.ok<OutlineData>('get-document-outline', { document: { path: 'src/module.ts' } });
     const outline = { ...answer.data, symbols: { ...answer.data.symbols, items: readOutline(answer.data) } };
-    // Rows of [id, line, column, detail], the id being the symbolId after "<documentId>#".
-    assert.deepEqual(answer.data.symbols.items.slice(0, 3), [
+    // Rows of [id, line, column, detail], the id being the symbolId after "<documentId>#", written relative to the id before it.
+    assert.deepEqual(answer.data.symbols.items.slice(0, 4), [
       ['Function:run', 1, 17],
       ['Class:Box', 6, 14],
-      ['Class:Box/Property:size', 7, 3],
+      ['/Property:size', 7, 3],
+      ['/Method:open', 8, 3],
     ]);
+    assert.deepEqual(
+      outline.symbols.items.slice(2, 4).map((s) => s.symbolId.replace(/^.*#/, '')),
+      ['Class:Box/Property:size', 'Class:Box/Method:open'],
+    );
     assert.deepEqual(
       outline.symbols.items.map((s) => [readSymbol(s).name, s.depth, s.line]),
       [
@@ -401,7 +406,8 @@ describe('tools: symbols and references over the fake host', () => {
     assert.deepEqual(d.documents.items[0], {
       path: 'src/pair.ts',
       lines: [
-        [1, [], '', null, { import: [starts[0]] }],
+        // An import line: no text, its offsets are the imports.
+        [1, [starts[0]], ''],
         // twice is declared on line 2, so its text names the container.
         // len follows position order across the access lists: the write (6), then the read (8).
         [2, [starts[2]], 'export function twice(a: Circle, b: Circle) {', null, { write: [starts[1]], len: [6, 8] }],
@@ -451,7 +457,12 @@ describe('tools: symbols and references over the fake host', () => {
     const small = (await h.ok<ReferencesData>('find-references', { symbol: circleSelection, referencesLimit: 1000 })).data;
     assert.equal(small.documents.hasMore, true);
     assert.equal(small.documents.totalCount, 241);
-    assert.deepEqual(small.documents.items, full.documents.items.slice(0, small.documents.items.length));
+    // The page ends where the limit does, inside its last document if it must: the rest of that document comes with the cursor.
+    const last = small.documents.items.length - 1;
+    assert.deepEqual(small.documents.items.slice(0, last), full.documents.items.slice(0, last));
+    const { lines: lastLines, ...lastDocument } = small.documents.items[last];
+    const { lines: fullLines, ...fullDocument } = full.documents.items[last];
+    assert.deepEqual([lastDocument, lastLines], [fullDocument, fullLines.slice(0, lastLines.length)], 'the last document: its first lines');
     const read = host.callCount('documentHighlights') - before;
     assert.ok(read <= small.documents.items.length + 1 + REFERENCE_DOCUMENTS_AT_ONCE, `${read} documents read, ${small.documents.items.length} kept`);
   });
