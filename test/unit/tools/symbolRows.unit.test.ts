@@ -42,14 +42,28 @@ describe('symbol rows: each ref written relative to the ref before it', () => {
   });
 
   it('reads back every ref whole, whatever the names hold (escaped "/", "#", "~n" overloads, spaces), in any order of documents and depths', () => {
+    const written: string[] = [];
     const names = ['a', 'operate() callback', 'x/y', 'a#b', '(get) v', 'über', '~', 'π'];
     const kinds = ['Class', 'Method', 'Function', 'Variable'];
     let seed = 7;
-    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    // mulberry32: a seeded generator, so a failure replays.
+    const next = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
     for (let round = 0; round < 300; round++) {
       const refs = Array.from({ length: 1 + next(12) }, () => {
         const depth = 1 + next(4);
-        const segments = Array.from({ length: depth }, () => encodeSegment({ kind: kinds[next(2)], name: names[next(3)], ordinal: next(2) }));
+        // The first two segments from few, so that refs share containers; deeper ones from every name and kind.
+        const segments = Array.from({ length: depth }, (_, j) =>
+          encodeSegment(
+            j < 2
+              ? { kind: kinds[j], name: names[next(2)], ordinal: 0 }
+              : { kind: kinds[next(kinds.length)], name: names[next(names.length)], ordinal: next(2) },
+          ),
+        );
         return next(2) === 0 ? segments.join('/') : `src/${['a', 'b'][next(2)]}.ts#${segments.join('/')}`;
       });
       // An outline's ids and a list's refs are never mixed in one answer: one kind a round.
@@ -57,14 +71,23 @@ describe('symbol rows: each ref written relative to the ref before it', () => {
       const sample = refs.map((r) => (kind ? (r.includes('#') ? r : `src/a.ts#${r}`) : r.replace(/^.*#/, '')));
       const write = refWriter();
       const read = refReader();
-      const written = sample.map((r) => write(r));
+      const round = sample.map((r) => write(r));
       assert.deepEqual(
-        written.map((r) => read(r)),
+        round.map((r) => read(r)),
         sample,
-        JSON.stringify(written),
+        JSON.stringify(round),
       );
-      for (const [i, w] of written.entries()) assert.ok(w.length <= sample[i].length, `${w} is no longer than ${sample[i]}`);
+      for (const [i, w] of round.entries()) assert.ok(w.length <= sample[i].length, `${w} is no longer than ${sample[i]}`);
+      written.push(...round);
     }
+    // The rounds wrote every kind of ref: whole, "#…", "#/…", "#//…", "/…" and "//…".
+    for (const start of [/^[^#/]/, /^#[^/]/, /^#\/[^/]/, /^#\/\/[^/]/, /^\/[^/]/, /^\/\/[^/]/]) {
+      assert.ok(
+        written.some((w) => start.test(w)),
+        String(start),
+      );
+    }
+    assert.ok(written.some((w) => w.includes('%23')) && written.some((w) => w.includes('%2F')), 'names holding "#" and "/"');
   });
 
   it('rows: the ref is the first position, another folder named in the last (more.folderId)', () => {
