@@ -17,7 +17,7 @@ import { inputSchema, limited, paged, QUERY, queryAnnotations } from './shared/c
 import type { Collection } from './shared/common';
 import { compareSymbols, isExternal, symbolForItem } from './shared/symbolAccess';
 import type { AnySymbol, ExternalSymbol, ModuleSymbol } from './shared/symbolAccess';
-import { folderOf, readSymbolRow, refReader, refWriter, RELATIVE_REF_TEXT, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
+import { folderOf, RELATIVE_REF_TEXT, rowWriter, symbolRow, SYMBOL_ROW_TEXT, symbolRowReader } from './shared/symbolRows';
 import type { SymbolRow } from './shared/symbolRows';
 import { callOwner, siteSchema, sitesIn } from './shared/callSites';
 import type { SiteRow } from './shared/callSites';
@@ -55,14 +55,10 @@ export interface ReadCallItem {
 /** What find-callers and find-callees answer: each calling or called function with its call sites. */
 export type CallsData = { symbol: SymbolOutput; folderId: string; calls: Collection<CallRow>; unexpanded?: number } & Partial<PartialAnswer>;
 
-/** The rows of a call tree, each workspace symbol's ref relative to the one printed before it (refWriter), depth first. */
-function callRows(items: readonly BuiltItem[], folderId: string, write = refWriter()): CallRow[] {
+/** The rows of a call tree, each workspace symbol's ref relative to the one printed before it (rowWriter), depth first. */
+function callRows(items: readonly BuiltItem[], folderId: string, write = rowWriter()): CallRow[] {
   return items.map(({ symbol, callSites, calls }): CallRow => {
-    let s: CallRow[0] = symbol as ExternalSymbol | ModuleSymbol;
-    if ('symbolId' in symbol) {
-      const [ref, ...rest] = symbolRow(symbol, folderId);
-      s = [write(ref, rest[2]?.folderId), ...rest];
-    }
+    const s = 'symbolId' in symbol ? write(symbolRow(symbol, folderId)) : symbol;
     if (!calls) return [s, callSites];
     const nested = callRows(calls.items, folderId, write);
     const leftOut = calls.totalCount - calls.items.length;
@@ -104,11 +100,12 @@ function fitNested(top: readonly BuiltItem[], folderId: string, budget: number):
 
 /** A call answer's items as objects again (symbols whole, each nested level a collection), at every level. */
 export function readCalls(data: Pick<CallsData, 'folderId' | 'calls'>): Collection<ReadCallItem> {
-  const whole = refReader();
-  const read = ([symbol, callSites, calls, leftOut = 0]: CallRow): ReadCallItem => {
-    const s = Array.isArray(symbol) ? readSymbolRow([whole(symbol[0]), symbol[1], symbol[2], symbol[3]], data.folderId) : symbol;
-    return { symbol: s, callSites, ...(calls ? { calls: { items: calls.map(read), hasMore: leftOut > 0, totalCount: calls.length + leftOut } } : {}) };
-  };
+  const readRow = symbolRowReader(data.folderId);
+  const read = ([symbol, callSites, calls, leftOut = 0]: CallRow): ReadCallItem => ({
+    symbol: Array.isArray(symbol) ? readRow(symbol) : symbol,
+    callSites,
+    ...(calls ? { calls: { items: calls.map(read), hasMore: leftOut > 0, totalCount: calls.length + leftOut } } : {}),
+  });
   return { ...data.calls, items: data.calls.items.map(read) };
 }
 

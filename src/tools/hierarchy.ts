@@ -21,7 +21,7 @@ import { subtypes, supertypes, unique } from './shared/typeHierarchy';
 import type { HierarchySource } from './shared/typeHierarchy';
 import { anySymbolSchema, compareSymbols, isExternal, isTypeKind, symbolForItem } from './shared/symbolAccess';
 import type { AnySymbol } from './shared/symbolAccess';
-import { folderOf, readSymbolRow, refReader, relativeRows, RELATIVE_REF_TEXT, symbolRow, SYMBOL_ROW_TEXT } from './shared/symbolRows';
+import { folderOf, relativeRows, RELATIVE_REF_TEXT, symbolRow, SYMBOL_ROW_TEXT, symbolRowReader } from './shared/symbolRows';
 import type { RowExtra } from './shared/symbolRows';
 
 import { single, symbolExample as example } from './shared/symbolTool';
@@ -177,8 +177,8 @@ function derivedRow(s: SymbolOutput & { depth: number }, folderId: string): Deri
 
 /** A derived types answer's rows as symbols again (symbolIds whole), each with its depth. */
 export function readDerived(data: Pick<DerivedTypesData, 'folderId' | 'derivedTypes'>): (SymbolOutput & { depth: number })[] {
-  const whole = refReader();
-  return data.derivedTypes.items.map(([ref, line, column, depth, more]) => ({ ...readSymbolRow([whole(ref), line, column, more], data.folderId), depth }));
+  const read = symbolRowReader(data.folderId);
+  return data.derivedTypes.items.map(([ref, line, column, depth, more]) => ({ ...read(more ? [ref, line, column, more] : [ref, line, column]), depth }));
 }
 
 export const findDerivedTypes = defineTool({

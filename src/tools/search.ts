@@ -14,7 +14,7 @@ import type { Workspace } from '../core/documents/workspaces';
 import { mapConcurrently } from '../core/util/concurrency';
 import { collectionOf, inputSchema, paged, QUERY, queryAnnotations } from './shared/common';
 import type { Collection } from './shared/common';
-import { folderOf, readSymbolRow, refReader, relativeRows, RELATIVE_REF_TEXT, symbolRow } from './shared/symbolRows';
+import { folderOf, relativeRows, RELATIVE_REF_TEXT, symbolRow, symbolRowReader } from './shared/symbolRows';
 import type { SymbolRow } from './shared/symbolRows';
 
 const searchInput = inputSchema(
@@ -36,8 +36,7 @@ export type SearchData = { folderId?: string; symbols: Collection<SymbolRow>; lo
 
 /** A search answer's rows as symbols again, symbolIds whole. */
 export function readSearch(data: Pick<SearchData, 'folderId' | 'symbols'>): SymbolOutput[] {
-  const whole = refReader();
-  return data.symbols.items.map(([ref, ...rest]) => readSymbolRow([whole(ref), ...rest], data.folderId));
+  return data.symbols.items.map(symbolRowReader(data.folderId));
 }
 
 /** How many of a language's documents search-symbols looks in for a declaration to probe the language's symbol search with. */

@@ -66,20 +66,26 @@ export function refReader(): (ref: string) => string {
   };
 }
 
-/** Rows with their refs written relative (refWriter), in order. */
-export function relativeRows<R extends [string, ...unknown[]]>(rows: R[]): R[] {
+/** Writes each row's ref relative to the ref of the row written before it (refWriter); a row naming another folder (more.folderId, last) is its own scope. */
+export function rowWriter(): <R extends [string, ...unknown[]]>(row: R) => R {
   const write = refWriter();
-  return rows.map((row) => {
+  return (row) => {
     const more = row[row.length - 1];
     const scope = typeof more === 'object' && more !== null && 'folderId' in more ? String(more.folderId) : undefined;
-    return [write(row[0], scope), ...row.slice(1)] as R;
-  });
+    return [write(row[0], scope), ...row.slice(1)] as typeof row;
+  };
 }
 
-/** A row as a symbol again, its symbolId whole (its ref whole: read relative refs with refReader first). */
-export function readSymbolRow([ref, line, column, more]: SymbolRow, folderId: string | undefined): SymbolOutput {
-  const { folderId: own = folderId, ...rest } = more ?? {};
-  return { symbolId: `${own}:${ref}`, line, column, ...rest };
+/** Rows with their refs written relative, in order. */
+export const relativeRows = <R extends [string, ...unknown[]]>(rows: R[]): R[] => rows.map(rowWriter());
+
+/** Reads rows back as symbols, in the order they were written: each symbolId whole. */
+export function symbolRowReader(folderId: string | undefined): (row: SymbolRow) => SymbolOutput {
+  const whole = refReader();
+  return ([ref, line, column, more]) => {
+    const { folderId: own = folderId, ...rest } = more ?? {};
+    return { symbolId: `${own}:${whole(ref)}`, line, column, ...rest };
+  };
 }
 
 /** How a relative ref reads, said in every definition whose answer has them. */
