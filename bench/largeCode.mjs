@@ -174,6 +174,22 @@ export function summarize(codeBase, result, failures = []) {
     undefined,
     'find-references.lm',
   );
+  // While the first questions' warming runs (check.computeAhead): what agents meet in that minute, no target.
+  for (let round = 1; row(`find-references.lm.duringWarm${round}`); round++) {
+    const t = median(`find-references.lm.duringWarm${round}`);
+    const r = median(`raw.references.duringWarm${round}`);
+    if (t !== undefined && r !== undefined) {
+      lines.push(
+        `| find-references of dual via vscode.lm while the check's current side is computed ahead (round ${round}) | ${ms(t)} | ${ms(r)} | ${(t / r).toFixed(2)}× |  |  |`,
+      );
+    }
+  }
+  if (result.warmAfterOpen) {
+    const done = result.warmAfterOpen.outcomes.filter(Boolean);
+    lines.push(
+      `| the check's current side computed ahead after the first complete answer | settled ${ms(result.warmAfterOpen.settledAtMs)} later; ${cell(done.map((o) => `${o.computed} of ${o.files} files in ${ms(o.durationMs)}`).join(', ') || 'none ran')} |  |  |  |  |`,
+    );
+  }
   pair('go-to-definition of dual from src/Array.ts', 'go-to-definition.runner', 'raw.definition', TARGETS.navigation, undefined, 'go-to-definition.lm');
   pair('search-symbols "hasProperty"', 'search-symbols.runner', 'raw.workspaceSymbols', TARGETS.navigation, undefined, 'search-symbols.lm');
   const renameNote = `${group(result.rename.edits)} edits in ${group(result.rename.files)} files`;
@@ -207,7 +223,16 @@ export function summarize(codeBase, result, failures = []) {
         ms(tscMs),
         c.first.ms / tscMs,
         TARGETS.firstCheckOverTsc,
-        `check ${c.first.state}${c.first.complete === false ? ', partial' : ''}; tsc reports ${errors} errors of the sources themselves`,
+        `check ${c.first.state}${c.first.complete === false ? ', partial' : ''}${
+          c.first.introduced != null ? `, ${c.first.introduced} errors introduced in ${c.first.checkedDocuments} documents covered` : ''
+        }; tsc reports ${errors} errors of the sources themselves; ${
+          c.warm?.outcomes?.some(Boolean)
+            ? `the current side computed ahead (${c.warm.outcomes
+                .filter(Boolean)
+                .map((o) => `${o.files} files, ${o.computed} of them computed by the last question's call`)
+                .join(', ')}, settled ${ms(c.warm.ms)} after the question that asked for it, before tsc was timed)`
+            : 'nothing computed ahead'
+        }`,
       );
     if (c.again)
       add(

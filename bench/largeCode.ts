@@ -74,15 +74,23 @@ export interface LargeCodeResult {
     probes: { atMs: number; raw: number; tool: number | string }[];
   };
   references: { count: number; files: number; bytes: number };
+  /** The current view the first questions computed ahead (check.computeAhead): when it settled after the first complete answer, and what it computed. */
+  warmAfterOpen: { settledAtMs: number; outcomes: unknown[] } | null;
   rename: { files: number; edits: number };
   rows: Row[];
   check: {
     typescript: string;
     tsc: { ms: number; code: number | null; errors: number }[];
-    /** How long after staging the break the first check was asked ($AW_LARGE_CODE_CHECK_PAUSE_MS, default: as long as tsc took). */
+    /** How long after staging the break the first check was asked ($AW_LARGE_CODE_CHECK_PAUSE_MS, default 0: right after). */
     pauseMs?: number;
-    first: { ms: number; state: string; complete: boolean | null } | null;
-    again: { ms: number; state: string; complete: boolean | null } | null;
+    /**
+     * The current view computed ahead (setting check.computeAhead) by the agent's questions before
+     * the staging: how long the question that asked for it waited until it settled, and what it
+     * computed; null when none ran (switched off, or the worker had it warm already).
+     */
+    warm: { ms: number; outcomes: unknown[] } | null;
+    first: { ms: number; state: string; complete: boolean | null; introduced?: number | null; checkedDocuments?: number | null } | null;
+    again: { ms: number; state: string; complete: boolean | null; introduced?: number | null; checkedDocuments?: number | null } | null;
   };
   memory: {
     gcForced: boolean;
@@ -188,13 +196,16 @@ async function measure(): Promise<void> {
   await vscode.workspace.getConfiguration('agentWorkbench').update('operationalMode', 'autonomous-trusted', vscode.ConfigurationTarget.Global);
   const rows: Row[] = [];
   // Written after each part too: a run cut short by the runner's deadline still reports what it measured.
-  const check: LargeCodeResult['check'] = { typescript: editorTypeScript(), tsc: [], first: null, again: null };
+  const check: LargeCodeResult['check'] = { typescript: editorTypeScript(), tsc: [], first: null, again: null, warm: null };
+  let warmAfterOpen: LargeCodeResult['warmAfterOpen'] = null;
+  const rename = { files: 0, edits: 0 };
   const partial = (): void => {
     const zero = memoryAfterGc(undefined);
     const result: LargeCodeResult = {
       codeBase,
       windowOpen: { typescriptReadyMs, expected: final, raw: rawDone, tool: toolDone, probes },
       references,
+      warmAfterOpen,
       rename,
       rows,
       check,
@@ -231,6 +242,39 @@ async function measure(): Promise<void> {
   const useDoc = await vscode.workspace.openTextDocument(uri('src/Array.ts'));
   const useAt = useDoc.getText().indexOf('dual(');
   const usePos = useDoc.positionAt(useAt);
+  // The first complete answer proved the project loaded, which computes the check's current side
+  // ahead (check.computeAhead) once that proof settles: what an agent's questions meet meanwhile,
+  // then the other rows after it settled.
+  {
+    const api = await activatedWorkbench();
+    const settled = api.testHooks.checksWarmed();
+    let done = false;
+    void settled.then(() => (done = true));
+    // It starts once the service's proof has settled (30 s): measured while it computes.
+    while (!done && !api.testHooks.checksWarming()) await sleep(100);
+    if (part('navigation')) {
+      await attempt('nav.duringWarm', async () => {
+        for (let round = 0; round < 3 && api.testHooks.checksWarming(); round++) {
+          rows.push(
+            ...(await measureGroup(
+              `find-references while the current view is computed ahead, round ${round + 1} (${codeBase.package})`,
+              [
+                { ...lmVariant('find-references', referencesInput), id: `find-references.lm.duringWarm${round + 1}` },
+                rawVariant(`raw.references.duringWarm${round + 1}`, `vscode.executeReferenceProvider on dual (raw, ${final} locations)`, () =>
+                  vscode.commands.executeCommand('vscode.executeReferenceProvider', refsAt.uri, refsAt.pos),
+                ),
+              ],
+              4,
+              1,
+            )),
+          );
+        }
+      });
+    }
+    const outcomes = await settled;
+    warmAfterOpen = { settledAtMs: toolDone ? at() - toolDone.atMs : at(), outcomes };
+    console.log(`[bench:large-code] current view computed ahead: ${JSON.stringify(warmAfterOpen)}`);
+  }
   if (part('navigation')) {
     // The tool's own work (the whole chain: authorization, validation, bounding, logging) beside vscode.lm's round trip through the workbench.
     const runtime = await benchRuntime('bench');
@@ -283,6 +327,77 @@ async function measure(): Promise<void> {
   const gc = gcFunction();
   const loaded = memoryAfterGc(gc);
 
+  // ---- 4. (run before the renames and commits, which change the files) transaction-check beside tsc --noEmit -p with the TypeScript the editor runs
+  partial();
+  const typescript = check.typescript;
+  if (part('check')) {
+    await attempt('check', async () => {
+      // An agent's question before it stages: a folder whose current view was computed over a minute
+      // ago (or never) is computed again; it settles before tsc is timed, so neither competes.
+      const asked = performance.now();
+      ok(
+        'go-to-definition',
+        await invokeLm(tool('go-to-definition'), { location: { span: { document: { path: 'src/Array.ts' }, range: { start: useAt, length: 4 } } } }),
+      );
+      const outcomes = await (await activatedWorkbench()).testHooks.checksWarmed();
+      check.warm = { ms: Math.round(performance.now() - asked), outcomes };
+      console.log(`[bench:large-code] current view computed ahead before the staging: ${JSON.stringify(check.warm)}`);
+      console.log(`[bench:large-code] tsc --noEmit -p (${typescript})`);
+      check.tsc.push(await tsc(typescript, path.join(folder.uri.fsPath, 'tsconfig.json')));
+      // A staged break: a one-line edit renaming hasProperty's declaration alone, so every use of it fails.
+      const doc = await vscode.workspace.openTextDocument(uri(RENAME.path));
+      const line = doc
+        .getText()
+        .split('\n')
+        .findIndex((l) => l.startsWith(`${RENAME.before}${RENAME.name}`));
+      if (line < 0) throw new Error(`no line declaring ${RENAME.name} in ${RENAME.path}`);
+      const lineText = doc.lineAt(line).text;
+      ok(
+        'edit-text',
+        await invokeLm(tool('edit-text'), {
+          edits: [
+            {
+              location: { selection: { document: { path: RENAME.path }, selectedText: lineText } },
+              newText: lineText.replace(RENAME.name, `${RENAME.name}Broken`),
+            },
+          ],
+        }),
+      );
+      // Asked right after staging, as agents do (AW_LARGE_CODE_CHECK_PAUSE_MS waits first; the extension runs the check ahead 1.5 s after a staging).
+      check.pauseMs = Number(process.env.AW_LARGE_CODE_CHECK_PAUSE_MS ?? 0);
+      await sleep(check.pauseMs);
+      const checkOnce = async (): Promise<NonNullable<LargeCodeResult['check']['first']>> => {
+        const t = performance.now();
+        const data = dataOf<{ state: string; complete?: boolean; introduced?: { totalCount: number }; checkedDocuments?: number }>(
+          ok('transaction-check', await invokeLm(tool('transaction-check'), {})),
+        );
+        return {
+          ms: performance.now() - t,
+          state: data.state,
+          complete: data.complete ?? null,
+          introduced: data.introduced?.totalCount ?? null,
+          checkedDocuments: data.checkedDocuments ?? null,
+        };
+      };
+      check.first = await profiled('check-first', checkOnce);
+      partial();
+      console.log(`[bench:large-code] first check ${JSON.stringify(check.first)}`);
+      const one = await vscode.workspace.openTextDocument(uri('src/Array.ts'));
+      const oneLine = one.lineAt(one.positionAt(useAt).line).text;
+      ok(
+        'edit-text',
+        await invokeLm(tool('edit-text'), {
+          edits: [{ location: { selection: { document: { path: 'src/Array.ts' }, selectedText: oneLine } }, newText: `${oneLine} // checked again` }],
+        }),
+      );
+      check.again = await checkOnce();
+      console.log(`[bench:large-code] re-check ${JSON.stringify(check.again)}`);
+    });
+    await invokeLm(tool('transaction-rollback'), {});
+  }
+  // The check's worker thread (its two programs of the whole project) is in the process's rss from the check on.
+  const afterCheck = memoryAfterGc(gc);
+
   // ---- 3. rename: stage + preview beside the raw provider; commit beside applyEdit + save of the raw edit
   let current = RENAME.name;
   const other = (name: string): string => (name === RENAME.name ? `${RENAME.name}Renamed` : RENAME.name);
@@ -304,7 +419,6 @@ async function measure(): Promise<void> {
       }
     }
   };
-  const rename = { files: 0, edits: 0 };
   {
     const edit = await rawRenameEdit(other(current));
     rename.files = edit.entries().length;
@@ -384,60 +498,7 @@ async function measure(): Promise<void> {
   const renameGroup = `rename ${RENAME.name} (${rename.edits} edits in ${rename.files} files)`;
   rows.push(...renameRows(renameGroup, samples, failures, labels));
 
-  // ---- 4. transaction-check beside tsc --noEmit -p with the TypeScript the editor runs
-  partial();
-  const typescript = check.typescript;
-  if (part('check')) {
-    await attempt('check', async () => {
-      console.log(`[bench:large-code] tsc --noEmit -p (${typescript})`);
-      check.tsc.push(await tsc(typescript, path.join(folder.uri.fsPath, 'tsconfig.json')));
-      // A staged break: a one-line edit renaming hasProperty's declaration alone, so every use of it fails.
-      const doc = await vscode.workspace.openTextDocument(uri(RENAME.path));
-      const line = doc
-        .getText()
-        .split('\n')
-        .findIndex((l) => l.startsWith(`${RENAME.before}${RENAME.name}`));
-      if (line < 0) throw new Error(`no line declaring ${RENAME.name} in ${RENAME.path}`);
-      const lineText = doc.lineAt(line).text;
-      ok(
-        'edit-text',
-        await invokeLm(tool('edit-text'), {
-          edits: [
-            {
-              location: { selection: { document: { path: RENAME.path }, selectedText: lineText } },
-              newText: lineText.replace(RENAME.name, `${RENAME.name}Broken`),
-            },
-          ],
-        }),
-      );
-      // An agent asks for the check some time after staging; meanwhile the extension runs it ahead (from 1.5 s after the staging).
-      check.pauseMs = Number(process.env.AW_LARGE_CODE_CHECK_PAUSE_MS ?? Math.round(check.tsc[0].ms));
-      await sleep(check.pauseMs);
-      const checkOnce = async (): Promise<{ ms: number; state: string; complete: boolean | null }> => {
-        const t = performance.now();
-        const data = dataOf<{ state: string; complete?: boolean }>(ok('transaction-check', await invokeLm(tool('transaction-check'), {})));
-        return { ms: performance.now() - t, state: data.state, complete: data.complete ?? null };
-      };
-      check.first = await profiled('check-first', checkOnce);
-      partial();
-      console.log(`[bench:large-code] first check ${JSON.stringify(check.first)}`);
-      const one = await vscode.workspace.openTextDocument(uri('src/Array.ts'));
-      const oneLine = one.lineAt(one.positionAt(useAt).line).text;
-      ok(
-        'edit-text',
-        await invokeLm(tool('edit-text'), {
-          edits: [{ location: { selection: { document: { path: 'src/Array.ts' }, selectedText: oneLine } }, newText: `${oneLine} // checked again` }],
-        }),
-      );
-      check.again = await checkOnce();
-      console.log(`[bench:large-code] re-check ${JSON.stringify(check.again)}`);
-    });
-    await invokeLm(tool('transaction-rollback'), {});
-  }
-
-  // ---- 5. memory: the code base loaded (measured before the renames and the check), then 20 staged revisions, each a rename of a widely used declaration
-  // The check's worker thread (its two programs of the whole project) is in the process's rss from the check on.
-  const afterCheck = memoryAfterGc(gc);
+  // ---- 5. memory: the code base loaded (measured before the check and the renames), then 20 staged revisions, each a rename of a widely used declaration
   let revisions = 0;
   let edits = 0;
   const memoryFailures: string[] = [];
@@ -466,6 +527,7 @@ async function measure(): Promise<void> {
     codeBase,
     windowOpen: { typescriptReadyMs, expected: final, raw: rawDone, tool: toolDone, probes },
     references,
+    warmAfterOpen,
     rename,
     rows,
     check,

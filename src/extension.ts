@@ -32,7 +32,14 @@ export interface AgentWorkbenchApi {
   /** Milliseconds from activation until its storage work was done and tools answer (Services.startup). */
   startupMs: Promise<number>;
   /** For integration tests: make the next commit fail at one file, to prove it restores everything. */
-  testHooks: { injectCommitFault(fault: CommitFault | undefined): void; mcp: McpControl };
+  testHooks: {
+    injectCommitFault(fault: CommitFault | undefined): void;
+    mcp: McpControl;
+    /** The current views computed ahead (StagedChecks.warm), once settled: benches time the first check after them. */
+    checksWarmed(): Promise<unknown[]>;
+    /** Whether one is computing now. */
+    checksWarming(): boolean;
+  };
 }
 
 export async function activate(context: vscode.ExtensionContext): Promise<AgentWorkbenchApi> {
@@ -124,7 +131,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   const activationMs = Date.now() - started;
   log.info(`Agent Workbench ${version} activated in ${activationMs} ms with ${ALL_TOOLS.length} tools; mode ${readSettings().effectiveMode}.`);
   void startup.then((ms) => log.info(`Storage checked and kept transactions restored ${ms} ms after activation started.`));
-  return { version, toolNames: ALL_TOOLS.map((t) => t.name), activationMs, startupMs: startup, testHooks: { injectCommitFault, mcp: mcp.control } };
+  return {
+    version,
+    toolNames: ALL_TOOLS.map((t) => t.name),
+    activationMs,
+    startupMs: startup,
+    testHooks: { injectCommitFault, mcp: mcp.control, checksWarmed: () => services.checks.warmings(), checksWarming: () => services.checks.warming },
+  };
 }
 
 /** The last commit's record is written after the commit answers, a staging once changes pause: a closing window waits for both. */

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import type { CheckedResult, CheckerWorkerData, CheckRequest, CheckResult, FromWorker, ToWorker, WorkerMemory } from './protocol';
+import type { CheckedResult, CheckerWorkerData, CheckRequest, CheckResult, FromWorker, ToWorker, WarmRequest, WarmResult, WorkerMemory } from './protocol';
 
 export interface CheckerClientOptions {
   /** The `typescript` module the worker loads: VS Code's bundled one in the host, the devDependency in tests. */
@@ -20,10 +20,16 @@ export interface CheckerClientOptions {
 
 export const CHECKER_IDLE_MS = 10 * 60_000;
 
+type Answer = CheckResult | WarmResult;
+
 interface Pending {
   id: number;
-  settle(outcome: { result: CheckResult } | { error: Error }): void;
+  settle(outcome: { result: Answer } | { error: Error }): void;
 }
+
+type Kind = 'check' | 'prepare' | 'warm';
+type Request<K extends Kind> = K extends 'warm' ? WarmRequest : CheckRequest;
+type Result<K extends Kind> = K extends 'warm' ? WarmResult : CheckResult;
 
 /**
  * The host's side of the checker: one worker thread, started on the first check and again after
@@ -40,7 +46,7 @@ export class CheckerClient {
   private pending: Pending | undefined;
   /** Requests in the queue that have not started. */
   private waiting = 0;
-  /** The id of the check run ahead that is running, if one is. */
+  /** The id of the check run ahead (or the warming) that is running, if one is. */
   private preparing: number | undefined;
   private disposed = false;
   private typescriptVersion = '';
@@ -63,17 +69,27 @@ export class CheckerClient {
     return this.enqueue('prepare', { ...request, deadline: undefined });
   }
 
+  /**
+   * Computes the current view of the projects of `request.files` in the background (see
+   * Checker.warm), so that the first check after a staging computes the staged side only. Gives
+   * way like a check run ahead, and is skipped when anything is already waiting.
+   */
+  warm(request: WarmRequest): Promise<WarmResult> {
+    return this.enqueue('warm', request);
+  }
+
   /** A check run ahead that is running gives way now (between files), as it would to a check asked. */
   stopPreparing(): void {
     if (this.preparing !== undefined) Atomics.store(this.cancelFlag, 1, 1);
   }
 
-  private enqueue(kind: 'check' | 'prepare', request: CheckRequest, signal?: AbortSignal): Promise<CheckResult> {
+  private enqueue<K extends Kind>(kind: K, request: Request<K>, signal?: AbortSignal): Promise<Result<K>> {
     this.waiting++;
-    if (this.preparing !== undefined) Atomics.store(this.cancelFlag, 1, 1);
-    const turn = this.queue.then(() => {
+    // A warming never stops a check run ahead: that check computes the current view's part it needs.
+    if (this.preparing !== undefined && kind !== 'warm') Atomics.store(this.cancelFlag, 1, 1);
+    const turn = this.queue.then((): Promise<Result<K>> | Result<K> => {
       this.waiting--;
-      if (kind === 'prepare' && this.waiting > 0) return { outcome: 'cancelled' } as const;
+      if (kind !== 'check' && this.waiting > 0) return { outcome: 'cancelled' } as Result<K>;
       return this.run(kind, request, signal);
     });
     this.queue = turn.catch(() => undefined);
@@ -115,17 +131,17 @@ export class CheckerClient {
     await this.terminate();
   }
 
-  private run(kind: 'check' | 'prepare', request: CheckRequest, signal: AbortSignal | undefined): Promise<CheckResult> {
+  private run<K extends Kind>(kind: K, request: Request<K>, signal: AbortSignal | undefined): Promise<Result<K>> {
     if (this.disposed) return Promise.reject(new Error('the checker client is disposed'));
-    if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' });
+    if (signal?.aborted) return Promise.resolve({ outcome: 'cancelled' } as Result<K>);
     const worker = this.ensureWorker();
     clearTimeout(this.idle);
     const id = this.nextId++;
-    if (kind === 'prepare') {
+    if (kind !== 'check') {
       this.preparing = id;
       Atomics.store(this.cancelFlag, 1, 0);
     }
-    return new Promise<CheckResult>((resolve, reject) => {
+    return new Promise<Result<K>>((resolve, reject) => {
       const timers: NodeJS.Timeout[] = [];
       const onAbort = () => {
         Atomics.store(this.cancelFlag, 0, id);
@@ -143,22 +159,26 @@ export class CheckerClient {
           timers.forEach(clearTimeout);
           signal?.removeEventListener('abort', onAbort);
           if ('error' in outcome) reject(outcome.error);
-          else resolve(outcome.result);
+          else resolve(outcome.result as Result<K>);
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      if (request.deadline !== undefined) {
-        const wait = Math.max(0, request.deadline - Date.now()) + (this.options.deadlineGraceMs ?? 1000);
+      const deadline = 'deadline' in request ? request.deadline : undefined;
+      if (deadline !== undefined) {
+        const wait = Math.max(0, deadline - Date.now()) + (this.options.deadlineGraceMs ?? 1000);
         timers.push(setTimeout(() => void this.end(id, this.timedOut()), wait));
       }
       // Referenced while it checks, so a host waiting only for this answer stays alive (nobody waits for a preparation).
       if (kind === 'check') worker.ref();
-      this.post(worker, { kind, id, request });
+      this.post(
+        worker,
+        kind === 'warm' ? { kind: 'warm', id, request: request as WarmRequest } : { kind: kind as 'check' | 'prepare', id, request: request as CheckRequest },
+      );
     });
   }
 
   /** Terminates the worker of a check that did not stop, then answers it: once it resolves, no thread is left running. */
-  private async end(id: number, result: CheckResult): Promise<void> {
+  private async end(id: number, result: Answer): Promise<void> {
     if (this.pending?.id !== id) return;
     await this.terminate();
     this.pending?.settle({ result });

@@ -2,7 +2,7 @@ import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
 import { exposedNames, mayUseExposed, type Exposed } from './names';
-import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity } from './protocol';
+import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity, WarmRequest, WarmResult } from './protocol';
 import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
 import type { FileReader, TextSource, Ts } from './view';
 
@@ -192,6 +192,59 @@ export class Checker {
     };
   }
 
+  /**
+   * Computes the current view of the projects of `request.files` ahead of any check: every own
+   * file's diagnostics, then its declarations. A check's time is mostly the types all a project's
+   * files share, paid once per view; computed here, the first check after a staging pays it for
+   * the staged view alone. Gives way between files (keeping what it computed) like a check run
+   * ahead. Loose files (no tsconfig or jsconfig) are left to the check: they are few and cheap.
+   */
+  warm(request: WarmRequest, cancelled: () => boolean = () => false, giveWay?: () => boolean): WarmResult {
+    const started = performance.now();
+    const stop = new Stop(this.ts, cancelled, undefined, giveWay);
+    const { baseTexts } = this.views({ folder: request.folder, staged: {}, buffers: request.buffers });
+    const configs = new Set<string>();
+    for (const rel of request.files) {
+      const config = this.nearestConfig(slashes(path.posix.resolve(this.folder, slashes(rel))), baseTexts);
+      if (config !== undefined) configs.add(config);
+    }
+    const projects: string[] = [];
+    let files = 0;
+    let computed = 0;
+    let current: Project | undefined;
+    try {
+      for (const config of [...configs].sort()) {
+        const project = (current = this.project(config));
+        this.update(project, baseTexts, baseTexts, [], [], [], 'base', stop);
+        const program = project.base.program!;
+        const own = program
+          .getSourceFiles()
+          .filter((sf) => this.isOwn(program, sf))
+          .map((sf) => sf.fileName);
+        computed += project.base.diagnostics(own, stop, new Map(), () => []);
+        for (const file of own) {
+          stop.between();
+          project.base.declarations(file, stop);
+        }
+        files += own.length;
+        projects.push(path.posix.relative(this.folder, config));
+      }
+    } catch (error) {
+      if (error instanceof GaveWay) return { outcome: 'cancelled' };
+      if (!(error instanceof this.ts.OperationCanceledException)) throw error;
+      // An interrupted type checker may hold half-checked files.
+      current?.base.drop();
+      return { outcome: 'cancelled' };
+    }
+    return { outcome: 'warmed', projects, files, computed, durationMs: Math.round(performance.now() - started) };
+  }
+
+  /** The folder's own files of a program: not node_modules, not TypeScript's lib. */
+  private isOwn(program: TS.Program, sf: TS.SourceFile): boolean {
+    const key = this.canon(sf.fileName);
+    return key.startsWith(`${this.canon(this.folder)}/`) && !key.includes('/node_modules/') && !program.isSourceFileDefaultLibrary(sf);
+  }
+
   /** The two views' texts of a request, and its staged documents grouped by the project (config) each belongs to. */
   private views(request: CheckRequest) {
     const canon = this.canon;
@@ -371,8 +424,8 @@ export class Checker {
     for (const view of [project.base, project.staged]) {
       const program = view.program!;
       for (const sf of program.getSourceFiles()) {
+        if (!this.isOwn(program, sf)) continue;
         const key = this.canon(sf.fileName);
-        if (!key.startsWith(`${this.canon(this.folder)}/`) || key.includes('/node_modules/') || program.isSourceFileDefaultLibrary(sf)) continue;
         names.set(key, sf.fileName);
         for (const target of view.importsOf(sf)) {
           add(importers, target, key);

@@ -19,6 +19,31 @@ export interface CheckRequest {
   maxDependents?: number;
 }
 
+/**
+ * The current view of the projects of some documents, computed ahead of any check (every file's
+ * diagnostics and declarations), so that a check asked later computes only the staged side.
+ */
+export interface WarmRequest {
+  folder: string;
+  /** Documents (folder-relative) whose projects are computed: each with its nearest tsconfig/jsconfig. */
+  files: string[];
+  /** The current text of unsaved editor buffers, as in CheckRequest. */
+  buffers: Record<string, string>;
+}
+
+export interface WarmedResult {
+  outcome: 'warmed';
+  /** Config files (folder-relative) of the projects computed. */
+  projects: string[];
+  /** The projects' own files (not node_modules, not TypeScript's lib). */
+  files: number;
+  /** Of those, how many this call computed (the rest were already warm). */
+  computed: number;
+  durationMs: number;
+}
+
+export type WarmResult = WarmedResult | CancelledResult;
+
 export type Severity = 'error' | 'warning' | 'suggestion' | 'message';
 
 export interface CheckedDiagnostic {
@@ -86,11 +111,18 @@ export interface WorkerMemory {
   collected: boolean;
 }
 
-/** check: answer it; prepare: the same check run ahead of time, giving way between files when another waits. */
-export type ToWorker = { kind: 'check' | 'prepare'; id: number; request: CheckRequest } | { kind: 'cancel'; id: number } | { kind: 'memory'; id: number };
+/**
+ * check: answer it; prepare: the same check run ahead of time, giving way between files when
+ * another waits; warm: the current view computed ahead, giving way the same.
+ */
+export type ToWorker =
+  | { kind: 'check' | 'prepare'; id: number; request: CheckRequest }
+  | { kind: 'warm'; id: number; request: WarmRequest }
+  | { kind: 'cancel'; id: number }
+  | { kind: 'memory'; id: number };
 
 export type FromWorker =
   | { kind: 'ready'; typescriptVersion: string }
-  | { kind: 'result'; id: number; result: CheckResult }
+  | { kind: 'result'; id: number; result: CheckResult | WarmResult }
   | { kind: 'error'; id: number; message: string }
   | { kind: 'memory'; id: number; memory: WorkerMemory };

@@ -37,14 +37,19 @@ port.on('message', (message: ToWorker) => {
     return;
   }
   // A cancel for a check that is not running has nothing to stop: the host already answered it.
-  if (message.kind !== 'check' && message.kind !== 'prepare') return;
+  if (message.kind === 'cancel') return;
   const { id, request } = message;
   try {
     const folder = path.resolve(request.folder);
     let checker = checkers.get(folder);
     if (!checker) checkers.set(folder, (checker = new Checker(ts, reader, folder)));
-    const giveWay = message.kind === 'prepare' ? () => Atomics.load(cancel, 1) !== 0 : undefined;
-    post({ kind: 'result', id, result: checker.check(request, () => Atomics.load(cancel, 0) === id, giveWay) });
+    const cancelled = () => Atomics.load(cancel, 0) === id;
+    const giveWay = () => Atomics.load(cancel, 1) !== 0;
+    const result =
+      message.kind === 'warm'
+        ? checker.warm(message.request, cancelled, giveWay)
+        : checker.check(message.request, cancelled, message.kind === 'prepare' ? giveWay : undefined);
+    post({ kind: 'result', id, result });
   } catch (error) {
     post({ kind: 'error', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

@@ -2,7 +2,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CheckerClient } from '../checker/client';
-import type { StagedChecker, StagedCheckRequest } from '../core/transactions/check';
+import type { StagedChecker } from '../core/transactions/check';
+import { settingValue } from './settings';
 
 /** VS Code's own TypeScript, shipped beside the built-in extensions: what its TypeScript service runs unless told otherwise. */
 export function bundledTypeScript(): string | undefined {
@@ -93,11 +94,8 @@ export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedCheck
   const editor = new EditorTypeScript();
   let client: { typescriptPath: string; client: CheckerClient } | undefined;
   /** The checker runs the editor's TypeScript; another one than VS Code's only in a trusted workspace (it runs code from disk). */
-  const clientFor = async (request: StagedCheckRequest): Promise<CheckerClient> => {
-    const documents = Object.entries(request.staged)
-      .filter(([, text]) => text !== null)
-      .map(([p]) => path.join(request.folder, ...p.split('/')))
-      .filter((p) => fs.existsSync(p));
+  const clientFor = async (folder: string, relativePaths: string[]): Promise<CheckerClient> => {
+    const documents = relativePaths.map((p) => path.join(folder, ...p.split('/'))).filter((p) => fs.existsSync(p));
     const wanted = vscode.workspace.isTrusted ? ((await editor.current(documents).catch(() => undefined)) ?? bundled) : bundled;
     if (client?.typescriptPath !== wanted) {
       void client?.client.dispose();
@@ -108,16 +106,21 @@ export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedCheck
   return {
     checker: {
       check: async (request, signal) => {
-        const result = await (await clientFor(request)).check(request, signal);
+        const result = await (await clientFor(request.folder, stagedPaths(request.staged))).check(request, signal);
         return result.outcome === 'cancelled' ? result : { ...result, reasons: [...result.reasons] };
       },
       prepare: (request) => {
-        void clientFor(request).then(
+        void clientFor(request.folder, stagedPaths(request.staged)).then(
           (c) => c.prepare(request).catch(() => undefined),
           () => undefined,
         );
       },
       stopPreparing: () => client?.client.stopPreparing(),
+      warm: async (request) => {
+        if (settingValue<boolean>('check.computeAhead') === false) return undefined;
+        const result = await (await clientFor(request.folder, request.files)).warm(request);
+        return result.outcome === 'warmed' ? result : undefined;
+      },
     },
     unavailable: '',
     dispose: () => {
@@ -126,3 +129,6 @@ export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedCheck
     },
   };
 }
+
+/** The staged documents that exist as text (not deleted): the ones the editor's TypeScript is asked on. */
+const stagedPaths = (staged: Record<string, string | null>): string[] => Object.keys(staged).filter((p) => staged[p] !== null);

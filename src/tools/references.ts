@@ -186,7 +186,10 @@ async function referencesWhenReady(ctx: ToolContext, doc: ResolvedDocument, symb
   const askedAt = Date.now();
   const found = await beforeTimeout(ctx, doc.host.languageId, 'references', ask());
   const open = new Set(ctx.editor.openDocuments().map((d) => d.absPath));
-  if (found.some((t) => !open.has(t.absPath))) return { found, complete: true };
+  if (found.some((t) => !open.has(t.absPath))) {
+    ctx.services.readiness.noteLoaded(ctx, doc);
+    return { found, complete: true };
+  }
   const coverage = await ctx.services.readiness.coverage(ctx, doc);
   if (coverage.state === 'loading') return { found, complete: false };
   if (coverage.state === 'unverifiable') return { found, complete: coverage.why === 'all-open' };

@@ -32,6 +32,31 @@ describe('transaction-check: the staged text checked before it is written', func
     await setMode('transactional');
   });
 
+  it("an agent's question computes the check's current side ahead once the service has settled; switched off, nothing is; the check after it answers the same", async () => {
+    const api = await activateExtension();
+    const config = () => vscode.workspace.getConfiguration('agentWorkbench');
+    const question = async () => expectOk(await invoke('find-references', { symbol: { location: sel('src/shapes.ts', 'area(): number') } }));
+    await config().update('check.computeAhead', false, vscode.ConfigurationTarget.Global);
+    try {
+      await question();
+      // It waits for the service's proof to settle (30 s), then asks the host, which says it is switched off.
+      assert.deepEqual(await api.testHooks.checksWarmed(), [undefined]);
+      await config().update('check.computeAhead', true, vscode.ConfigurationTarget.Global);
+      await question();
+      const [warmed] = (await api.testHooks.checksWarmed()) as ({ projects: string[]; files: number; computed: number } | undefined)[];
+      assert.deepEqual(warmed && { projects: warmed.projects, files: warmed.files }, { projects: ['tsconfig.json'], files: 4 }, JSON.stringify(warmed));
+      assert.ok(warmed!.computed <= 4);
+    } finally {
+      await config().update('check.computeAhead', undefined, vscode.ConfigurationTarget.Global);
+    }
+    await edit('src/shapes.ts', 'area(): number;', 'area(): string;');
+    const d = await check();
+    assert.equal(d.complete, true);
+    const paths = new Set(errors(d).map((e) => e.path));
+    assert.ok(paths.has('src/circle.ts') && paths.has('src/square.ts'), `both importers reported: ${JSON.stringify(errors(d))}`);
+    assert.deepEqual(errors(d, 'resolved'), []);
+  });
+
   it('an edit that breaks a type used in two other files reports both, in the staged text of each', async () => {
     await edit('src/shapes.ts', 'area(): number;', 'area(): string;');
     const d = await check();

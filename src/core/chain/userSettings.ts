@@ -19,6 +19,7 @@ export const USER_ONLY_SETTINGS = [
   'toolProfile',
   'toolProfileTools',
   'review.openOnFirstStage',
+  'check.computeAhead',
   'mcp.enabled',
   'mcp.port',
   'mcp.allowedOrigins',

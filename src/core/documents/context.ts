@@ -63,6 +63,8 @@ export interface Readiness {
   require(ctx: ToolContext, doc: ResolvedDocument, what: string): Promise<Coverage>;
   /** A call reads a document of the language: until its service proved it loaded, running out of time means it is still loading. */
   noteDocument(ctx: ToolContext, languageId: string): void;
+  /** A call's answer showed the document's service covers the project (a reference in a file nobody has open). */
+  noteLoaded(ctx: ToolContext, doc: ResolvedDocument): void;
   clear(): void;
 }
 

@@ -16,6 +16,7 @@ import type { JsonSchema } from '../chain/schemas';
 import { documentSymbolTree } from './symbols';
 import type { Workspace } from '../documents/workspaces';
 import type { Coverage } from './coverage';
+import { dirtyBuffers } from '../transactions/check';
 
 export type { Coverage } from './coverage';
 
@@ -68,11 +69,14 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export class ProjectReadiness implements Readiness {
   private readonly proofs = new Map<string, Proof>();
   private readonly untestable = new Map<string, Untestable>();
+  /** Per language: when a call first saw its service covering the project (a proof, or an answer that showed it). */
+  private readonly loadedSeen = new Map<string, number>();
 
   /** Forgets every proof (benchmarks measure first calls this way). */
   clear(): void {
     this.proofs.clear();
     this.untestable.clear();
+    this.loadedSeen.clear();
   }
 
   /**
@@ -82,7 +86,26 @@ export class ProjectReadiness implements Readiness {
   async coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
     const c = await this.verdict(ctx, doc, maxWaitMs);
     if (c.state === 'loading' || (c.state === 'loaded' && c.settling)) lateMeansStarting(ctx, c.languageId);
+    if (c.state === 'loaded') this.computeCheckAhead(ctx, doc, c.provedAt);
+    else if (c.state === 'unverifiable') this.computeCheckAhead(ctx, doc, undefined);
     return c;
+  }
+
+  noteLoaded(ctx: ToolContext, doc: ResolvedDocument): void {
+    this.computeCheckAhead(ctx, doc, Date.now());
+  }
+
+  /**
+   * An agent at work in a loaded project is likely to stage and check soon: the check's current
+   * side is computed meanwhile, from READINESS.settleMs after the service was first seen loaded
+   * (never beside its loading). seenAt: undefined when the service cannot be tested.
+   */
+  private computeCheckAhead(ctx: ToolContext, doc: ResolvedDocument, seenAt: number | undefined): void {
+    const language = doc.host.languageId;
+    if (seenAt !== undefined && !this.loadedSeen.has(language)) this.loadedSeen.set(language, seenAt);
+    const first = this.loadedSeen.get(language);
+    const notBefore = seenAt === undefined || first === undefined ? undefined : first + READINESS.settleMs;
+    ctx.services.checks.warm(doc.workspace, doc.absolutePath, () => dirtyBuffers(ctx.editor, doc.workspace), { notBefore });
   }
 
   private async verdict(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {

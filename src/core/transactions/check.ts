@@ -45,13 +45,41 @@ export interface CheckFindings {
 
 export type StagedCheckAnswer = ({ outcome: 'checked' } & CheckFindings) | { outcome: 'cancelled' };
 
+/** The current view of the projects of some documents, computed ahead of any check (the checker's `warm`). */
+export interface StagedWarmRequest {
+  folder: string;
+  /** Workspace-relative paths: their projects are computed. */
+  files: string[];
+  buffers: Record<string, string>;
+}
+
+/** What a warming computed. */
+export interface WarmOutcome {
+  projects: string[];
+  files: number;
+  computed: number;
+  durationMs: number;
+}
+
 export interface StagedChecker {
   check(request: StagedCheckRequest, signal: AbortSignal): Promise<StagedCheckAnswer>;
   /** Runs the check ahead of time, in the background, so that a check asked later finds its work done (it gives way to that check). */
   prepare?(request: StagedCheckRequest): void;
   /** Stops a check run ahead that is running (its transaction ended): it gives way as it would to a check. */
   stopPreparing?(): void;
+  /**
+   * Computes the current view ahead, in the background (giving way to any check). Undefined when
+   * nothing was computed: switched off (setting check.computeAhead), or it gave way. Rejects when
+   * the checker could not run.
+   */
+  warm?(request: StagedWarmRequest): Promise<WarmOutcome | undefined>;
 }
+
+/**
+ * How often a folder's current view is computed ahead at most: a warm view costs only an update
+ * (the files read again), but each agent question would ask for one.
+ */
+export const WARM_EVERY_MS = 60_000;
 
 /** How long after the last staging the check is run ahead of time: an agent staging edit after edit starts it once. */
 export const PREPARE_AFTER_MS = 1_500;
@@ -131,6 +159,58 @@ export class StagedChecks {
     private readonly checker: StagedChecker | undefined,
     private readonly unavailable: string,
   ) {}
+
+  /** Per workspace: when its current view was last asked to be computed ahead, and that work. */
+  private readonly warmed = new Map<string, { at: number; running: boolean; done: Promise<WarmOutcome | undefined> }>();
+
+  /**
+   * Computes the current view of `absPath`'s project ahead of any check, in the background, so
+   * that the first check after a staging computes only the staged side (one program's check
+   * instead of two). Asked when an agent's question finds the document's language service loaded,
+   * and started no sooner than `notBefore` (the service's proof has settled: it never competes with
+   * the service's own loading); at most every WARM_EVERY_MS per folder.
+   */
+  warm(ws: Workspace, absPath: string, buffers: () => Promise<Record<string, string>>, options: { now?: number; notBefore?: number } = {}): boolean {
+    const checker = this.checker;
+    const now = options.now ?? Date.now();
+    if (!checker?.warm || !CHECKED_FILES.test(absPath) || !isInside(ws.fsPath, absPath)) return false;
+    const last = this.warmed.get(ws.id);
+    if (last && now - last.at < WARM_EVERY_MS) return false;
+    const file = toPosix(path.relative(ws.fsPath, absPath));
+    const entry = { at: now, running: false, done: Promise.resolve<WarmOutcome | undefined>(undefined) };
+    const wait = Math.max(0, (options.notBefore ?? now) - now);
+    const start = wait === 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, wait).unref?.());
+    entry.done = start
+      .then(() => {
+        entry.running = true;
+        return buffers();
+      })
+      .then(
+        (b) =>
+          checker.warm!({ folder: ws.fsPath, files: [file], buffers: b }).then(
+            (outcome) => {
+              // Switched off, or it gave way to a check: the next question asks again (a failure waits its minute).
+              if (!outcome && this.warmed.get(ws.id) === entry) this.warmed.delete(ws.id);
+              return outcome;
+            },
+            () => undefined,
+          ),
+        () => undefined,
+      );
+    void entry.done.then(() => (entry.running = false));
+    this.warmed.set(ws.id, entry);
+    return true;
+  }
+
+  /** Whether a warming is computing now (not waiting for its start, not settled). */
+  get warming(): boolean {
+    return [...this.warmed.values()].some((w) => w.running);
+  }
+
+  /** The latest warming of each workspace, settled (benches wait for it before timing the first check). */
+  async warmings(): Promise<(WarmOutcome | undefined)[]> {
+    return Promise.all([...this.warmed.values()].map((w) => w.done));
+  }
 
   /** The settled check of the transaction's current revision, if one was made (for answers that do not wait). */
   peek(ws: Workspace, tx: Transaction): RevisionCheck | undefined {
@@ -217,6 +297,8 @@ export class StagedChecks {
   ): { dispose(): void } {
     const subscription = transactions.onDidChange((e) => {
       if (e.reason === 'committed' || e.reason === 'rolledBack') {
+        // A commit changed the current view: the next question computes it ahead again, not a minute later.
+        if (e.reason === 'committed') this.warmed.delete(e.workspaceId);
         clearTimeout(this.ahead.get(e.workspaceId));
         this.ahead.delete(e.workspaceId);
         this.checker?.stopPreparing?.();

@@ -163,6 +163,37 @@ describe('checker: the client and its worker thread', function () {
     assert.ok(checked(await waiting).stats.recomputedStaged > 0, 'the check did the work the skipped preparation would have done');
   });
 
+  it('a warming computes the current view in the worker: the first check computes the staged side only', async () => {
+    const { folder, client } = setUp(chain(6));
+    const warmed = await client.warm({ folder, files: ['src/m2.ts'], buffers: {} });
+    assert.deepEqual(warmed.outcome === 'warmed' && [warmed.projects, warmed.files, warmed.computed], [['tsconfig.json'], 6, 6]);
+    const asked = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.deepEqual(brief(asked), ['src/m1.ts:2:31 TS2322']);
+    assert.equal(asked.stats.recomputedBase, 0);
+  });
+
+  it('a warming gives way to a check asked while it runs, is skipped when a check waits, and never stops a check run ahead', async () => {
+    const { folder, client } = setUp(chain(12));
+    const warming = client.warm({ folder, files: ['src/m2.ts'], buffers: {} });
+    while (!client.busy) await new Promise((resolve) => setTimeout(resolve, 1));
+    const asked = checked(await client.check({ folder, staged, buffers: {} }));
+    assert.deepEqual(await warming, { outcome: 'cancelled' });
+    assert.deepEqual(brief(asked), ['src/m1.ts:2:31 TS2322']);
+    const other = { 'src/m0.ts': 'export function f0(x: { k0: boolean }) { return [x]; }\n' };
+    const running = client.check({ folder, staged: other, buffers: {} });
+    const skipped = client.warm({ folder, files: ['src/m2.ts'], buffers: {} });
+    const waiting = client.check({ folder, staged, buffers: {} });
+    assert.deepEqual(await skipped, { outcome: 'cancelled' });
+    checked(await running);
+    checked(await waiting);
+    const third = { 'src/m0.ts': 'export function f0(x: { k0: symbol }) { return [x]; }\n' };
+    const ahead = client.prepare({ folder, staged: third, buffers: {} });
+    while (!client.busy) await new Promise((resolve) => setTimeout(resolve, 1));
+    const after = client.warm({ folder, files: ['src/m2.ts'], buffers: {} });
+    assert.equal((await ahead).outcome, 'checked', 'the check run ahead ran to its end');
+    assert.equal((await after).outcome, 'warmed');
+  });
+
   it('ends a worker left idle (it holds the project in both views), and the next check starts a new one', async () => {
     const { folder, client } = setUp(chain(3), { idleMs: 50 });
     assert.deepEqual(brief(checked(await client.check({ folder, staged, buffers: {} }))), ['src/m1.ts:2:31 TS2322']);

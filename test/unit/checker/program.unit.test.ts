@@ -203,6 +203,55 @@ describe('checker: the staged program against the current one', function () {
     assert.equal(after.stats.recomputedBase + after.stats.recomputedStaged, 0);
   });
 
+  it('the current view computed ahead (warm) leaves only the staged side to the first check, which answers as a fresh one', () => {
+    const { run, checker, folder } = setUp(chain(6));
+    const staged = { 'src/m0.ts': 'export function f0(x: { k0: string }) { return [x]; }\n' };
+    const warmed = checker.warm({ folder, files: ['src/m4.ts'], buffers: {} });
+    assert.equal(warmed.outcome, 'warmed');
+    assert.deepEqual(warmed.outcome === 'warmed' && { projects: warmed.projects, files: warmed.files, computed: warmed.computed }, {
+      projects: ['tsconfig.json'],
+      files: 6,
+      computed: 6,
+    });
+    const again = checker.warm({ folder, files: ['src/m0.ts'], buffers: {} });
+    assert.equal(again.outcome === 'warmed' && again.computed, 0, 'already warm: nothing computed again');
+    const first = checked(run({ staged }));
+    assert.equal(first.stats.recomputedBase, 0, 'the current side was computed ahead');
+    assert.ok(first.stats.recomputedStaged > 0);
+    const fresh = checked(new Checker(ts, systemReader(ts), folder).check({ folder, buffers: {}, staged }));
+    assert.deepEqual(brief(first), brief(fresh));
+    assert.deepEqual(first.checked, fresh.checked);
+  });
+
+  it('a warming gives way between files and keeps its work; one of unsaved buffers warms that text, and a check compares with it', () => {
+    const { checker, folder, run } = setUp(chain(6));
+    let asked = 0;
+    assert.deepEqual(
+      checker.warm(
+        { folder, files: ['src/m1.ts'], buffers: {} },
+        () => false,
+        () => ++asked > 2,
+      ),
+      { outcome: 'cancelled' },
+    );
+    const rest = checker.warm({ folder, files: ['src/m1.ts'], buffers: {} });
+    assert.equal(rest.outcome === 'warmed' && rest.computed, 4, 'the two files computed before giving way are kept');
+    // The person's unsaved m2 breaks its own use of prev: the current view has that error, and the staged fix resolves it.
+    const broken = chain(6)['src/m2.ts'].replace('prev({ k0: 1 })', "prev({ k0: 'one' })");
+    const warmBuffers = checker.warm({ folder, files: ['src/m1.ts'], buffers: { 'src/m2.ts': broken } });
+    assert.equal(warmBuffers.outcome === 'warmed' && warmBuffers.computed >= 1, true);
+    const fixed = checked(run({ staged: { 'src/m2.ts': chain(6)['src/m2.ts'] }, buffers: { 'src/m2.ts': broken } }));
+    assert.equal(fixed.stats.recomputedBase, 0);
+    assert.deepEqual(brief(fixed), { introduced: [], resolved: ['src/m2.ts:2:31 TS2322'] });
+  });
+
+  it('a warming of a file under no tsconfig or jsconfig computes nothing and says so', () => {
+    const f = fixture({ 'a.ts': 'export const a = 1;\n' });
+    disposers.push(f.dispose);
+    const result = new Checker(ts, systemReader(ts), f.folder).warm({ folder: f.folder, files: ['a.ts'], buffers: {} });
+    assert.deepEqual(result.outcome === 'warmed' && { projects: result.projects, files: result.files }, { projects: [], files: 0 });
+  });
+
   it('is incremental: a one-line edit re-checks the edited file only, the current view stays warm', () => {
     const { run } = setUp(chain(6));
     const base = chain(6)['src/m0.ts'];

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { checkInput, PREPARE_AFTER_MS } from '../../../src/core/transactions/check';
-import type { StagedCheckAnswer, StagedChecker, StagedCheckRequest } from '../../../src/core/transactions/check';
+import type { StagedCheckAnswer, StagedChecker, StagedCheckRequest, StagedWarmRequest, WarmOutcome } from '../../../src/core/transactions/check';
 import type { CheckData } from '../../../src/tools/shared/stagedCheck';
 import { FakeHost } from '../support/fakeHost';
 import { createHarness } from '../support/harness';
@@ -80,6 +80,74 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     await stage('# notes', '# Notes', 'notes.md');
     await pause();
     assert.equal(prepared.length, 2, 'nothing the checker reads is staged: nothing run ahead');
+  });
+
+  it('a commit changes the current view: the next question asks for it to be computed ahead at once, not a minute later', async () => {
+    const warmed: StagedWarmRequest[] = [];
+    const warming = Object.assign(new ScriptedChecker(), {
+      warm: async (r: StagedWarmRequest) => (warmed.push(r), { projects: ['tsconfig.json'], files: 1, computed: 1, durationMs: 1 }),
+    });
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
+    h = await createHarness({ host, checker: warming });
+    const ws = h.registry.all()[0];
+    const a = `${ws.fsPath}/src/a.ts`;
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      true,
+    );
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      false,
+      'asked a moment ago',
+    );
+    await stage('1;', '2;');
+    await h.ok('transaction-rollback', {});
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      false,
+      'a rollback leaves the current view as it was',
+    );
+    await stage('1;', '2;');
+    await h.ok('transaction-commit', {});
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      true,
+    );
+    await h.services.checks.warmings();
+    assert.deepEqual(
+      warmed.map((r) => r.files),
+      [['src/a.ts'], ['src/a.ts']],
+    );
+  });
+
+  it('a warming that computed nothing (switched off, or it gave way to a check) is asked again by the next question; one that failed waits its minute', async () => {
+    let answer: () => Promise<WarmOutcome | undefined> = async () => undefined;
+    let asked = 0;
+    const warming = Object.assign(new ScriptedChecker(), { warm: async () => (asked++, answer()) });
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
+    h = await createHarness({ host, checker: warming });
+    const ws = h.registry.all()[0];
+    const a = `${ws.fsPath}/src/a.ts`;
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      true,
+    );
+    assert.deepEqual(await h.services.checks.warmings(), [undefined]);
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      true,
+      'nothing was computed: asked again',
+    );
+    answer = () => Promise.reject(new Error('the checker worker exited (code 1)'));
+    await h.services.checks.warmings();
+    assert.equal(
+      h.services.checks.warm(ws, a, async () => ({})),
+      false,
+      'a failure is not retried on every question',
+    );
+    assert.equal(asked, 2);
   });
 
   it('checks the staged TypeScript only, names what it cannot check, and answers one check per revision', async () => {

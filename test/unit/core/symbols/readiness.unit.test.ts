@@ -5,6 +5,8 @@ import type { SearchData } from '../../../../src/tools/search';
 import * as assert from 'node:assert/strict';
 import { LinkedCancellation } from '../../../../src/core/chain/cancellation';
 import { beforeTimeout, READINESS } from '../../../../src/core/symbols/readiness';
+import { WARM_EVERY_MS } from '../../../../src/core/transactions/check';
+import type { StagedChecker, StagedWarmRequest } from '../../../../src/core/transactions/check';
 import { ToolContext } from '../../../../src/core/documents/context';
 import type { Transaction } from '../../../../src/core/transactions/transaction';
 import { deserializeTransaction, serializeTransaction } from '../../../../src/core/transactions/store';
@@ -399,6 +401,66 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.equal(partial.complete, false);
     loaded = true;
     assert.equal((await h.ok<{ complete: boolean }>('find-references', circle)).data.complete, true);
+  });
+
+  it("a reference found in a file nobody has open shows the project loaded: the check's current side is computed ahead from a settle after that", async () => {
+    const warmed: StagedWarmRequest[] = [];
+    h = await createHarness({ host, checker: { check: async () => ({ outcome: 'cancelled' }), warm: async (r) => (warmed.push(r), undefined) } });
+    READINESS.settleMs = 200;
+    host.navigation.locations = () => [{ absPath: otherPath, range: { start: OTHER.indexOf('Circle'), end: OTHER.indexOf('Circle') + 6 } }];
+    const seen = Date.now();
+    assert.equal((await h.ok<{ complete: boolean }>('find-references', circle)).data.complete, true);
+    assert.equal(warmed.length, 0);
+    await h.services.checks.warmings();
+    assert.deepEqual(
+      warmed.map((r) => r.files),
+      [['src/base.ts']],
+    );
+    assert.ok(Date.now() - seen >= 190, `started ${Date.now() - seen} ms after the answer that showed it`);
+  });
+
+  it("an agent's question in a loaded project computes the check's current side ahead: not while loading, once a minute at most, TypeScript or JavaScript only", async () => {
+    const warmed: StagedWarmRequest[] = [];
+    const checker: StagedChecker = {
+      check: async () => ({ outcome: 'cancelled' }),
+      warm: async (r) => (warmed.push(r), { projects: ['tsconfig.json'], files: 3, computed: 3, durationMs: 1 }),
+    };
+    h = await createHarness({ host, checker });
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = () => [{ absPath: basePath, range: { start: circleAt, end: circleAt + 6 } }];
+    await h.ok('find-references', circle);
+    assert.equal(warmed.length, 0, 'the service is still loading its project: nothing competes with it');
+    loaded = true;
+    READINESS.settleMs = 300;
+    const proved = Date.now();
+    await h.ok('find-references', circle);
+    await h.ok('find-references', shape);
+    assert.equal(warmed.length, 0, 'not while the service settles after its proof');
+    assert.deepEqual(await h.services.checks.warmings(), [{ projects: ['tsconfig.json'], files: 3, computed: 3, durationMs: 1 }]);
+    assert.ok(Date.now() - proved >= 290, `started ${Date.now() - proved} ms after the proof`);
+    assert.deepEqual(warmed, [{ folder: h.registry.all()[0].fsPath, files: ['src/base.ts'], buffers: {} }], 'once for two questions');
+    const ws = h.registry.all()[0];
+    assert.equal(
+      h.services.checks.warm(ws, otherPath, async () => ({}), { now: Date.now() + WARM_EVERY_MS - 1_000 }),
+      false,
+    );
+    assert.equal(
+      h.services.checks.warm(ws, `${ws.fsPath}/notes.md`, async () => ({}), { now: Date.now() + WARM_EVERY_MS + 1_000 }),
+      false,
+    );
+    assert.equal(
+      h.services.checks.warm(ws, '/elsewhere/x.ts', async () => ({}), { now: Date.now() + WARM_EVERY_MS + 1_000 }),
+      false,
+    );
+    assert.equal(
+      h.services.checks.warm(ws, otherPath, async () => ({}), { now: Date.now() + WARM_EVERY_MS + 1_000 }),
+      true,
+    );
+    await h.services.checks.warmings();
+    assert.deepEqual(
+      warmed.map((r) => r.files),
+      [['src/base.ts'], ['src/other.ts']],
+    );
   });
 });
 
