@@ -158,6 +158,10 @@ async function measure(): Promise<void> {
     location: { span: { document: { path: t.path }, range: { start: at, length: name.length } } },
   });
 
+  // AW_LARGE_CODE_COMPUTE_AHEAD=0: the setting check.computeAhead off, to measure the same rows without the work it does.
+  const computeAhead = process.env.AW_LARGE_CODE_COMPUTE_AHEAD !== '0';
+  await vscode.workspace.getConfiguration('agentWorkbench').update('check.computeAhead', computeAhead ? undefined : false, vscode.ConfigurationTarget.Global);
+
   // ---- 1. the window just opened: until find-references answers completely, raw and through the tool, probed alternately
   const refsAt = await offsetOf(REFERENCES);
   const typescriptReadyMs = await waitForDocumentSymbols(refsAt.uri, 300_000);
@@ -251,7 +255,7 @@ async function measure(): Promise<void> {
     let done = false;
     void settled.then(() => (done = true));
     // It starts once the service's proof has settled (30 s): measured while it computes.
-    while (!done && !api.testHooks.checksWarming()) await sleep(100);
+    while (computeAhead && !done && !api.testHooks.checksWarming()) await sleep(100);
     if (part('navigation')) {
       await attempt('nav.duringWarm', async () => {
         for (let round = 0; round < 3 && api.testHooks.checksWarming(); round++) {

@@ -76,10 +76,17 @@ export interface StagedChecker {
 }
 
 /**
- * How often a folder's current view is computed ahead at most: a warm view costs only an update
- * (the files read again), but each agent question would ask for one.
+ * How often a folder's current view is computed ahead at most, when its documents changed since
+ * (a person typing, a commit): each agent question would ask for one.
  */
 export const WARM_EVERY_MS = 60_000;
+
+/**
+ * How often when nothing changed: the checker's worker ends after 10 minutes without work, so an
+ * agent still asking questions keeps it (and what it computed) with an update that reads the files
+ * again and computes nothing, instead of a whole computation after it ended.
+ */
+export const WARM_REFRESH_MS = 9 * 60_000;
 
 /** How long after the last staging the check is run ahead of time: an agent staging edit after edit starts it once. */
 export const PREPARE_AFTER_MS = 1_500;
@@ -161,23 +168,25 @@ export class StagedChecks {
   ) {}
 
   /** Per workspace: when its current view was last asked to be computed ahead, and that work. */
-  private readonly warmed = new Map<string, { at: number; running: boolean; done: Promise<WarmOutcome | undefined> }>();
+  private readonly warmed = new Map<string, { at: number; snapshot: string; running: boolean; done: Promise<WarmOutcome | undefined> }>();
 
   /**
    * Computes the current view of `absPath`'s project ahead of any check, in the background, so
    * that the first check after a staging computes only the staged side (one program's check
    * instead of two). Asked when an agent's question finds the document's language service loaded,
    * and started no sooner than `notBefore` (the service's proof has settled: it never competes with
-   * the service's own loading); at most every WARM_EVERY_MS per folder.
+   * the service's own loading); per folder at most every WARM_EVERY_MS after its documents changed,
+   * and every WARM_REFRESH_MS when none did.
    */
   warm(ws: Workspace, absPath: string, buffers: () => Promise<Record<string, string>>, options: { now?: number; notBefore?: number } = {}): boolean {
     const checker = this.checker;
     const now = options.now ?? Date.now();
     if (!checker?.warm || !CHECKED_FILES.test(absPath) || !isInside(ws.fsPath, absPath)) return false;
+    const snapshot = ws.snapshot().snapshotId;
     const last = this.warmed.get(ws.id);
-    if (last && now - last.at < WARM_EVERY_MS) return false;
+    if (last && now - last.at < (last.snapshot === snapshot ? WARM_REFRESH_MS : WARM_EVERY_MS)) return false;
     const file = toPosix(path.relative(ws.fsPath, absPath));
-    const entry = { at: now, running: false, done: Promise.resolve<WarmOutcome | undefined>(undefined) };
+    const entry = { at: now, snapshot, running: false, done: Promise.resolve<WarmOutcome | undefined>(undefined) };
     const wait = Math.max(0, (options.notBefore ?? now) - now);
     const start = wait === 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, wait).unref?.());
     entry.done = start

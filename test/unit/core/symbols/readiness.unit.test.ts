@@ -5,7 +5,7 @@ import type { SearchData } from '../../../../src/tools/search';
 import * as assert from 'node:assert/strict';
 import { LinkedCancellation } from '../../../../src/core/chain/cancellation';
 import { beforeTimeout, READINESS } from '../../../../src/core/symbols/readiness';
-import { WARM_EVERY_MS } from '../../../../src/core/transactions/check';
+import { WARM_EVERY_MS, WARM_REFRESH_MS } from '../../../../src/core/transactions/check';
 import type { StagedChecker, StagedWarmRequest } from '../../../../src/core/transactions/check';
 import { ToolContext } from '../../../../src/core/documents/context';
 import type { Transaction } from '../../../../src/core/transactions/transaction';
@@ -419,7 +419,7 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.ok(Date.now() - seen >= 190, `started ${Date.now() - seen} ms after the answer that showed it`);
   });
 
-  it("an agent's question in a loaded project computes the check's current side ahead: not while loading, once a minute at most, TypeScript or JavaScript only", async () => {
+  it("an agent's question in a loaded project computes the check's current side ahead: not while loading, once a minute at most after a change and before the worker would end without one, TypeScript or JavaScript only", async () => {
     const warmed: StagedWarmRequest[] = [];
     const checker: StagedChecker = {
       check: async () => ({ outcome: 'cancelled' }),
@@ -452,14 +452,16 @@ describe('readiness: project-wide answers from a service still loading its proje
       h.services.checks.warm(ws, '/elsewhere/x.ts', async () => ({}), { now: Date.now() + WARM_EVERY_MS + 1_000 }),
       false,
     );
-    assert.equal(
-      h.services.checks.warm(ws, otherPath, async () => ({}), { now: Date.now() + WARM_EVERY_MS + 1_000 }),
-      true,
-    );
+    const later = (ms: number) => h.services.checks.warm(ws, otherPath, async () => ({}), { now: Date.now() + ms });
+    assert.equal(later(WARM_EVERY_MS + 1_000), false, 'nothing changed: only a refresh before the worker would end');
+    assert.equal(later(WARM_REFRESH_MS + 1_000), true, 'a refresh keeps the worker and what it computed');
+    h.registry.recordChange(thirdPath, 'content');
+    assert.equal(later(WARM_REFRESH_MS + 1_000 + WARM_EVERY_MS - 1_000), false, 'changed, but asked a moment ago');
+    assert.equal(later(WARM_REFRESH_MS + 1_000 + WARM_EVERY_MS + 1_000), true, 'changed: again after a minute');
     await h.services.checks.warmings();
     assert.deepEqual(
       warmed.map((r) => r.files),
-      [['src/base.ts'], ['src/other.ts']],
+      [['src/base.ts'], ['src/other.ts'], ['src/other.ts']],
     );
   });
 });
