@@ -225,6 +225,10 @@ export function summarize(codeBase, result, failures = []) {
         TARGETS.firstCheckOverTsc,
         `check ${c.first.state}${c.first.complete === false ? ', partial' : ''}${
           c.first.introduced != null ? `, ${c.first.introduced} errors introduced in ${c.first.checkedDocuments} documents covered` : ''
+        }${
+          c.firstStats
+            ? `, computed ${c.firstStats.recomputedBase} files in the current view and ${c.firstStats.recomputedStaged} in the staged one, ${c.firstStats.unaffected} dependents unaffected`
+            : ''
         }; tsc reports ${errors} errors of the sources themselves; ${
           c.warm?.outcomes?.some(Boolean)
             ? `the current side computed ahead (${c.warm.outcomes

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { dirtyBuffers, StagedChecks } from './core/transactions/check';
 import { stagedChecker } from './host/checker';
+import type { CheckStats } from './host/checker';
 import { ToolRunner } from './core/chain/chain';
 import type { Services } from './core/documents/context';
 import { ErrorStore } from './core/chain/errorStore';
@@ -39,6 +40,8 @@ export interface AgentWorkbenchApi {
     checksWarmed(): Promise<unknown[]>;
     /** Whether one is computing now. */
     checksWarming(): boolean;
+    /** How much work the last check did. */
+    lastCheckStats(): CheckStats | undefined;
   };
 }
 
@@ -76,7 +79,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       return Date.now() - started;
     },
   );
-  const checker = stagedChecker(context.extensionUri);
+  const checker = stagedChecker(context.extensionUri, log);
   const services: Services = {
     editor: host,
     registry,
@@ -136,7 +139,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     toolNames: ALL_TOOLS.map((t) => t.name),
     activationMs,
     startupMs: startup,
-    testHooks: { injectCommitFault, mcp: mcp.control, checksWarmed: () => services.checks.warmings(), checksWarming: () => services.checks.warming },
+    testHooks: {
+      injectCommitFault,
+      mcp: mcp.control,
+      checksWarmed: () => services.checks.warmings(),
+      checksWarming: () => services.checks.warming,
+      lastCheckStats: () => checker.lastStats(),
+    },
   };
 }
 

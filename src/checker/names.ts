@@ -76,7 +76,7 @@ export function exposedNames(
     // A file referring to one that exposes everything: told apart by module, not by name.
     if (incoming === 'all') return 'all';
     const after = p.after!;
-    const names = p.same ? new Set<string>() : differing(p.before!, after);
+    const names = p.same ? new Set<string>() : differing(ts, p.before!, after);
     if (names === 'all') return 'all';
     const statements = p.same ? after : [...p.before!, ...after];
     const active = new Set<string>([...names, ...incoming]);
@@ -123,8 +123,13 @@ export function exposedNames(
   return exposed;
 }
 
-/** The names whose declaring statements differ between two versions of a file's declarations. */
-function differing(before: Statement[], after: Statement[]): Set<string> | 'all' {
+/**
+ * The names whose declaring statements differ between two versions of a file's declarations.
+ * Statements that differ only in the order of a union's members are the same: a checker prints a
+ * union in the order its member types were created, so one that resolved other types first (the
+ * current view computed ahead of the check) prints `"a" | "b"` where the other prints `"b" | "a"`.
+ */
+function differing(ts: Ts, before: Statement[], after: Statement[]): Set<string> | 'all' {
   const byName = (list: Statement[]) => {
     const names = new Map<string, string[]>();
     const opaque: string[] = [];
@@ -139,9 +144,35 @@ function differing(before: Statement[], after: Statement[]): Set<string> | 'all'
   if (b.opaque !== a.opaque) return 'all';
   const out = new Set<string>();
   for (const n of new Set([...b.names.keys(), ...a.names.keys()])) {
-    if ((b.names.get(n) ?? []).join('\n') !== (a.names.get(n) ?? []).join('\n')) out.add(n);
+    const was = b.names.get(n) ?? [];
+    const is = a.names.get(n) ?? [];
+    if (was.join('\n') === is.join('\n')) continue;
+    if (was.length === is.length && was.every((t, i) => t.includes('|') && unionsSorted(ts, t) === unionsSorted(ts, is[i]))) continue;
+    out.add(n);
   }
   return out.has('default') ? 'all' : out;
+}
+
+/** A statement's text with every union's members in one order (sorted by their own text, so sorted inside out). */
+export function unionsSorted(ts: Ts, text: string): string {
+  const sf = ts.createSourceFile('statement.d.ts', text, ts.ScriptTarget.Latest, false);
+  const print = (node: TS.Node): string => {
+    if (ts.isUnionTypeNode(node)) {
+      return node.types
+        .map(print)
+        .sort((x, y) => (x < y ? -1 : x > y ? 1 : 0))
+        .join(' | ');
+    }
+    let out = '';
+    let at = node.getStart(sf);
+    ts.forEachChild(node, (child) => {
+      const start = child.getStart(sf);
+      out += text.slice(at, start) + print(child);
+      at = child.end;
+    });
+    return out + text.slice(at, node.end);
+  };
+  return print(sf);
 }
 
 /** A view keeps a file's declarations while the file and what it imports are unchanged: so are their statements. */

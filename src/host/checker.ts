@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CheckerClient } from '../checker/client';
+import type { CheckedResult } from '../checker/protocol';
 import type { StagedChecker } from '../core/transactions/check';
 import { settingValue } from './settings';
 
@@ -83,21 +84,35 @@ export class EditorTypeScript {
   }
 }
 
+/** How much work the last check did (CheckedResult.stats). */
+export type CheckStats = CheckedResult['stats'];
+
 /** The staged-program checker over a worker thread (dist/check-worker.js), or why there is none. */
-export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedChecker; unavailable: string; dispose(): void } {
+export function stagedChecker(
+  extensionUri: vscode.Uri,
+  log?: vscode.LogOutputChannel,
+): { checker?: StagedChecker; unavailable: string; dispose(): void; lastStats(): CheckStats | undefined } {
   const bundled = bundledTypeScript();
   const workerPath = path.join(extensionUri.fsPath, 'dist', 'check-worker.js');
   if (!bundled) {
-    return { unavailable: "VS Code's bundled TypeScript was not found, so staged text cannot be checked before a commit.", dispose: () => undefined };
+    return {
+      unavailable: "VS Code's bundled TypeScript was not found, so staged text cannot be checked before a commit.",
+      dispose: () => undefined,
+      lastStats: () => undefined,
+    };
   }
-  if (!fs.existsSync(workerPath)) return { unavailable: `The checker's worker (${workerPath}) is missing from the extension.`, dispose: () => undefined };
+  if (!fs.existsSync(workerPath)) {
+    return { unavailable: `The checker's worker (${workerPath}) is missing from the extension.`, dispose: () => undefined, lastStats: () => undefined };
+  }
   const editor = new EditorTypeScript();
+  let last: CheckStats | undefined;
   let client: { typescriptPath: string; client: CheckerClient } | undefined;
   /** The checker runs the editor's TypeScript; another one than VS Code's only in a trusted workspace (it runs code from disk). */
   const clientFor = async (folder: string, relativePaths: string[]): Promise<CheckerClient> => {
     const documents = relativePaths.map((p) => path.join(folder, ...p.split('/'))).filter((p) => fs.existsSync(p));
     const wanted = vscode.workspace.isTrusted ? ((await editor.current(documents).catch(() => undefined)) ?? bundled) : bundled;
     if (client?.typescriptPath !== wanted) {
+      if (client) log?.info(`The checker now runs ${wanted} (was ${client.typescriptPath}): what it computed is dropped.`);
       void client?.client.dispose();
       client = { typescriptPath: wanted, client: new CheckerClient({ typescriptPath: wanted, workerPath }) };
     }
@@ -107,7 +122,13 @@ export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedCheck
     checker: {
       check: async (request, signal) => {
         const result = await (await clientFor(request.folder, stagedPaths(request.staged))).check(request, signal);
-        return result.outcome === 'cancelled' ? result : { ...result, reasons: [...result.reasons] };
+        if (result.outcome === 'cancelled') return result;
+        last = result.stats;
+        const { recomputedBase, recomputedStaged, unaffected, durationMs } = result.stats;
+        log?.info(
+          `Checked ${result.checked.length} documents in ${durationMs} ms: ${recomputedBase} computed in the current view, ${recomputedStaged} in the staged one, ${unaffected} unaffected.`,
+        );
+        return { ...result, reasons: [...result.reasons] };
       },
       prepare: (request) => {
         void clientFor(request.folder, stagedPaths(request.staged)).then(
@@ -119,10 +140,13 @@ export function stagedChecker(extensionUri: vscode.Uri): { checker?: StagedCheck
       warm: async (request) => {
         if (settingValue<boolean>('check.computeAhead') === false) return undefined;
         const result = await (await clientFor(request.folder, request.files)).warm(request);
-        return result.outcome === 'warmed' ? result : undefined;
+        if (result.outcome !== 'warmed') return undefined;
+        log?.info(`Computed the current view ahead: ${result.computed} of ${result.files} files of ${result.projects.join(', ')} in ${result.durationMs} ms.`);
+        return result;
       },
     },
     unavailable: '',
+    lastStats: () => last,
     dispose: () => {
       editor.dispose();
       void client?.client.dispose();
