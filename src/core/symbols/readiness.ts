@@ -101,6 +101,8 @@ export class ProjectReadiness implements Readiness {
    * (never beside its loading). seenAt: undefined when the service cannot be tested.
    */
   private computeCheckAhead(ctx: ToolContext, doc: ResolvedDocument, seenAt: number | undefined): void {
+    // Nothing can be staged, so nothing will be checked.
+    if (ctx.services.settings().effectiveMode === 'inspection-only') return;
     const language = doc.host.languageId;
     if (seenAt !== undefined && !this.loadedSeen.has(language)) this.loadedSeen.set(language, seenAt);
     const first = this.loadedSeen.get(language);

@@ -403,7 +403,7 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.equal((await h.ok<{ complete: boolean }>('find-references', circle)).data.complete, true);
   });
 
-  it("a reference found in a file nobody has open shows the project loaded: the check's current side is computed ahead from a settle after that", async () => {
+  it("a reference found in a file nobody has open shows the project loaded: the check's current side is computed ahead from a settle after that, not in inspection-only mode", async () => {
     const warmed: StagedWarmRequest[] = [];
     h = await createHarness({ host, checker: { check: async () => ({ outcome: 'cancelled' }), warm: async (r) => (warmed.push(r), undefined) } });
     READINESS.settleMs = 200;
@@ -417,6 +417,15 @@ describe('readiness: project-wide answers from a service still loading its proje
       [['src/base.ts']],
     );
     assert.ok(Date.now() - seen >= 190, `started ${Date.now() - seen} ms after the answer that showed it`);
+    // Inspection-only (an untrusted workspace, or the person's choice): nothing can be staged, so nothing is computed.
+    const inspecting = await createHarness({
+      host,
+      checker: { check: async () => ({ outcome: 'cancelled' }), warm: async (r) => (warmed.push(r), undefined) },
+      settings: { operationalMode: 'inspection-only' },
+    });
+    assert.equal((await inspecting.ok<{ complete: boolean }>('find-references', circle)).data.complete, true);
+    assert.deepEqual(await inspecting.services.checks.warmings(), []);
+    assert.equal(warmed.length, 1);
   });
 
   it("an agent's question in a loaded project computes the check's current side ahead: not while loading, once a minute at most after a change and before the worker would end without one, TypeScript or JavaScript only", async () => {
