@@ -137,6 +137,7 @@ export function stagedChecker(
         );
       },
       stopPreparing: () => client?.client.stopPreparing(),
+      computesAhead: () => settingValue<boolean>('check.computeAhead') !== false,
       warm: async (request) => {
         if (settingValue<boolean>('check.computeAhead') === false) return undefined;
         const result = await (await clientFor(request.folder, request.files)).warm(request);

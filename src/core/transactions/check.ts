@@ -69,10 +69,12 @@ export interface StagedChecker {
   stopPreparing?(): void;
   /**
    * Computes the current view ahead, in the background (giving way to any check). Undefined when
-   * nothing was computed: switched off (setting check.computeAhead), or it gave way. Rejects when
-   * the checker could not run.
+   * nothing was computed (it gave way, or was switched off meanwhile). Rejects when the checker
+   * could not run.
    */
   warm?(request: StagedWarmRequest): Promise<WarmOutcome | undefined>;
+  /** Whether the person lets it compute ahead (setting check.computeAhead). */
+  computesAhead?(): boolean;
 }
 
 /**
@@ -181,7 +183,7 @@ export class StagedChecks {
   warm(ws: Workspace, absPath: string, buffers: () => Promise<Record<string, string>>, options: { now?: number; notBefore?: number } = {}): boolean {
     const checker = this.checker;
     const now = options.now ?? Date.now();
-    if (!checker?.warm || !CHECKED_FILES.test(absPath) || !isInside(ws.fsPath, absPath)) return false;
+    if (!checker?.warm || checker.computesAhead?.() === false || !CHECKED_FILES.test(absPath) || !isInside(ws.fsPath, absPath)) return false;
     const snapshot = ws.snapshot().snapshotId;
     const last = this.warmed.get(ws.id);
     if (last && now - last.at < (last.snapshot === snapshot ? WARM_REFRESH_MS : WARM_EVERY_MS)) return false;
@@ -198,7 +200,7 @@ export class StagedChecks {
         (b) =>
           checker.warm!({ folder: ws.fsPath, files: [file], buffers: b }).then(
             (outcome) => {
-              // Switched off, or it gave way to a check: the next question asks again (a failure waits its minute).
+              // It gave way to a check (or was switched off meanwhile): the next question asks again (a failure waits its minute).
               if (!outcome && this.warmed.get(ws.id) === entry) this.warmed.delete(ws.id);
               return outcome;
             },

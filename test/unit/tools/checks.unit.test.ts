@@ -91,29 +91,15 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
     h = await createHarness({ host, checker: warming });
     const ws = h.registry.all()[0];
-    const a = `${ws.fsPath}/src/a.ts`;
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      true,
-    );
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      false,
-      'asked a moment ago',
-    );
+    const warm = () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+    assert.equal(warm(), true);
+    assert.equal(warm(), false, 'asked a moment ago');
     await stage('1;', '2;');
     await h.ok('transaction-rollback', {});
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      false,
-      'a rollback leaves the current view as it was',
-    );
+    assert.equal(warm(), false, 'a rollback leaves the current view as it was');
     await stage('1;', '2;');
     await h.ok('transaction-commit', {});
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      true,
-    );
+    assert.equal(warm(), true);
     await h.services.checks.warmings();
     assert.deepEqual(
       warmed.map((r) => r.files),
@@ -129,25 +115,31 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
     h = await createHarness({ host, checker: warming });
     const ws = h.registry.all()[0];
-    const a = `${ws.fsPath}/src/a.ts`;
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      true,
-    );
+    const warm = () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+    assert.equal(warm(), true);
     assert.deepEqual(await h.services.checks.warmings(), [undefined]);
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      true,
-      'nothing was computed: asked again',
-    );
+    assert.equal(warm(), true, 'nothing was computed: asked again');
     answer = () => Promise.reject(new Error('the checker worker exited (code 1)'));
     await h.services.checks.warmings();
-    assert.equal(
-      h.services.checks.warm(ws, a, async () => ({})),
-      false,
-      'a failure is not retried on every question',
-    );
+    assert.equal(warm(), false, 'a failure is not retried on every question');
     assert.equal(asked, 2);
+  });
+
+  it('a warming is not even scheduled while the person has switched it off (check.computeAhead: false)', async () => {
+    let on = false;
+    let asked = 0;
+    const warming = Object.assign(new ScriptedChecker(), { computesAhead: () => on, warm: async () => (asked++, undefined) });
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
+    h = await createHarness({ host, checker: warming });
+    const ws = h.registry.all()[0];
+    const warm = () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+    assert.equal(warm(), false);
+    assert.deepEqual(await h.services.checks.warmings(), []);
+    on = true;
+    assert.equal(warm(), true);
+    await h.services.checks.warmings();
+    assert.equal(asked, 1);
   });
 
   it('checks the staged TypeScript only, names what it cannot check, and answers one check per revision', async () => {
