@@ -82,16 +82,21 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     assert.equal(prepared.length, 2, 'nothing the checker reads is staged: nothing run ahead');
   });
 
+  /** A folder of one TypeScript file over `checker`: warm() is an agent's question there finding the service loaded. */
+  const warmingHarness = async (checker: StagedChecker): Promise<() => boolean> => {
+    const host = new FakeHost();
+    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
+    h = await createHarness({ host, checker });
+    const ws = h.registry.all()[0];
+    return () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+  };
+
   it('a commit changes the current view: the next question asks for it to be computed ahead at once, not a minute later', async () => {
     const warmed: StagedWarmRequest[] = [];
     const warming = Object.assign(new ScriptedChecker(), {
       warm: async (r: StagedWarmRequest) => (warmed.push(r), { projects: ['tsconfig.json'], files: 1, computed: 1, durationMs: 1 }),
     });
-    const host = new FakeHost();
-    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
-    h = await createHarness({ host, checker: warming });
-    const ws = h.registry.all()[0];
-    const warm = () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+    const warm = await warmingHarness(warming);
     assert.equal(warm(), true);
     assert.equal(warm(), false, 'asked a moment ago');
     await stage('1;', '2;');
@@ -111,11 +116,7 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     let answer: () => Promise<WarmOutcome | undefined> = async () => undefined;
     let asked = 0;
     const warming = Object.assign(new ScriptedChecker(), { warm: async () => (asked++, answer()) });
-    const host = new FakeHost();
-    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
-    h = await createHarness({ host, checker: warming });
-    const ws = h.registry.all()[0];
-    const warm = () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+    const warm = await warmingHarness(warming);
     assert.equal(warm(), true);
     assert.deepEqual(await h.services.checks.warmings(), [undefined]);
     assert.equal(warm(), true, 'nothing was computed: asked again');
@@ -129,11 +130,7 @@ describe('tools: the staged text checked before commit (policy over a scripted c
     let on = false;
     let asked = 0;
     const warming = Object.assign(new ScriptedChecker(), { computesAhead: () => on, warm: async () => (asked++, undefined) });
-    const host = new FakeHost();
-    host.addFolder('app', { 'src/a.ts': 'export const a: number = 1;\n' });
-    h = await createHarness({ host, checker: warming });
-    const ws = h.registry.all()[0];
-    const warm = () => h.services.checks.warm(ws, `${ws.fsPath}/src/a.ts`, async () => ({}));
+    const warm = await warmingHarness(warming);
     assert.equal(warm(), false);
     assert.deepEqual(await h.services.checks.warmings(), []);
     on = true;
