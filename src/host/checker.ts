@@ -137,9 +137,9 @@ export function stagedChecker(
         );
       },
       stopPreparing: () => client?.client.stopPreparing(),
-      computesAhead: () => settingValue<boolean>('check.computeAhead') !== false,
+      computesAhead,
       warm: async (request) => {
-        if (settingValue<boolean>('check.computeAhead') === false) return undefined;
+        if (!computesAhead()) return undefined;
         const result = await (await clientFor(request.folder, request.files)).warm(request);
         if (result.outcome !== 'warmed') return undefined;
         log?.info(`Computed the current view ahead: ${result.computed} of ${result.files} files of ${result.projects.join(', ')} in ${result.durationMs} ms.`);
@@ -154,6 +154,9 @@ export function stagedChecker(
     },
   };
 }
+
+/** Whether the person lets the check's current side be computed ahead (a user-only setting). */
+const computesAhead = (): boolean => settingValue<boolean>('check.computeAhead') !== false;
 
 /** The staged documents that exist as text (not deleted): the ones the editor's TypeScript is asked on. */
 const stagedPaths = (staged: Record<string, string | null>): string[] => Object.keys(staged).filter((p) => staged[p] !== null);

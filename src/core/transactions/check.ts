@@ -190,25 +190,20 @@ export class StagedChecks {
     const file = toPosix(path.relative(ws.fsPath, absPath));
     const entry = { at: now, snapshot, running: false, done: Promise.resolve<WarmOutcome | undefined>(undefined) };
     const wait = Math.max(0, (options.notBefore ?? now) - now);
-    const start = wait === 0 ? Promise.resolve() : new Promise<void>((resolve) => setTimeout(resolve, wait).unref?.());
-    entry.done = start
-      .then(() => {
-        entry.running = true;
-        return buffers();
-      })
-      .then(
-        (b) =>
-          checker.warm!({ folder: ws.fsPath, files: [file], buffers: b }).then(
-            (outcome) => {
-              // It gave way to a check (or was switched off meanwhile): the next question asks again (a failure waits its minute).
-              if (!outcome && this.warmed.get(ws.id) === entry) this.warmed.delete(ws.id);
-              return outcome;
-            },
-            () => undefined,
-          ),
-        () => undefined,
-      );
-    void entry.done.then(() => (entry.running = false));
+    entry.done = (async () => {
+      if (wait > 0) await new Promise<void>((resolve) => setTimeout(resolve, wait).unref?.());
+      entry.running = true;
+      try {
+        const outcome = await checker.warm!({ folder: ws.fsPath, files: [file], buffers: await buffers() });
+        // It gave way to a check (or was switched off meanwhile): the next question asks again (a failure waits its minute).
+        if (!outcome && this.warmed.get(ws.id) === entry) this.warmed.delete(ws.id);
+        return outcome;
+      } catch {
+        return undefined;
+      } finally {
+        entry.running = false;
+      }
+    })();
     this.warmed.set(ws.id, entry);
     return true;
   }
