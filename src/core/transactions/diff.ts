@@ -40,10 +40,22 @@ type Op = { kind: ' ' | '-' | '+'; oldIndex: number; newIndex: number; line: str
 type Run = [kind: Op['kind'], count: number];
 
 /** The edit script walkScript finds, as runs of kept, removed and added lines. */
-function runsOf(oldLines: string[], newLines: string[]): Run[] {
+function runsOf(oldLines: string[], newLines: string[], reach?: Reach): Run[] {
   const runs: Run[] = [];
-  walkScript(oldLines, newLines, (kind, count) => runs.push([kind, count]));
+  walkScript(oldLines, newLines, (kind, count) => runs.push([kind, count]), reach);
   return runs;
+}
+
+/**
+ * How far a walk's resync searches looked: the highest line index of either text a candidate could
+ * read, and whether a search found no point at all (its region then ran to the end of the lines it
+ * was given). A walk of a slice told the same as the whole texts would when it read nothing past the
+ * slice, every search found its point, and it ended in step.
+ */
+interface Reach {
+  old: number;
+  new: number;
+  lost: boolean;
 }
 
 /** Runs told as one op a line, with each line's index in either text. */
@@ -70,7 +82,7 @@ function opsOf(oldLines: readonly string[], newLines: readonly string[], runs: r
  * region with no nearby resync point (a large rewrite) takes the rest of the texts, diffed with
  * patience anchors and Myers.
  */
-function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kind'], count: number) => void): void {
+function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kind'], count: number) => void, reach?: Reach): void {
   let o = 0;
   let n = 0;
   const run = (kind: Op['kind'], count: number): void => {
@@ -86,7 +98,7 @@ function walkScript(oldLines: string[], newLines: string[], emit: (kind: Op['kin
       run(' ', same);
       continue;
     }
-    const sync = resync(oldLines, newLines, o, n);
+    const sync = resync(oldLines, newLines, o, n, reach);
     const oldEnd = sync ? sync[0] : oldLines.length;
     const newEnd = sync ? sync[1] : newLines.length;
     for (const [kind, count] of minimalRegion(oldLines.slice(o, oldEnd), newLines.slice(n, newEnd))) run(kind, count);
@@ -99,7 +111,7 @@ const RESYNC_LINES = 3;
 const RESYNC_SEARCH = 400;
 
 /** The nearest (fewest lines skipped on both sides) point after (o, n) where RESYNC_LINES lines agree. */
-function resync(oldLines: readonly string[], newLines: readonly string[], o: number, n: number): [number, number] | undefined {
+function resync(oldLines: readonly string[], newLines: readonly string[], o: number, n: number, reach?: Reach): [number, number] | undefined {
   const agreeAt = (a: number, b: number): boolean => {
     for (let k = 0; k < RESYNC_LINES; k++) {
       const x = oldLines[a + k];
@@ -114,10 +126,16 @@ function resync(oldLines: readonly string[], newLines: readonly string[], o: num
     for (let da = 0; da <= skipped; da++) {
       const a = o + da;
       const b = n + skipped - da;
+      if (reach) {
+        // Counted whether or not the candidate is read: one outside the lines given is one the whole texts might have.
+        reach.old = Math.max(reach.old, a + RESYNC_LINES - 1);
+        reach.new = Math.max(reach.new, b + RESYNC_LINES - 1);
+      }
       if (a > oldLines.length || b > newLines.length) continue;
       if (agreeAt(a, b)) return [a, b];
     }
   }
+  if (reach) reach.lost = true;
   return undefined;
 }
 
@@ -246,27 +264,34 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
     oldLine += oldLines.length;
     newLine += newLines.length;
   };
-  walkInGroups(original, updated, {
-    // The last contextLines of the shared lines as lines (a hunk's context), the rest as one gap.
-    shared: (from, to) => {
-      const starts: number[] = [];
-      for (let at = from; at < to; at = original.indexOf('\n', at) + 1 || to) starts.push(at);
-      const shown = Math.min(contextLines, starts.length);
-      if (starts.length > shown) ops.push({ kind: '~', count: starts.length - shown });
-      for (let i = starts.length - shown; i < starts.length; i++) {
-        const line = original.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
-        ops.push({ kind: ' ', oldIndex: oldLine + i, newIndex: newLine + i, line });
-      }
-      oldLine += starts.length;
-      newLine += starts.length;
+  walkInGroups(
+    original,
+    updated,
+    {
+      // The last contextLines of the shared lines as lines (a hunk's context), the rest as one gap.
+      shared: (from, to) => {
+        const starts: number[] = [];
+        for (let at = from; at < to; at = original.indexOf('\n', at) + 1 || to) starts.push(at);
+        const shown = Math.min(contextLines, starts.length);
+        if (starts.length > shown) ops.push({ kind: '~', count: starts.length - shown });
+        for (let i = starts.length - shown; i < starts.length; i++) {
+          const line = original.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
+          ops.push({ kind: ' ', oldIndex: oldLine + i, newIndex: newLine + i, line });
+        }
+        oldLine += starts.length;
+        newLine += starts.length;
+      },
+      group: walked,
+      rest: (restOld, restNew) => {
+        const oldLines = splitLinesKeepEnds(restOld);
+        const newLines = splitLinesKeepEnds(restNew);
+        walked(oldLines, newLines, runsOf(oldLines, newLines));
+      },
     },
-    group: walked,
-    rest: (restOld, restNew) => {
-      const oldLines = splitLinesKeepEnds(restOld);
-      const newLines = splitLinesKeepEnds(restNew);
-      walked(oldLines, newLines, runsOf(oldLines, newLines));
-    },
-  });
+    // A group's last kept lines are its last hunk's context after the change.
+    Math.max(NEAR_MARGIN_LINES, contextLines),
+    contextLines,
+  );
   return hunksOf(ops, lineTotal(original) - 1, lineTotal(updated) - 1, contextLines);
 }
 
@@ -356,9 +381,9 @@ export function lineCounts(original: string, updated: string): LineCounts {
 /**
  * Two texts told a group of changes at a time, in order: `shared`, a stretch of lines both begin
  * with or share between groups (offsets into original; not split); `group`, a group walked alone
- * with MARGIN_LINES after its last change, kept only when its walk ends in step with every line it
- * looked at inside it (the whole walk would have told the same); `rest`, the texts from a group
- * that could not be cut off to their ends.
+ * with `margin` agreeing lines after its last change (else MARGIN_LINES), kept only when its walk
+ * ends in step with every line it looked at inside it (the whole walk would have told the same);
+ * `rest`, the texts from a group that could not be cut off to their ends.
  */
 function walkInGroups(
   original: string,
@@ -368,6 +393,8 @@ function walkInGroups(
     group(oldLines: string[], newLines: string[], runs: readonly Run[]): void;
     rest(original: string, updated: string): void;
   },
+  margin = NEAR_MARGIN_LINES,
+  tail = 1,
 ): void {
   // Before o and u (line starts, the texts in step there) all is told.
   let o = 0;
@@ -380,21 +407,38 @@ function walkInGroups(
     visit.shared(o, startO);
     u += startO - o;
     o = startO;
-    const end = changesEnd(original, updated, o, u);
-    if (end) {
-      const oldLines = splitLinesKeepEnds(original.slice(o, end[0]));
-      const newLines = splitLinesKeepEnds(updated.slice(u, end[1]));
-      const runs = runsOf(oldLines, newLines);
-      const [lastKind, lastCount] = runs[runs.length - 1] ?? ['-', 0];
-      if (lastKind === ' ' && lastCount > RESYNC_SEARCH + RESYNC_LINES) {
-        visit.group(oldLines, newLines, runs);
-        o = end[0];
-        u = end[1];
-        continue;
-      }
-    }
-    return visit.rest(original.slice(o), updated.slice(u));
+    const group =
+      walkGroup(original, updated, o, u, margin, tail) ?? (margin < MARGIN_LINES ? walkGroup(original, updated, o, u, MARGIN_LINES, tail) : undefined);
+    if (!group) return visit.rest(original.slice(o), updated.slice(u));
+    visit.group(group.oldLines, group.newLines, group.runs);
+    [o, u] = group.end;
   }
+}
+
+/**
+ * The group of changes from (o, u) with `margin` agreeing lines after its last change, walked; undefined
+ * when that walk may differ from the whole texts' (it read past the group or ended out of step), or
+ * ends with fewer than `tail` kept lines (a hunk's context after its last change).
+ * Most groups (a rename's changed lines) resync within a line or two: walking each with 410 lines
+ * after it, enough for any search, was most of a rename's line counts.
+ */
+function walkGroup(
+  original: string,
+  updated: string,
+  o: number,
+  u: number,
+  margin: number,
+  tail: number,
+): { oldLines: string[]; newLines: string[]; runs: Run[]; end: [number, number] } | undefined {
+  const end = changesEnd(original, updated, o, u, margin);
+  if (!end) return undefined;
+  const oldLines = splitLinesKeepEnds(original.slice(o, end[0]));
+  const newLines = splitLinesKeepEnds(updated.slice(u, end[1]));
+  const reach: Reach = { old: -1, new: -1, lost: false };
+  const runs = runsOf(oldLines, newLines, reach);
+  const [lastKind, lastCount] = runs[runs.length - 1] ?? ['-', 0];
+  const inside = !reach.lost && reach.old < oldLines.length && reach.new < newLines.length;
+  return lastKind === ' ' && lastCount >= tail && inside ? { oldLines, newLines, runs, end } : undefined;
 }
 
 /**
@@ -403,21 +447,32 @@ function walkInGroups(
  * MARGIN_LINES agreeing lines there ends the group MARGIN_LINES into it. Undefined: no such run
  * before the texts end (or they do not get in step again).
  */
-function changesEnd(original: string, updated: string, o: number, u: number): [number, number] | undefined {
+function changesEnd(original: string, updated: string, o: number, u: number, margin: number): [number, number] | undefined {
   for (;;) {
     const nextO = original.indexOf('\n', o) + 1;
     const nextU = updated.indexOf('\n', u) + 1;
     if (nextO === 0 || nextU === 0) return undefined;
-    const run = commonPrefix(original, updated, Math.min(original.length - nextO, updated.length - nextU), nextO, nextU);
+    // Compared only as far as `margin` lines first: the rest of a long stretch both share is compared once, by walkInGroups.
+    let marginEnd = nextO;
+    let found = 0;
+    for (; found < margin; found++) {
+      const nl = original.indexOf('\n', marginEnd);
+      if (nl < 0) break;
+      marginEnd = nl + 1;
+    }
+    const limit = Math.min(marginEnd - nextO, updated.length - nextU);
+    let run = commonPrefix(original, updated, limit, nextO, nextU);
+    if (run === limit && found === margin && limit === marginEnd - nextO) return [marginEnd, nextU + limit];
+    if (run === limit) run = commonPrefix(original, updated, Math.min(original.length - nextO, updated.length - nextU), nextO, nextU);
     let cut = nextO;
     let lines = 0;
-    while (lines < MARGIN_LINES && cut < nextO + run) {
+    while (lines < margin && cut < nextO + run) {
       const nl = original.indexOf('\n', cut);
       if (nl < 0 || nl >= nextO + run) break;
       cut = nl + 1;
       lines++;
     }
-    if (lines === MARGIN_LINES) return [cut, nextU + (cut - nextO)];
+    if (lines === margin) return [cut, nextU + (cut - nextO)];
     if (nextO + run === original.length || nextU + run === updated.length) return undefined;
     o = nextO + run;
     u = nextU + run;
@@ -434,7 +489,13 @@ function countRest(original: string, updated: string, add: (kind: Op['kind'], co
   let cut = original.indexOf('\n', original.length - s) + 1 || original.length;
   for (let kept = 0; kept < MARGIN_LINES && cut < original.length; kept++) cut = original.indexOf('\n', cut) + 1 || original.length;
   const tail = original.length - cut;
-  walkScript(splitLinesKeepEnds(original.slice(start, cut)), splitLinesKeepEnds(updated.slice(start, updated.length - tail)), add);
+  const reach: Reach = { old: -1, new: -1, lost: false };
+  const oldLines = splitLinesKeepEnds(original.slice(start, cut));
+  const newLines = splitLinesKeepEnds(updated.slice(start, updated.length - tail));
+  const runs = runsOf(oldLines, newLines, reach);
+  // The tail left off is walked in step only when the walk ends in step having read nothing past it; else the whole rest is walked.
+  const inStep = tail === 0 || (runs[runs.length - 1]?.[0] === ' ' && !reach.lost && reach.old < oldLines.length && reach.new < newLines.length);
+  for (const [kind, count] of inStep ? runs : runsOf(splitLinesKeepEnds(original.slice(start)), splitLinesKeepEnds(updated.slice(start)))) add(kind, count);
 }
 
 /** Characters compared at once while looking for the first difference (a slice comparison is a memory compare; a loop of charCodeAt was most of a rename's line counts). */
@@ -458,6 +519,8 @@ export function commonSuffix(a: string, b: string, max: number): number {
 
 /** More lines than a resync search looks ahead (RESYNC_SEARCH skipped, RESYNC_LINES compared). */
 const MARGIN_LINES = 410;
+/** Agreeing lines after a group's last change tried first (a group that needs more is walked again with MARGIN_LINES). */
+const NEAR_MARGIN_LINES = 8;
 
 /** Hunks written out as a unified diff, as GNU patch reads it. */
 export function formatUnifiedDiff(hunks: readonly DiffHunk[], oldName = 'a', newName = 'b'): string {

@@ -162,7 +162,7 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
       for (let k = 0; k < 12; k++) {
         let updated = original;
         for (let e = 0, n = 1 + random(3); e < n; e++) updated = edits[random(edits.length)](updated);
-        const { addedLines, removedLines, changedLines } = diffTexts(original, updated);
+        const { addedLines, removedLines, changedLines } = diffTextsWhole(original, updated);
         assert.deepEqual(lineCounts(original, updated), { addedLines, removedLines, changedLines }, `text ${compared}`);
         compared++;
       }
@@ -203,6 +203,60 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     const edge = `${long}last`;
     assert.deepEqual(diffTexts(long, edge), diffTextsWhole(long, edge), 'a line added at the end, without its newline');
     assert.deepEqual(diffTexts(edge, long), diffTextsWhole(edge, long));
+  });
+
+  it('walks a group again with the wide margin when its walk looks past the lines after its last change', () => {
+    // Each change below makes the walk's resync search further than the few lines a group is first cut at.
+    const base = Array.from({ length: 3000 }, (_, i) => (i % 7 === 3 ? '}' : `const v${i} = f(${i});`));
+    const cases: [string, (lines: string[]) => void][] = [
+      ['five lines moved twelve down', (l) => l.splice(1012, 0, ...l.splice(1000, 5))],
+      ['a block moved 300 lines down', (l) => l.splice(1300, 0, ...l.splice(1000, 9))],
+      ['repeated lines around an edit', (l) => l.splice(1000, 4, '}', '}', '}', 'x', '}', '}')],
+      ['twenty lines deleted and ten of them re-inserted after eight', (l) => l.splice(1028, 0, ...l.splice(1000, 20).slice(0, 10))],
+      ['changes nine lines apart, again and again', (l) => l.forEach((_, i) => i % 9 === 0 && (l[i] = `${l[i]} // ${i}`))],
+      ['a change in the last line', (l) => (l[l.length - 1] = 'last')],
+    ];
+    for (const [name, change] of cases) {
+      for (const eol of ['\n', '\r\n']) {
+        const lines = [...base];
+        change(lines);
+        const original = base.join(eol) + eol;
+        const updated = lines.join(eol) + eol;
+        const whole = diffTextsWhole(original, updated, 3);
+        assert.deepEqual(
+          lineCounts(original, updated),
+          { addedLines: whole.addedLines, removedLines: whole.removedLines, changedLines: whole.changedLines },
+          name,
+        );
+        for (const context of [0, 3, 12]) {
+          assert.deepEqual(diffTexts(original, updated, context), diffTextsWhole(original, updated, context), `${name}, context ${context}`);
+        }
+      }
+    }
+  });
+
+  it('counts and diffs as the whole walk where most lines repeat, so a walk resyncs on lines far from a change', () => {
+    const random = seeded(1);
+    const common = ['}', '', '  return x;', '{', '}', '}'];
+    for (let round = 0; round < 60; round++) {
+      const base = Array.from({ length: 3000 }, (_, i) => (random(2) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`));
+      const lines = [...base];
+      const at = Array.from({ length: 1 + random(3) }, () => random(lines.length)).sort((a, b) => b - a);
+      for (const i of at) {
+        const kind = random(5);
+        if (kind === 0) lines[i] += ' // renamed';
+        else if (kind === 1) lines.splice(i, 1 + random(12));
+        else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(12) }, () => common[random(common.length)]));
+        else if (kind === 3) lines[i] = common[random(common.length)];
+        else lines.splice(Math.min(lines.length, i + 5 + random(20)), 0, ...lines.splice(i, 1 + random(6)));
+      }
+      const original = base.join('\n') + '\n';
+      const updated = lines.join('\n') + '\n';
+      const whole = diffTextsWhole(original, updated, 3);
+      const counts = { addedLines: whole.addedLines, removedLines: whole.removedLines, changedLines: whole.changedLines };
+      assert.deepEqual(lineCounts(original, updated), counts, `round ${round}: lines ${at.join(', ')}`);
+      assert.deepEqual(diffTexts(original, updated, 3), whole, `round ${round}: lines ${at.join(', ')}`);
+    }
   });
 
   it('counts a change at either edge of the blocks the shared head and tail are compared in', () => {
