@@ -193,7 +193,14 @@ export function summarize(codeBase, result, failures = []) {
   pair('go-to-definition of dual from src/Array.ts', 'go-to-definition.runner', 'raw.definition', TARGETS.navigation, undefined, 'go-to-definition.lm');
   pair('search-symbols "hasProperty"', 'search-symbols.runner', 'raw.workspaceSymbols', TARGETS.navigation, undefined, 'search-symbols.lm');
   const renameNote = `${group(result.rename.edits)} edits in ${group(result.rename.files)} files`;
-  pair(`rename hasProperty: stage + preview against the raw rename provider`, 'rename.stagePreview', 'rename.rawRename', TARGETS.stagePreview, renameNote);
+  pair(
+    `rename hasProperty: stage + preview against the raw rename provider`,
+    'rename.chainStagePreview',
+    'rename.rawRename',
+    TARGETS.stagePreview,
+    renameNote,
+    'rename.stagePreview',
+  );
   pair(
     `rename hasProperty: staged and reviewed in one call (rename-symbol with includeDiff) against the raw rename provider`,
     'rename.stageReview',
@@ -208,7 +215,7 @@ export function summarize(codeBase, result, failures = []) {
     TARGETS.commit,
     renameNote,
   );
-  for (const id of ['rename.commit', 'rename.rawApplySave', 'rename.stagePreview', 'rename.stageReview', 'rename.rawRename']) {
+  for (const id of ['rename.commit', 'rename.rawApplySave', 'rename.chainStagePreview', 'rename.stagePreview', 'rename.stageReview', 'rename.rawRename']) {
     const r = row(id);
     if (r?.status === 'failed') lines.push(`| ${cell(r.label)} | FAILED: ${cell(r.error.split('\n')[0])} |  |  |  | ✗ |`);
   }

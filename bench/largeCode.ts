@@ -408,7 +408,17 @@ async function measure(): Promise<void> {
   // ---- 3. rename: stage + preview beside the raw provider; commit beside applyEdit + save of the raw edit
   let current = RENAME.name;
   const other = (name: string): string => (name === RENAME.name ? `${RENAME.name}Renamed` : RENAME.name);
-  const samples: Record<string, number[]> = { rawRename: [], stagePreview: [], stageOnly: [], previewOnly: [], stageReview: [], commit: [], rawApplySave: [] };
+  const samples: Record<string, number[]> = {
+    rawRename: [],
+    chainStagePreview: [],
+    chainStageOnly: [],
+    stagePreview: [],
+    stageOnly: [],
+    previewOnly: [],
+    stageReview: [],
+    commit: [],
+    rawApplySave: [],
+  };
   const timed = async (f: () => Promise<unknown> | Thenable<unknown>): Promise<number> => {
     const t = performance.now();
     await f();
@@ -439,8 +449,21 @@ async function measure(): Promise<void> {
     console.log(`[bench:large-code] rename ${RENAME.name} (${rename.edits} edits in ${rename.files} files): raw provider, stage + preview`);
     await attempt('stagePreview', () =>
       profiled('rename', async () => {
+        const api = await activatedWorkbench();
         for (let i = 0; i < renameIterations; i++) {
           samples.rawRename.push(await timed(() => rawRenameEdit(other(current))));
+          // The tools' own work: the same two calls through this window's chain, without vscode.lm's round trips.
+          {
+            const r = await offsetOf(RENAME, current);
+            const started = performance.now();
+            ok('rename-symbol (chain)', await api.testHooks.invoke('rename-symbol', { symbol: symbolAt(RENAME, r.at, current), newName: other(current) }));
+            const staged = performance.now();
+            ok('transaction-preview (chain)', await api.testHooks.invoke('transaction-preview', {}));
+            samples.chainStagePreview.push(performance.now() - started);
+            samples.chainStageOnly.push(staged - started);
+            ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
+            await sleep(500);
+          }
           const started = performance.now();
           await stageRename();
           const staged = performance.now();
@@ -494,6 +517,9 @@ async function measure(): Promise<void> {
   }
   const labels: Record<string, string> = {
     rawRename: 'vscode.executeDocumentRenameProvider (raw)',
+    chainStagePreview:
+      "rename-symbol + transaction-preview through the window's ToolRunner.invoke (the whole chain, in the extension host; staged, nothing written)",
+    chainStageOnly: 'of which rename-symbol',
     stagePreview: 'rename-symbol + transaction-preview via vscode.lm (staged, nothing written)',
     stageOnly: 'of which rename-symbol via vscode.lm',
     previewOnly: 'of which transaction-preview via vscode.lm',

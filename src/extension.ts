@@ -42,6 +42,8 @@ export interface AgentWorkbenchApi {
     checksWarming(): boolean;
     /** How much work the last check did. */
     lastCheckStats(): CheckStats | undefined;
+    /** A call through this window's own chain and services (its transactions, review panel, checks) without vscode.lm's round trip: benches time the tools' own work. */
+    invoke(name: string, input: unknown): Promise<string>;
   };
 }
 
@@ -145,6 +147,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       checksWarmed: () => services.checks.warmings(),
       checksWarming: () => services.checks.warming,
       lastCheckStats: () => checker.lastStats(),
+      invoke: async (name, input) => (await runner.invoke(name, input)).text,
     },
   };
 }

@@ -1,4 +1,5 @@
-import { commonPrefix, diffTexts, NO_NEWLINE_MARKER } from '../transactions/diff';
+import { diffTexts, NO_NEWLINE_MARKER } from '../transactions/diff';
+import { commonPrefix } from '../transactions/textReader';
 import type { DiffHunk } from '../transactions/diff';
 import type { OperationalMode } from '../chain/modes';
 import type { Author, ChangedDocument, ChangeKind, RevisionInfo, TransactionState } from '../transactions/types';

@@ -77,11 +77,13 @@ const WORD_BEFORE = /^[\p{ID_Continue}$]$/u;
 const WORD_AFTER = /^[\p{ID_Continue}$\u200c\u200d]$/u;
 
 /**
- * wholeWords(applied, name) from the starts in the text before the edits: a start away from every
- * edit moves by the edits before it; around each edit the applied text is searched again, since an
- * edit changes its neighbours' word bounds. A rename's staged files are not scanned whole again.
+ * wholeWords(applied, name), applied being original with the edits applied, from the starts in
+ * original: a start away from every edit moves by the edits before it; around each edit the
+ * applied text is searched again, since an edit changes its neighbours' word bounds. The applied
+ * text is read only around the edits, from original and the edits' new texts: a rename's staged
+ * texts are built of pieces, and reading one whole would copy it (8 MB for a rename's 160 files).
  */
-export function wholeWordsAfterEdits(applied: string, before: readonly number[], edits: readonly HostTextEdit[], name: string, languageId: string): number[] {
+export function wholeWordsAfterEdits(original: string, before: readonly number[], edits: readonly HostTextEdit[], name: string, languageId: string): number[] {
   if (name.length === 0) return [];
   const sorted = [...edits].sort((a, b) => a.start - b.start);
   // A code point before or after a word may be a surrogate pair: two units of margin each side.
@@ -97,24 +99,63 @@ export function wholeWordsAfterEdits(applied: string, before: readonly number[],
     if (i < sorted.length && near(start, sorted[i])) continue;
     found.add(start + shift);
   }
-  const isWord = (at: number) => wholeWordAt(applied, at, name, languageId);
+  const applied = piecewise(original, sorted);
   shift = 0;
   for (const e of sorted) {
     const from = Math.max(0, e.start + shift - name.length - 2);
-    // Searched in the window alone: indexOf on the whole text would run on to the next occurrence, or the end.
-    const window = applied.slice(from, e.start + shift + e.newText.length + 2 + name.length);
-    for (let k = window.indexOf(name); k !== -1; k = window.indexOf(name, k + 1)) if (isWord(from + k)) found.add(from + k);
+    const to = Math.min(applied.length, e.start + shift + e.newText.length + 2 + name.length);
+    // Searched in the window alone, read with two more units each side for the characters around a hit.
+    const outer = Math.max(0, from - 2);
+    const window = applied.slice(outer, Math.min(applied.length, to + 2));
+    for (let k = window.indexOf(name, from - outer); k !== -1 && outer + k + name.length <= to; k = window.indexOf(name, k + 1)) {
+      if (wholeWordAt(window, k, name, languageId, outer, applied.length)) found.add(outer + k);
+    }
     shift += e.newText.length - e.length;
   }
   return [...found].sort((a, b) => a - b);
 }
 
-/** Whether name at offset is a whole word of text (see wholeWords). */
-function wholeWordAt(text: string, at: number, name: string, languageId: string): boolean {
+/** A text made of original with sorted edits applied, read by slices without joining it. */
+function piecewise(original: string, sorted: readonly HostTextEdit[]): { length: number; slice(from: number, to: number): string } {
+  const pieces: { start: number; text: string; from: number; length: number }[] = [];
+  let at = 0;
+  let cursor = 0;
+  const add = (text: string, from: number, length: number) => {
+    if (length > 0) pieces.push({ start: at, text, from, length });
+    at += length;
+  };
+  for (const e of sorted) {
+    add(original, cursor, e.start - cursor);
+    add(e.newText, 0, e.newText.length);
+    cursor = e.start + e.length;
+  }
+  add(original, cursor, original.length - cursor);
+  return {
+    length: at,
+    slice: (from, to) => {
+      let lo = 0;
+      let hi = pieces.length - 1;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (pieces[mid].start + pieces[mid].length <= from) lo = mid + 1;
+        else hi = mid;
+      }
+      let out = '';
+      for (let k = lo; k < pieces.length && pieces[k].start < to; k++) {
+        const p = pieces[k];
+        out += p.text.slice(p.from + Math.max(0, from - p.start), p.from + Math.min(p.length, to - p.start));
+      }
+      return out;
+    },
+  };
+}
+
+/** Whether name at offset is a whole word of text (see wholeWords); text may be a slice of a longer one, starting at `offset` in it. */
+function wholeWordAt(text: string, at: number, name: string, languageId: string, offset = 0, length = text.length): boolean {
   const before = JS_FAMILY.includes(languageId) ? WORD_BEFORE_JS : WORD_BEFORE;
-  if (at > 0 && before.test(charBefore(text, at))) return false;
+  if (offset + at > 0 && before.test(charBefore(text, at))) return false;
   const end = at + name.length;
-  return !(end < text.length && WORD_AFTER.test(String.fromCodePoint(text.codePointAt(end) as number)));
+  return !(offset + end < length && WORD_AFTER.test(String.fromCodePoint(text.codePointAt(end) as number)));
 }
 
 /** The code point that ends just before offset (a surrogate pair read whole). */
@@ -393,7 +434,12 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
     if (before && (given === undefined || given === before.text)) return before;
     const edited = q.edited?.get(c.path);
     if (before?.starts && given !== undefined && edited?.before === before.text) {
-      return { path: c.path, text: given, languageId: c.languageId, starts: wholeWordsAfterEdits(given, before.starts, edited.edits, q.name, c.languageId) };
+      return {
+        path: c.path,
+        text: given,
+        languageId: c.languageId,
+        starts: wholeWordsAfterEdits(before.text, before.starts, edited.edits, q.name, c.languageId),
+      };
     }
     const text = given ?? (await q.editor.readDocument(path.join(q.workspace.fsPath, c.path)))?.text;
     if (text === undefined) return undefined;

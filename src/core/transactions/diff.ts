@@ -1,4 +1,6 @@
 import { diffArrays } from 'diff';
+import { commonPrefix, commonSuffix, stringReader } from './textReader';
+import type { Reader } from './textReader';
 
 /** One hunk in unified-diff form (roslyn-workbench-mcp's transaction-preview shape). Line numbers follow `diff -u`: a zero count names the line before. */
 export interface DiffHunk {
@@ -266,7 +268,7 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
   };
   walkInGroups(
     original,
-    updated,
+    stringReader(updated),
     {
       // The last contextLines of the shared lines as lines (a hunk's context), the rest as one gap.
       shared: (from, to) => {
@@ -367,10 +369,10 @@ function hunksOf(ops: readonly (Op | Gap)[], lastOld: number, lastNew: number, c
  * the resync search can never reach from a changed line; nor, between changes, a long stretch of
  * lines that agree: a staged rename counts 160 files, some of 28,000 lines edited at both ends.
  */
-export function lineCounts(original: string, updated: string): LineCounts {
+export function lineCounts(original: string, updated: string | Reader): LineCounts {
   if (original === updated) return { addedLines: 0, removedLines: 0, changedLines: 0 };
   const counter = lineCounter();
-  walkInGroups(original, updated, {
+  walkInGroups(original, typeof updated === 'string' ? stringReader(updated) : updated, {
     shared: () => undefined,
     group: (_old, _new, runs) => runs.forEach(([kind, count]) => counter.add(kind, count)),
     rest: (restOld, restNew) => countRest(restOld, restNew, counter.add),
@@ -387,7 +389,7 @@ export function lineCounts(original: string, updated: string): LineCounts {
  */
 function walkInGroups(
   original: string,
-  updated: string,
+  updated: Reader,
   visit: {
     shared(from: number, to: number): void;
     group(oldLines: string[], newLines: string[], runs: readonly Run[]): void;
@@ -400,7 +402,7 @@ function walkInGroups(
   let o = 0;
   let u = 0;
   for (;;) {
-    const p = commonPrefix(original, updated, Math.min(original.length - o, updated.length - u), o, u);
+    const p = updated.prefixWith(original, Math.min(original.length - o, updated.length - u), o, u);
     if (o + p === original.length && u + p === updated.length) return visit.shared(o, original.length);
     // The line holding the difference (o is a line start; lastIndexOf would read a negative start as 0).
     const startO = p === 0 ? o : original.lastIndexOf('\n', o + p - 1) + 1;
@@ -424,7 +426,7 @@ function walkInGroups(
  */
 function walkGroup(
   original: string,
-  updated: string,
+  updated: Reader,
   o: number,
   u: number,
   margin: number,
@@ -447,10 +449,10 @@ function walkGroup(
  * MARGIN_LINES agreeing lines there ends the group MARGIN_LINES into it. Undefined: no such run
  * before the texts end (or they do not get in step again).
  */
-function changesEnd(original: string, updated: string, o: number, u: number, margin: number): [number, number] | undefined {
+function changesEnd(original: string, updated: Reader, o: number, u: number, margin: number): [number, number] | undefined {
   for (;;) {
     const nextO = original.indexOf('\n', o) + 1;
-    const nextU = updated.indexOf('\n', u) + 1;
+    const nextU = updated.lineEnd(u) + 1;
     if (nextO === 0 || nextU === 0) return undefined;
     // Compared only as far as `margin` lines first: the rest of a long stretch both share is compared once, by walkInGroups.
     let marginEnd = nextO;
@@ -461,9 +463,9 @@ function changesEnd(original: string, updated: string, o: number, u: number, mar
       marginEnd = nl + 1;
     }
     const limit = Math.min(marginEnd - nextO, updated.length - nextU);
-    let run = commonPrefix(original, updated, limit, nextO, nextU);
+    let run = updated.prefixWith(original, limit, nextO, nextU);
     if (run === limit && found === margin && limit === marginEnd - nextO) return [marginEnd, nextU + limit];
-    if (run === limit) run = commonPrefix(original, updated, Math.min(original.length - nextO, updated.length - nextU), nextO, nextU);
+    if (run === limit) run = updated.prefixWith(original, Math.min(original.length - nextO, updated.length - nextU), nextO, nextU);
     let cut = nextO;
     let lines = 0;
     while (lines < margin && cut < nextO + run) {
@@ -496,25 +498,6 @@ function countRest(original: string, updated: string, add: (kind: Op['kind'], co
   // The tail left off is walked in step only when the walk ends in step having read nothing past it; else the whole rest is walked.
   const inStep = tail === 0 || (runs[runs.length - 1]?.[0] === ' ' && !reach.lost && reach.old < oldLines.length && reach.new < newLines.length);
   for (const [kind, count] of inStep ? runs : runsOf(splitLinesKeepEnds(original.slice(start)), splitLinesKeepEnds(updated.slice(start)))) add(kind, count);
-}
-
-/** Characters compared at once while looking for the first difference (a slice comparison is a memory compare; a loop of charCodeAt was most of a rename's line counts). */
-const CHUNK = 2048;
-
-/** The length of the longest common prefix of a from offset i and b from offset j, at most max. */
-export function commonPrefix(a: string, b: string, max: number, i = 0, j = 0): number {
-  let p = 0;
-  while (p + CHUNK <= max && a.slice(i + p, i + p + CHUNK) === b.slice(j + p, j + p + CHUNK)) p += CHUNK;
-  while (p < max && a.charCodeAt(i + p) === b.charCodeAt(j + p)) p++;
-  return p;
-}
-
-/** The length of the longest common suffix of a and b, at most max. */
-export function commonSuffix(a: string, b: string, max: number): number {
-  let s = 0;
-  while (s + CHUNK <= max && a.slice(a.length - s - CHUNK, a.length - s) === b.slice(b.length - s - CHUNK, b.length - s)) s += CHUNK;
-  while (s < max && a.charCodeAt(a.length - 1 - s) === b.charCodeAt(b.length - 1 - s)) s++;
-  return s;
 }
 
 /** More lines than a resync search looks ahead (RESYNC_SEARCH skipped, RESYNC_LINES compared). */

@@ -1,4 +1,5 @@
 import { lineCounts } from './diff';
+import { segmentReader } from './textReader';
 import type { LineCounts } from './diff';
 import { callTool, resolveExternally, revise, ToolError } from '../chain/envelope';
 import type { CommittedFile, EditorPort } from '../documents/editorPort';
@@ -176,7 +177,8 @@ export class TransactionManager {
   counts(d: StagedDocument): LineCounts {
     let c = this.countsCache.get(d);
     if (!c) {
-      c = lineCounts(d.origin && !d.origin.binary ? d.origin.text : '', d.path === null ? '' : d.text);
+      const base = d.origin && !d.origin.binary ? d.origin.text : ''; // the staged text is read through its segments: joining them copies it
+      c = lineCounts(base, d.path === null ? '' : d.origin?.binary ? d.text : segmentReader(base, d.segments));
       this.countsCache.set(d, c);
     }
     return c;

@@ -3,7 +3,8 @@
  * it removes as [-…-] and adds as {+…+}; long lines cut around their changes.
  */
 import { diffArrays } from 'diff';
-import { commonPrefix, commonSuffix, hunkHeader, NO_NEWLINE_MARKER } from './diff';
+import { hunkHeader, NO_NEWLINE_MARKER } from './diff';
+import { commonPrefix, commonSuffix } from './textReader';
 import type { DiffHunk } from './diff';
 import { cutAround, splitsPair } from '../util/wording';
 

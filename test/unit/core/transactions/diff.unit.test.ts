@@ -4,6 +4,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diffTexts, diffTextsWhole, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
+import { segmentReader } from '../../../../src/core/transactions/textReader';
+import { applyOffsetEdits, replaceSegments } from '../../../../src/core/transactions/segments';
+import type { Segment } from '../../../../src/core/transactions/segments';
 import type { DiffHunk } from '../../../../src/core/transactions/diff';
 import { hunkWordText, WORD_CONTEXT_CHARS } from '../../../../src/core/transactions/wordDiff';
 
@@ -257,6 +260,46 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
       assert.deepEqual(lineCounts(original, updated), counts, `round ${round}: lines ${at.join(', ')}`);
       assert.deepEqual(diffTexts(original, updated, 3), whole, `round ${round}: lines ${at.join(', ')}`);
     }
+  });
+
+  it('counts a staged text read through its segments as the joined text, and reads it as the string reads (random rounds of edits)', () => {
+    const random = seeded(3);
+    const dir = path.join('node_modules', 'rxjs', 'src', 'internal', 'operators');
+    const texts = fs
+      .readdirSync(dir)
+      .slice(0, 40)
+      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const pieces = ['subscriber', 'x', '\n', '\r\n', '}\n', '', 'sink'];
+    let compared = 0;
+    for (const original of [...texts, texts.join(''), '', 'one line, no break']) {
+      for (let k = 0; k < 6; k++) {
+        let text = original;
+        let segments: readonly Segment[] = original === '' ? [] : [{ start: 0, end: original.length }];
+        // One to three revisions, each edits of the staged text applied as StateBuilder applies them.
+        for (let r = 0, n = 1 + random(3); r < n; r++) {
+          const edits: { start: number; end: number; newText: string }[] = [];
+          for (let at = random(50); at <= text.length; at += 1 + random(Math.max(2, text.length >> 2))) {
+            const end = Math.min(text.length, at + random(12));
+            edits.push({ start: at, end, newText: Array.from({ length: random(3) }, () => pieces[random(pieces.length)]).join('') });
+            at = end;
+          }
+          for (let i = edits.length - 1; i >= 0; i--) segments = replaceSegments(segments, edits[i].start, edits[i].end, edits[i].newText);
+          text = applyOffsetEdits(text, edits);
+        }
+        const reader = segmentReader(original, segments);
+        assert.equal(reader.length, text.length);
+        assert.equal(reader.slice(0), text);
+        for (let probe = 0; probe < 5; probe++) {
+          const a = random(text.length + 1);
+          const b = a + random(200);
+          assert.equal(reader.slice(a, b), text.slice(a, b));
+          assert.equal(reader.lineEnd(a), text.indexOf('\n', a));
+        }
+        assert.deepEqual(lineCounts(original, reader), lineCounts(original, text), `text ${compared}`);
+        compared++;
+      }
+    }
+    assert.ok(compared > 250, `${compared} texts`);
   });
 
   it('counts a change at either edge of the blocks the shared head and tail are compared in', () => {
