@@ -133,9 +133,9 @@ async function measure(): Promise<void> {
   if (!out || !codeBase) throw new Error('AW_BENCH_OUT and AW_LARGE_CODE are set by bench/run.mjs');
   const only = (process.env.AW_LARGE_CODE_ONLY ?? '').split(',').filter(Boolean);
   const part = (name: string): boolean => only.length === 0 || only.includes(name);
-  const iterations = Number(process.env.AW_BENCH_LARGE_ITERATIONS ?? 20);
+  const iterations = Number(process.env.AW_BENCH_LARGE_ITERATIONS ?? 60);
   const warmup = Number(process.env.AW_BENCH_LARGE_WARMUP ?? 3);
-  const renameIterations = Number(process.env.AW_BENCH_RENAME_ITERATIONS ?? 4);
+  const renameIterations = Number(process.env.AW_BENCH_RENAME_ITERATIONS ?? 10);
   const commitIterations = Number(process.env.AW_BENCH_COMMIT_ITERATIONS ?? 2);
   const folder = vscode.workspace.workspaceFolders?.[0];
   if (!folder) throw new Error('the bench needs the code base open');

@@ -23,7 +23,8 @@
 // $AW_BENCH_RENAME_ITERATIONS (stage + preview against the raw provider, default 6) and
 // $AW_BENCH_COMMIT_ITERATIONS (commits against raw applyEdit + save, default the rename iterations).
 // Real code: --only realcode runs that part alone; $AW_REALCODE_BASES (comma-separated names) picks code bases.
-// The large code base (bench/largeCode.mjs): --only large-code runs that part alone; $AW_LARGE_CODE_ONLY picks its parts.
+// The large code base (bench/largeCode.mjs): --only large-code runs that part alone; $AW_LARGE_CODE_ONLY picks its parts;
+// there $AW_BENCH_LARGE_ITERATIONS defaults to 60 and $AW_BENCH_RENAME_ITERATIONS to 10.
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
