@@ -1,5 +1,5 @@
 import { diffArrays } from 'diff';
-import { commonPrefix, commonSuffix, stringReader } from './textReader';
+import { commonPrefix, commonSuffix, lineBreaks, linesOf, stringReader } from './textReader';
 import type { Reader } from './textReader';
 
 /** One hunk in unified-diff form (roslyn-workbench-mcp's transaction-preview shape). Line numbers follow `diff -u`: a zero count names the line before. */
@@ -256,8 +256,11 @@ export interface TextDiff extends LineCounts {
  * Long texts are walked a group of changes at a time, as lineCounts counts them: a stretch of lines
  * both share between groups is not split (a rename's review diffs 160 files, some of 28,000 lines).
  */
-export function diffTexts(original: string, updated: string, contextLines = 3): TextDiff {
-  if (contextLines > PIECEWISE_CONTEXT_MAX || original.length + updated.length < PIECEWISE_MIN_CHARS) return diffTextsWhole(original, updated, contextLines);
+export function diffTexts(original: string, updated: string | Reader, contextLines = 3): TextDiff {
+  if (contextLines > PIECEWISE_CONTEXT_MAX || original.length + updated.length < PIECEWISE_MIN_CHARS) {
+    return diffTextsWhole(original, typeof updated === 'string' ? updated : updated.slice(0), contextLines);
+  }
+  const reader = typeof updated === 'string' ? stringReader(updated) : updated;
   const ops: (Op | Gap)[] = [];
   let oldLine = 0;
   let newLine = 0;
@@ -268,20 +271,25 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
   };
   walkInGroups(
     original,
-    stringReader(updated),
+    reader,
     {
       // The last contextLines of the shared lines as lines (a hunk's context), the rest as one gap.
       shared: (from, to) => {
-        const starts: number[] = [];
-        for (let at = from; at < to; at = original.indexOf('\n', at) + 1 || to) starts.push(at);
-        const shown = Math.min(contextLines, starts.length);
-        if (starts.length > shown) ops.push({ kind: '~', count: starts.length - shown });
-        for (let i = starts.length - shown; i < starts.length; i++) {
-          const line = original.slice(starts[i], i + 1 < starts.length ? starts[i + 1] : to);
+        // Counted, and only the last contextLines line starts kept: a stretch can be most of a 28,000-line file.
+        const last: number[] = [];
+        let count = 0;
+        for (let at = from; at < to; at = original.indexOf('\n', at) + 1 || to) {
+          if (contextLines > 0) last[count % contextLines] = at;
+          count++;
+        }
+        const shown = Math.min(contextLines, count);
+        if (count > shown) ops.push({ kind: '~', count: count - shown });
+        for (let i = count - shown; i < count; i++) {
+          const line = original.slice(last[i % contextLines], i + 1 < count ? last[(i + 1) % contextLines] : to);
           ops.push({ kind: ' ', oldIndex: oldLine + i, newIndex: newLine + i, line });
         }
-        oldLine += starts.length;
-        newLine += starts.length;
+        oldLine += count;
+        newLine += count;
       },
       group: walked,
       rest: (restOld, restNew) => {
@@ -294,7 +302,16 @@ export function diffTexts(original: string, updated: string, contextLines = 3): 
     Math.max(NEAR_MARGIN_LINES, contextLines),
     contextLines,
   );
-  return hunksOf(ops, lineTotal(original) - 1, lineTotal(updated) - 1, contextLines);
+  const originalBreaks = lineBreaks(original);
+  return hunksOf(
+    ops,
+    linesOf(original, originalBreaks) - 1,
+    linesOf(
+      reader,
+      reader.lineBreaks(() => originalBreaks),
+    ) - 1,
+    contextLines,
+  );
 }
 
 /** Texts shorter than this (both together, in characters) are walked whole. */
@@ -304,14 +321,6 @@ const PIECEWISE_CONTEXT_MAX = 100;
 
 /** Kept lines of a diff that no hunk shows, counted only. */
 type Gap = { kind: '~'; count: number };
-
-/** Lines in a text as splitLinesKeepEnds counts them. */
-function lineTotal(text: string): number {
-  if (text === '') return 0;
-  let n = 0;
-  for (let at = text.indexOf('\n'); at !== -1; at = text.indexOf('\n', at + 1)) n++;
-  return text.endsWith('\n') ? n : n + 1;
-}
 
 /** diffTexts with both texts walked whole: what the walk by groups is tested against. */
 export function diffTextsWhole(original: string, updated: string, contextLines = 3): TextDiff {

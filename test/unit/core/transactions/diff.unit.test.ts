@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diffTexts, diffTextsWhole, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
-import { segmentReader } from '../../../../src/core/transactions/textReader';
+import { lineBreaks, segmentReader } from '../../../../src/core/transactions/textReader';
 import { applyOffsetEdits, replaceSegments } from '../../../../src/core/transactions/segments';
 import type { Segment } from '../../../../src/core/transactions/segments';
 import type { DiffHunk } from '../../../../src/core/transactions/diff';
@@ -262,16 +262,15 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     }
   });
 
-  it('counts a staged text read through its segments as the joined text, and reads it as the string reads (random rounds of edits)', () => {
+  it('counts and diffs a staged text read through its segments as the joined text, and reads it as the string reads (random rounds of edits)', () => {
     const random = seeded(3);
     const dir = path.join('node_modules', 'rxjs', 'src', 'internal', 'operators');
-    const texts = fs
-      .readdirSync(dir)
-      .slice(0, 40)
-      .map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const all = fs.readdirSync(dir).map((f) => fs.readFileSync(path.join(dir, f), 'utf8'));
+    const texts = all.slice(0, 40);
     const pieces = ['subscriber', 'x', '\n', '\r\n', '}\n', '', 'sink'];
     let compared = 0;
-    for (const original of [...texts, texts.join(''), '', 'one line, no break']) {
+    // Texts over 64 KB are diffed a group of changes at a time, the others whole.
+    for (const original of [...texts, texts.join(''), all.join(''), all.join('').replace(/\n/g, '\r\n'), '', 'one line, no break']) {
       for (let k = 0; k < 6; k++) {
         let text = original;
         let segments: readonly Segment[] = original === '' ? [] : [{ start: 0, end: original.length }];
@@ -289,6 +288,10 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
         const reader = segmentReader(original, segments);
         assert.equal(reader.length, text.length);
         assert.equal(reader.slice(0), text);
+        assert.equal(
+          reader.lineBreaks(() => lineBreaks(original)),
+          lineBreaks(text),
+        );
         for (let probe = 0; probe < 5; probe++) {
           const a = random(text.length + 1);
           const b = a + random(200);
@@ -296,6 +299,7 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
           assert.equal(reader.lineEnd(a), text.indexOf('\n', a));
         }
         assert.deepEqual(lineCounts(original, reader), lineCounts(original, text), `text ${compared}`);
+        assert.deepEqual(diffTexts(original, reader, 3), diffTexts(original, text, 3), `text ${compared}: hunks`);
         compared++;
       }
     }
