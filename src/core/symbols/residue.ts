@@ -21,6 +21,8 @@ import type { Workspace } from '../documents/workspaces';
 import { mapConcurrently } from '../util/concurrency';
 import { cutAround } from '../util/wording';
 import { regexBodyEnd } from './access';
+import { segmentReader } from '../transactions/textReader';
+import type { Segment } from '../transactions/segments';
 
 /** comment: in a comment; doc: in a doc comment or docstring; string: in string, template or regular expression text; access: `x.name` in code; other: anywhere else. */
 export type ResidueKind = 'comment' | 'doc' | 'string' | 'access' | 'other';
@@ -99,7 +101,13 @@ export function wholeWordsAfterEdits(original: string, before: readonly number[]
     if (i < sorted.length && near(start, sorted[i])) continue;
     found.add(start + shift);
   }
-  const applied = piecewise(original, sorted);
+  const pieces: Segment[] = [];
+  let cursor = 0;
+  for (const e of sorted) {
+    pieces.push({ start: cursor, end: e.start }, { text: e.newText });
+    cursor = e.start + e.length;
+  }
+  const applied = segmentReader(original, [...pieces, { start: cursor, end: original.length }]);
   shift = 0;
   for (const e of sorted) {
     const from = Math.max(0, e.start + shift - name.length - 2);
@@ -113,41 +121,6 @@ export function wholeWordsAfterEdits(original: string, before: readonly number[]
     shift += e.newText.length - e.length;
   }
   return [...found].sort((a, b) => a - b);
-}
-
-/** A text made of original with sorted edits applied, read by slices without joining it. */
-function piecewise(original: string, sorted: readonly HostTextEdit[]): { length: number; slice(from: number, to: number): string } {
-  const pieces: { start: number; text: string; from: number; length: number }[] = [];
-  let at = 0;
-  let cursor = 0;
-  const add = (text: string, from: number, length: number) => {
-    if (length > 0) pieces.push({ start: at, text, from, length });
-    at += length;
-  };
-  for (const e of sorted) {
-    add(original, cursor, e.start - cursor);
-    add(e.newText, 0, e.newText.length);
-    cursor = e.start + e.length;
-  }
-  add(original, cursor, original.length - cursor);
-  return {
-    length: at,
-    slice: (from, to) => {
-      let lo = 0;
-      let hi = pieces.length - 1;
-      while (lo < hi) {
-        const mid = (lo + hi) >> 1;
-        if (pieces[mid].start + pieces[mid].length <= from) lo = mid + 1;
-        else hi = mid;
-      }
-      let out = '';
-      for (let k = lo; k < pieces.length && pieces[k].start < to; k++) {
-        const p = pieces[k];
-        out += p.text.slice(p.from + Math.max(0, from - p.start), p.from + Math.min(p.length, to - p.start));
-      }
-      return out;
-    },
-  };
 }
 
 /** Whether name at offset is a whole word of text (see wholeWords); text may be a slice of a longer one, starting at `offset` in it. */

@@ -85,13 +85,15 @@ export function segmentReader(original: string, segments: readonly Segment[]): R
       }
       return -1;
     },
-    prefixWith: (original2, max, o, u) => {
+    prefixWith: (other, max, o, u) => {
       let p = 0;
       for (let k = pieceAt(u); p < max && k < pieces.length; k++) {
         const piece = pieces[k];
         const offset = from(k) + (u + p - piece.at);
         const room = Math.min(max - p, piece.length - (u + p - piece.at));
-        const q = piece.base !== undefined && original2 === original && offset === o + p ? room : commonPrefix(original2, piece.text, room, o + p, offset);
+        // Compared against the pieces' own base at the same place: equal, read or not.
+        const same = piece.base !== undefined && other === original && offset === o + p;
+        const q = same ? room : commonPrefix(other, piece.text, room, o + p, offset);
         p += q;
         if (q < room) break;
       }
