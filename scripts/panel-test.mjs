@@ -809,6 +809,8 @@ try {
     ]);
     // The transaction is written to the extension's storage once its changes pause for a second; give that write a moment.
     await sleep(1500);
+    // The new window's extension host listens on the bridge's port: this one stops listening first, however long it lives on.
+    assert.equal(await bridge('/release'), true);
     await page.reload();
     await page.locator('.monaco-workbench').waitFor({ timeout: 120_000 });
     await waitFor('the bridge again', async () => (await bridge('/ping')).ok, 120_000);

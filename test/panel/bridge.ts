@@ -19,9 +19,12 @@ export function run(): Promise<void> {
       req.on('end', () => {
         void handle(req.url ?? '', body).then(
           (answer) => {
-            res.writeHead(200, { 'content-type': 'application/json' });
+            // A released bridge's connection is not kept for the driver's next request, which is for the next host.
+            res.writeHead(200, { 'content-type': 'application/json', ...(req.url === '/release' ? { connection: 'close' } : {}) });
             res.end(JSON.stringify(answer ?? null));
             if (req.url === '/exit') server.close(() => resolve());
+            // Before the driver reloads the window: the next extension host listens on this port while this one may live on.
+            if (req.url === '/release') server.close();
           },
           (error: unknown) => {
             res.writeHead(500, { 'content-type': 'text/plain' });
@@ -30,9 +33,9 @@ export function run(): Promise<void> {
         );
       });
     });
-    // After a window reload the extension host before may still hold the port: while it shuts down, or, when the page
-    // went without saying goodbye, until the server's reconnection grace time ends (panel-test.mjs sets 5 s). Listen
-    // again until it lets go, for as long as the driver waits for the bridge.
+    // After a window reload the extension host before may still hold the port if the driver could not release it
+    // (/release): while it shuts down, or until the server's reconnection grace time ends (panel-test.mjs sets 5 s),
+    // and in CI sometimes for over 110 s. Listen again until it lets go, for as long as the driver waits for the bridge.
     const started = Date.now();
     server.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EADDRINUSE' && Date.now() - started < 110_000) setTimeout(() => server.listen(port, '127.0.0.1'), 250);
@@ -67,6 +70,7 @@ async function handle(url: string, body: string): Promise<unknown> {
     case '/editors':
       return vscode.window.visibleTextEditors.map((e) => ({ uri: e.document.uri.toString(), text: e.document.getText() }));
     case '/exit':
+    case '/release':
       return true;
     default:
       throw new Error(`unknown bridge route ${url}`);
