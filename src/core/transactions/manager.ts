@@ -1,5 +1,4 @@
 import { lineCounts } from './diff';
-import { segmentReader } from './textReader';
 import type { LineCounts } from './diff';
 import { callTool, resolveExternally, revise, ToolError } from '../chain/envelope';
 import type { CommittedFile, EditorPort } from '../documents/editorPort';
@@ -26,7 +25,7 @@ import type {
   TransactionState,
 } from './types';
 import type { CommitFile, CommitPlan, DocumentBase } from './plan';
-import { Transaction, changeKindOf, stagedPath } from './transaction';
+import { Transaction, changeKindOf, stagedComparison, stagedPath } from './transaction';
 import { sha256 } from './segments';
 import { planCommit } from './planner';
 import { StateBuilder } from './stateBuilder';
@@ -177,8 +176,8 @@ export class TransactionManager {
   counts(d: StagedDocument): LineCounts {
     let c = this.countsCache.get(d);
     if (!c) {
-      const base = d.origin && !d.origin.binary ? d.origin.text : ''; // the staged text is read through its segments: joining them copies it
-      c = lineCounts(base, d.path === null ? '' : d.origin?.binary ? d.text : segmentReader(base, d.segments));
+      const { original, updated } = stagedComparison(d);
+      c = lineCounts(original, updated);
       this.countsCache.set(d, c);
     }
     return c;

@@ -1,5 +1,7 @@
 /** One transaction: its revisions, each a whole staged state, and which one is current. */
 import { randomUUID } from 'node:crypto';
+import { segmentReader } from './textReader';
+import type { Reader } from './textReader';
 import type { ChangeKind, RenameNames, Revision, StagedDocument, StagedState } from './types';
 
 export class Transaction {
@@ -43,4 +45,10 @@ export function changeKindOf(d: StagedDocument): ChangeKind {
   if (d.path === null) return 'Deleted';
   if (d.path !== d.origin.path) return 'Renamed';
   return 'Modified';
+}
+
+/** A changed document's text before the transaction and its staged text, read through its segments (joining them copies it). */
+export function stagedComparison(d: StagedDocument): { original: string; updated: string | Reader } {
+  const original = d.origin && !d.origin.binary ? d.origin.text : '';
+  return { original, updated: d.path === null ? '' : d.origin?.binary ? d.text : segmentReader(original, d.segments) };
 }

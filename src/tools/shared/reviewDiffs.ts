@@ -3,14 +3,13 @@ import { diffTexts, hunkText } from '../../core/transactions/diff';
 import type { DiffHunk, LineCounts, TextDiff } from '../../core/transactions/diff';
 import { hunkWordText } from '../../core/transactions/wordDiff';
 import { renameRows } from '../../core/transactions/renameRows';
-import { segmentReader } from '../../core/transactions/textReader';
 import type { RenameRow } from '../../core/transactions/renameRows';
 import { utf8Bytes } from '../../core/chain/bounding';
 import { collectionOutput } from '../../core/chain/schemas';
 import type { JsonSchema } from '../../core/chain/schemas';
 import type { ChangedDocument, StagedDocument } from '../../core/transactions/types';
 import { countOf } from '../../core/util/wording';
-import { changeKindOf, stagedPath } from '../../core/transactions/transaction';
+import { changeKindOf, stagedComparison, stagedPath } from '../../core/transactions/transaction';
 import type { Collection } from './common';
 
 /**
@@ -66,9 +65,7 @@ export const NOTE_RESERVE_BYTES = 512;
 
 /** The diff (hunks and line counts) from a document's content before the transaction to its staged content. */
 export function stagedDiff(staged: StagedDocument, contextLines: number): TextDiff {
-  const original = staged.origin && !staged.origin.binary ? staged.origin.text : '';
-  // Read through its segments, as TransactionManager.counts reads it: joining them copies the text.
-  const updated = staged.path === null ? '' : staged.origin?.binary ? staged.text : segmentReader(original, staged.segments);
+  const { original, updated } = stagedComparison(staged);
   return diffTexts(original, updated, contextLines);
 }
 
