@@ -105,6 +105,12 @@ export function stagedChecker(
     return { unavailable: `The checker's worker (${workerPath}) is missing from the extension.`, dispose: () => undefined, lastStats: () => undefined };
   }
   const editor = new EditorTypeScript();
+  // Read on every agent question (a proof of readiness may start the warming): kept until the setting changes.
+  let ahead: boolean | undefined;
+  const aheadWatch = vscode.workspace.onDidChangeConfiguration((e) => {
+    if (e.affectsConfiguration('agentWorkbench.check.computeAhead')) ahead = undefined;
+  });
+  const computesAhead = (): boolean => (ahead ??= settingValue<boolean>('check.computeAhead') !== false);
   let last: CheckStats | undefined;
   let client: { typescriptPath: string; client: CheckerClient } | undefined;
   /** The checker runs the editor's TypeScript; another one than VS Code's only in a trusted workspace (it runs code from disk). */
@@ -150,13 +156,11 @@ export function stagedChecker(
     lastStats: () => last,
     dispose: () => {
       editor.dispose();
+      aheadWatch.dispose();
       void client?.client.dispose();
     },
   };
 }
-
-/** Whether the person lets the check's current side be computed ahead (a user-only setting). */
-const computesAhead = (): boolean => settingValue<boolean>('check.computeAhead') !== false;
 
 /** The staged documents that exist as text (not deleted): the ones the editor's TypeScript is asked on. */
 const stagedPaths = (staged: Record<string, string | null>): string[] => Object.keys(staged).filter((p) => staged[p] !== null);

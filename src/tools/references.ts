@@ -16,143 +16,16 @@ import { cutAround } from '../core/util/wording';
 import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
 import { accessReader, MEMBER_KINDS } from '../core/symbols/access';
 import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
-import type { Collection } from './shared/common';
 import { findResidue, residueSchema } from '../core/symbols/residue';
 import type { Residue } from '../core/symbols/residue';
+import { encodeLine, lineReferences } from './shared/referenceRows';
+import type { ReferenceAccess, ReferenceDocument, ReferenceLine, ReferencesData, ReferencesSymbol } from './shared/referenceRows';
+
+export * from './shared/referenceRows';
 
 const CATEGORY = 'Code discovery and navigation' as const;
 
 // ---------------------------------------------------------------- find-references
-
-/**
- * The references on one line of a document, compact because an answer holds hundreds of them:
- * the line's text and container are said once for all its references, and each reference is
- * only its offset (no column: line text and offset say where; the length is the symbol name's),
- * listed once, under its access: `decl`, else `import`, else `write`, else `at`. An import or
- * re-export line gives no text: it says only that the document imports the symbol, and its text
- * cost more than the rest of a reference on real code.
- */
-export interface ReferenceLine {
-  line: number;
-  /** The trimmed line text; a long line is cut to LINE_TEXT_MAX characters around its first reference, "…" marking each cut. "" on import lines. */
-  text?: string;
-  /** Zero-based UTF-16 document offsets of the references that read the symbol or that the language service did not classify. */
-  at?: number[];
-  /**
-   * Containing symbol, as a dotted name path, leaving out symbols declared on the line itself (the text shows them).
-   * A line whose references have different containers appears once per container.
-   */
-  in?: string;
-  /** Offsets of references that write the symbol (document highlights read against the syntax: core/symbols/access.ts), declarations left out. */
-  write?: number[];
-  /** Offsets of declarations. */
-  decl?: number[];
-  /** Offsets of references in an import or re-export statement (the line's text is left out). */
-  import?: number[];
-  /** Lengths of the line's references in position order (at, write and decl together), when one differs from the symbol name's. */
-  len?: number[];
-  /** Staged view: offsets of references whose text staged edits changed (the span covers what replaced it). */
-  edited?: number[];
-}
-
-/** Access of a reference, as its line lists it. */
-export type ReferenceAccess = 'at' | 'write' | 'decl' | 'import';
-
-/** The offsets of every reference on a line, in position order. */
-export const lineReferences = (l: ReferenceLine): number[] =>
-  [...(l.at ?? []), ...(l.write ?? []), ...(l.decl ?? []), ...(l.import ?? [])].sort((a, b) => a - b);
-
-/** What a row says beside its text, container and plain offsets: the other accesses, lengths and staged marks. */
-export type ReferenceExtra = Pick<ReferenceLine, 'write' | 'decl' | 'len' | 'edited'>;
-
-/** A row's positions, in order: what the definitions name them and what each holds. */
-export const REFERENCE_ROW = ['line', 'offsets', 'text', 'container', 'more'] as const;
-
-/**
- * A ReferenceLine as the answer gives it, a row without keys (keys were 30% of an answer on real
- * code, and a reference cost more than a grep line), each position always meaning one thing:
- * `[line, offsets, text, container, more]`. offsets are `at` (an array, empty when all references
- * are other accesses), on an import line its `import`s; text is null when the row before in the
- * document has the same, "" on an import line (its text is not given: an import row was 32 bytes
- * with its offsets under more.import, 12 without); container is null when the row before says it, "" for none
- * after one; more holds the other fields. Trailing nulls are cut, so a row is 2 to 5 long.
- */
-export type ReferenceRow = [line: number, offsets: number[], text?: string | null, container?: string | null, more?: ReferenceExtra | null];
-
-/** A document and its references by line. Its documentId is "<folderId>:<path>", folderId the answer's unless given here. */
-export interface ReferenceDocument {
-  path: string;
-  folderId?: string;
-  lines: ReferenceRow[];
-  /** Staged view: the transaction deletes the document, or its buffer changed after staging (lines are the buffer's). */
-  staged?: 'deleted' | 'unmapped';
-}
-
-/** The symbol, without the snapshot (the answer's own). */
-export type ReferencesSymbol = Omit<SymbolOutput, 'snapshot'>;
-
-export interface ReferencesData {
-  symbol: ReferencesSymbol;
-  /** The folder of the documents (unless a document names its own): documentId = "<folderId>:<path>". */
-  folderId: string;
-  /**
-   * Documents in path order, lines and offsets in position order. A collection, so output bounding
-   * drops whole documents from the end (setting hasMore) instead of failing; totalCount counts
-   * every document with a reference.
-   */
-  documents: Collection<ReferenceDocument>;
-  /** References found, before referencesLimit and output bounding. */
-  totalReferences: number;
-  /** False when the language service may still have been loading the project (see note). */
-  complete: boolean;
-  /** References in documents outside the open folders (library files), left out. */
-  outsideWorkspace?: number;
-  /** Asked for: the name's whole-word occurrences in the symbol's folder that are no reference (core/symbols/residue.ts). */
-  residue?: Residue;
-  note?: string;
-}
-
-/**
- * Each entry's text and container as the answer means them: an entry without text has the text of
- * the entry before (an import entry has none), one without in the container of the entry before.
- */
-export function readLines(doc: Pick<ReferenceDocument, 'lines'>): { text?: string; in?: string }[] {
-  let text: string | undefined;
-  let container: string | undefined;
-  return decodeLines(doc).map((l) => {
-    text = l.import ? undefined : (l.text ?? text);
-    if (l.in !== undefined) container = l.in === '' ? undefined : l.in;
-    return { ...(text !== undefined ? { text } : {}), ...(container !== undefined ? { in: container } : {}) };
-  });
-}
-
-/** How many references an answer lists. */
-export const referencesListed = (data: Pick<ReferencesData, 'documents'>): number =>
-  data.documents.items.reduce((n, d) => n + decodeLines(d).reduce((m, l) => m + lineReferences(l).length, 0), 0);
-
-/** A line as its row: see ReferenceRow. An import line (text "") gives its import references as its offsets. */
-export function encodeLine(l: ReferenceLine): ReferenceRow {
-  const importLine = l.import !== undefined || l.text === '';
-  const extra: ReferenceExtra = {};
-  for (const k of ['decl', 'write', 'len', 'edited'] as const) if (l[k] !== undefined) extra[k] = l[k];
-  const offsets = importLine ? (l.import ?? []) : (l.at ?? []);
-  const row: ReferenceRow = [l.line, offsets, importLine ? '' : (l.text ?? null), l.in ?? null, Object.keys(extra).length > 0 ? extra : null];
-  while (row.length > 2 && row[row.length - 1] === null) row.pop();
-  return row;
-}
-
-/** A document's rows read back as lines, as the tool built them (text and in left out where the rows leave them out; an import line's offsets as import). */
-export function decodeLines(doc: Pick<ReferenceDocument, 'lines'>): ReferenceLine[] {
-  return doc.lines.map(([line, offsets, text, container, extra]) => {
-    const l: ReferenceLine = { line };
-    if (typeof text === 'string' && text !== '') l.text = text;
-    if (text === '') l.import = offsets;
-    else if (offsets.length > 0) l.at = offsets;
-    if (typeof container === 'string') l.in = container;
-    if (extra) Object.assign(l, extra);
-    return l;
-  });
-}
 
 const LINE_TEXT_MAX = 100;
 /** Characters kept before a long line's first reference when it is cut. */
@@ -281,12 +154,13 @@ export const findReferences = defineTool({
     else await requireLocationProvider(ctx, r.document, 'references', 'references', r.symbol.selectionRange.start);
     const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const all = dedupeTargets(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
-    const documentCount = new Set(all.map((t) => t.absPath)).size;
+    const grouped = byPath(all);
+    const documentCount = grouped.size;
     // The page's references: the list continues after the last reference of the last document the agent received.
     const folder = r.document.workspace;
     const start = ctx.pageStart('documents', all, {
-      digest: listDigest(all.map((t) => [t.absPath, t.range.start, t.range.end])),
-      paths: [...new Set(all.filter((t) => isInside(folder.fsPath, t.absPath)).map((t) => toPosix(path.relative(folder.fsPath, t.absPath))))],
+      digest: listDigest([...grouped].map(([absPath, targets]) => [absPath, ...targets.flatMap((t) => [t.range.start, t.range.end])])),
+      paths: [...grouped.keys()].filter((p) => isInside(folder.fsPath, p)).map((p) => toPosix(path.relative(folder.fsPath, p))),
       consumed: (received) => covered(received.length),
     });
     const n = input.referencesLimit ?? 50;
@@ -298,8 +172,7 @@ export const findReferences = defineTool({
     const nameLength = declared.end - declared.start;
     const member = MEMBER_KINDS.has(r.symbol.kind);
     const folderId = r.document.workspace.shortId;
-    const byFile = new Map<string, HostTarget[]>();
-    for (const t of all.slice(start)) byFile.set(t.absPath, [...(byFile.get(t.absPath) ?? []), t]);
+    const byFile = byPath(all.slice(start));
     // The first n references, document by document.
     const plan: { absPath: string; targets: HostTarget[] }[] = [];
     let left = n;
@@ -317,7 +190,9 @@ export const findReferences = defineTool({
       }
       const [roots, writes] = await Promise.all([documentSymbolTree(ctx, doc).catch(() => [] as HostSymbol[]), writesAt(ctx, doc, targets[0].range.start)]);
       // The highlights' word, read against the syntax (a destructuring shorthand reads the member it names): core/symbols/access.ts.
-      const accessAt = accessReader(doc.host.text, doc.host.languageId);
+      const readingsKey = `${doc.host.languageId}\0${doc.absolutePath}`;
+      const readings = ctx.services.caches.syntaxReadings.get(readingsKey, doc.host.text) ?? new Map();
+      const accessAt = accessReader(doc.host.text, doc.host.languageId, { readings });
       const isWrite = (t: HostTarget) => accessAt(t.range.start, t.range.end - t.range.start, writes.has(t.range.start) ? 'write' : 'read', member) === 'write';
       const lines: ReferenceLine[] = [];
       let current: ReferenceLine | undefined;
@@ -360,10 +235,12 @@ export const findReferences = defineTool({
         listed++;
         if (mapped.edited) (current.edited ??= []).push(mapped.start);
       }
+      // What the syntax said is a matter of the text alone: kept for the next question on it.
+      if (readings.size > 0) ctx.services.caches.syntaxReadings.set(readingsKey, doc.host.text, readings);
       const document: ReferenceDocument = { path: view?.ref.path ?? doc.relativePath, lines: lines.map(encodeLine) };
       if (doc.workspace.shortId !== folderId) document.folderId = doc.workspace.shortId;
       if (doc.staged && !view) document.staged = doc.staged.state as 'deleted' | 'unmapped';
-      return { document, lines };
+      return { document, lines, bytes: utf8Bytes(JSON.stringify(document)) };
     };
     // Documents REFERENCE_DOCUMENTS_AT_ONCE at a time, so the round trips overlap; none started once the answer
     // exceeds the output limit (output bounding would drop those documents anyway, and each costs provider calls).
@@ -373,7 +250,7 @@ export const findReferences = defineTool({
     const done = await mapConcurrently(plan, REFERENCE_DOCUMENTS_AT_ONCE, async (p) => {
       if (bytes > ctx.maxOutputBytes) return undefined;
       const r = await referenceDocument(p);
-      if (r.document) bytes += utf8Bytes(JSON.stringify(r.document));
+      bytes += r.bytes ?? 0;
       return r;
     });
     // Where each listed document's references end in the page, counting the documents outside the folders before it.
@@ -384,12 +261,14 @@ export const findReferences = defineTool({
     let room = ctx.maxOutputBytes - REFERENCES_RESERVE_BYTES;
     for (const [i, r] of done.entries()) {
       if (!r) break;
-      if (!r.document || !r.lines) {
+      if (!r.document || !r.lines || r.bytes === undefined) {
         through += plan[i].targets.length;
         outside += r.outside ?? 0;
         continue;
       }
-      const part = linesWithin(r.document, r.lines, room);
+      // A document's bytes and the comma after it; only one that does not fit whole is measured line by line.
+      const whole = r.bytes + 1 <= room;
+      const part = whole ? { document: r.document, bytes: r.bytes + 1, references: plan[i].targets.length } : linesWithin(r.document, r.lines, room);
       if (!part) break;
       items.push(part.document);
       ends.push((through += part.references));
@@ -420,16 +299,27 @@ export const findReferences = defineTool({
 /** Room find-references leaves beside its documents: the queried symbol, counts, a note, the envelope and a cursor (the residue gives way first). */
 const REFERENCES_RESERVE_BYTES = 1024;
 
+/** Targets by path, in the order of the first of each. */
+function byPath(targets: readonly HostTarget[]): Map<string, HostTarget[]> {
+  const out = new Map<string, HostTarget[]>();
+  for (const t of targets) {
+    const listed = out.get(t.absPath);
+    if (listed) listed.push(t);
+    else out.set(t.absPath, [t]);
+  }
+  return out;
+}
+
 /** A listed document as built (its lines before encoding too), or how many references lie outside the folders. */
-type BuiltDocument = { document?: ReferenceDocument; lines?: ReferenceLine[]; outside?: number };
+type BuiltDocument = { document?: ReferenceDocument; lines?: ReferenceLine[]; bytes?: number; outside?: number };
 
 /** The first lines of a document that fit `room` bytes, their bytes and how many references they hold; undefined when not one does. */
 function linesWithin(document: ReferenceDocument, lines: readonly ReferenceLine[], room: number) {
   let bytes = utf8Bytes(JSON.stringify({ ...document, lines: [] }));
   let references = 0;
   let kept = 0;
-  for (; kept < lines.length && bytes + utf8Bytes(JSON.stringify(document.lines[kept])) + 1 <= room; kept++) {
-    bytes += utf8Bytes(JSON.stringify(document.lines[kept])) + 1;
+  for (let row = 0; kept < lines.length && bytes + (row = utf8Bytes(JSON.stringify(document.lines[kept]))) + 1 <= room; kept++) {
+    bytes += row + 1;
     references += lineReferences(lines[kept]).length;
   }
   return kept === 0 ? undefined : { document: { ...document, lines: document.lines.slice(0, kept) }, bytes, references };

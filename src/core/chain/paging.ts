@@ -68,7 +68,11 @@ const digest = (text: string): string => createHash('sha256').update(text).diges
 
 /** JSON with sorted keys, leaving out the keys `skip` names (at any depth). */
 function canonical(value: unknown, skip: (key: string, depth: number) => boolean, depth = 0): string {
-  if (Array.isArray(value)) return `[${value.map((v) => canonical(v, skip, depth + 1)).join(',')}]`;
+  if (Array.isArray(value)) {
+    // A list of plain values (a reference list's rows) is its JSON: nothing in it is sorted or skipped.
+    if (value.every((v) => v === null || typeof v !== 'object')) return JSON.stringify(value);
+    return `[${value.map((v) => canonical(v, skip, depth + 1)).join(',')}]`;
+  }
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   const entries = Object.entries(value)
     .filter(([k, v]) => v !== undefined && !skip(k, depth))

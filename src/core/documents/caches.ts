@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { StagedCoverage } from '../transactions/types';
 import type { HostCodeAction, HostSymbol } from './editorPort';
+import type { SyntaxReadings } from '../symbols/access';
 
 /**
  * Answers of language-service calls that depend only on a document's text (its symbol tree, the
@@ -104,6 +105,8 @@ export class LanguageServiceCaches {
   readonly symbolTrees = new TextKeyedCache<HostSymbol[]>(SYMBOL_TREES_KEPT);
   /** Write accesses among a symbol's highlights, by language, path and offset, while the text is unchanged. */
   readonly writeAccesses = new TextKeyedCache<ReadonlySet<number>>(HIGHLIGHTS_KEPT);
+  /** What the syntax around references says of their access (core/symbols/access.ts), by language and path, while the text is unchanged. */
+  readonly syntaxReadings = new TextKeyedCache<SyntaxReadings>(SYMBOL_TREES_KEPT);
   /** Code actions listed recently, by actionRef. */
   readonly codeActions = new ActionCache();
   /** Languages whose document symbol provider has answered in this session: from then on, nothing means no symbols. */
@@ -119,6 +122,7 @@ export class LanguageServiceCaches {
   clear(): void {
     this.symbolTrees.clear();
     this.writeAccesses.clear();
+    this.syntaxReadings.clear();
     this.codeActions.clear();
     this.symbolsAnswered.clear();
     this.symbolsSilent.clear();

@@ -48,23 +48,33 @@ export function referenceAccess(q: AccessQuestion): Access {
   return accessReader(q.text, q.languageId)(q.offset, q.length, q.highlight, q.member);
 }
 
+/** What the syntax said at references of one text, by `offset:length:member` (null: nothing, the highlight's word stands). */
+export type SyntaxReadings = Map<string, Access | null>;
+
 /**
  * A reader of many references of one text: the text is scanned once, and only when a reference
  * follows a token the syntax reads (a large file whose references are all calls is never scanned).
- * scanAlways: every reference read from the tokens (the tests compare the two).
+ * scanAlways: every reference read from the tokens (the tests compare the two). readings: what the
+ * syntax said at references of this same text before, read instead of scanning, and filled in.
  */
 export function accessReader(
   text: string,
   languageId: string,
-  options: { scanAlways?: boolean } = {},
+  options: { scanAlways?: boolean; readings?: SyntaxReadings } = {},
 ): (offset: number, length: number, highlight: HighlightKind, member: boolean) => Access {
   const word = (highlight: HighlightKind): Access => (highlight === 'write' ? 'write' : 'read');
   if (!SYNTAX_LANGUAGES.has(languageId)) return (_o, _l, highlight) => word(highlight);
   let tokens: Tokens | undefined;
   return (offset, length, highlight, member) => {
     if (!options.scanAlways && !mayFollowSyntax(text, offset)) return word(highlight);
-    tokens ??= scan(text);
-    return syntacticAccess(tokens, offset, length, member) ?? word(highlight);
+    const key = `${offset}:${length}:${member ? 1 : 0}`;
+    let said = options.readings?.get(key);
+    if (said === undefined) {
+      tokens ??= scan(text);
+      said = syntacticAccess(tokens, offset, length, member) ?? null;
+      options.readings?.set(key, said);
+    }
+    return said ?? word(highlight);
   };
 }
 

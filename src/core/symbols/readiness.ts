@@ -71,6 +71,8 @@ export class ProjectReadiness implements Readiness {
   private readonly untestable = new Map<string, Untestable>();
   /** Per language: when a call first saw its service covering the project (a proof, or an answer that showed it). */
   private readonly loadedSeen = new Map<string, number>();
+  /** Per call: the languages noteDocument already noted. */
+  private readonly noted = new WeakMap<ToolContext, Set<string>>();
 
   /** Forgets every proof (benchmarks measure first calls this way). */
   clear(): void {
@@ -181,6 +183,10 @@ export class ProjectReadiness implements Readiness {
    * or none to test is left out.
    */
   noteDocument(ctx: ToolContext, languageId: string): void {
+    // Once per call and language: a reference list resolves a hundred documents of one language.
+    const noted = this.noted.get(ctx) ?? new Set<string>();
+    if (noted.has(languageId)) return;
+    this.noted.set(ctx, noted.add(languageId));
     if (this.untestable.has(languageId) || !ctx.editor.languages().some((l) => l.id === languageId && l.providedBy.length > 0)) return;
     const proof = this.proofs.get(languageId);
     if (!proof || settling(proof)) lateMeansStarting(ctx, languageId);

@@ -152,13 +152,20 @@ export const collectionOf = (items: JsonSchema): JsonSchema => ({
 
 /** Locations a provider answered, in path and position order, each once. */
 export function dedupeTargets(targets: readonly HostTarget[]): HostTarget[] {
-  const byPosition = (a: HostTarget, b: HostTarget) =>
-    a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end;
-  const seen = new Set<string>();
-  return [...targets].sort(byPosition).filter((t) => {
-    const key = `${t.absPath}\0${t.range.start}\0${t.range.end}`;
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  // Grouped by path first: a reference list holds thousands of targets in a hundred paths, and comparing long paths is most of a sort.
+  const byPath = new Map<string, HostTarget[]>();
+  for (const t of targets) {
+    const group = byPath.get(t.absPath);
+    if (group) group.push(t);
+    else byPath.set(t.absPath, [t]);
+  }
+  const out: HostTarget[] = [];
+  for (const absPath of [...byPath.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    let last: HostTarget | undefined;
+    for (const t of (byPath.get(absPath) ?? []).sort((a, b) => a.range.start - b.range.start || a.range.end - b.range.end)) {
+      if (last && last.range.start === t.range.start && last.range.end === t.range.end) continue;
+      out.push((last = t));
+    }
+  }
+  return out;
 }

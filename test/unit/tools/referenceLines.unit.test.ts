@@ -7,6 +7,8 @@ import { DoorNaming } from '../../../src/core/chain/doors';
 import { languageModelToolContribution } from '../../../src/core/chain/manifest';
 import type { JsonSchema } from '../../../src/core/chain/schemas';
 import { ALL_TOOLS } from '../../../src/tools';
+import { dedupeTargets } from '../../../src/tools/shared/common';
+import type { HostTarget } from '../../../src/core/documents/editorPort';
 
 describe('find-references: what a reference line costs', () => {
   it('lineWindow keeps a short line whole and cuts a long one around the reference, marking each cut', () => {
@@ -275,5 +277,32 @@ describe('find-references: what a reference line costs', () => {
       `src/use.ts:4 ${at(USE, 1)} read "return count;" in "Panel.show"`,
       `src/use.ts:7 ${at(USE, 2)} read "console.log(count);" in ""`,
     ]);
+  });
+});
+
+describe('dedupeTargets: a provider answer in path and position order, each location once', () => {
+  it('equals sorting the whole list by path, start and end and keeping the first of each location, on random answers', () => {
+    const expected = (targets: readonly HostTarget[]) => {
+      const seen = new Set<string>();
+      return [...targets]
+        .sort((a, b) => (a.absPath < b.absPath ? -1 : a.absPath > b.absPath ? 1 : a.range.start - b.range.start || a.range.end - b.range.end))
+        .filter((t) => {
+          const key = `${t.absPath}\0${t.range.start}\0${t.range.end}`;
+          return !seen.has(key) && seen.add(key) !== undefined;
+        });
+    };
+    let seed = 7;
+    const next = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
+    for (let round = 0; round < 300; round++) {
+      const paths = ['/w/src/b.ts', '/w/src/a.ts', '/w/src/a.ts.map', '/w/lib/z.ts', '/w/src/A.ts'].slice(0, 1 + next(5));
+      const targets: HostTarget[] = Array.from({ length: next(60) }, (_, i) => {
+        const start = next(40);
+        return { absPath: paths[next(paths.length)], range: { start, end: start + next(3) }, tag: i } as HostTarget;
+      });
+      const got = dedupeTargets(targets);
+      assert.deepEqual(got, expected(targets), `round ${round}`);
+      // The first of equal locations is the one kept (its other fields are the provider's first answer).
+      assert.ok(got.every((t) => targets.find((u) => u.absPath === t.absPath && u.range.start === t.range.start && u.range.end === t.range.end) === t));
+    }
   });
 });

@@ -53,6 +53,15 @@ describe('paging: cursors', () => {
     assert.notEqual(listDigest([item(1, 'x'), item(2, 'x')]), listDigest([item(1, 'x'), item(3, 'x')]));
   });
 
+  it('a list of plain values digests as its JSON, objects inside a list by their sorted keys', () => {
+    // A reference list's rows are plain values: read whole, not key by key (it was 1.8 ms of a 1,568-reference answer).
+    assert.equal(listDigest([['a.ts', 1, 2, null]]), listDigest([['a.ts', 1, 2, undefined]]));
+    assert.notEqual(listDigest([['a.ts', 1, 2]]), listDigest([['a.ts', 2, 1]]));
+    assert.notEqual(listDigest([['a.ts', 1]]), listDigest([['a.ts', '1']]));
+    assert.equal(listDigest([['a.ts', { b: 1, a: 2 }]]), listDigest([['a.ts', { a: 2, b: 1 }]]));
+    assert.equal(listDigest([{ b: [1, 2], a: 'x' }]), listDigest([{ a: 'x', b: [1, 2] }]));
+  });
+
   it('every query tool with a limit takes a cursor, but the one whose limited lists are nested', () => {
     const limited = ALL_TOOLS.filter((t) => Object.keys((t.inputSchema as { properties: object }).properties).some((k) => k.endsWith('Limit')));
     const without = limited.filter((t) => t.operationKind === 'Query' && !('cursor' in (t.inputSchema as { properties: object }).properties));

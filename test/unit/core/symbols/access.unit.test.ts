@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { accessReader, referenceAccess } from '../../../../src/core/symbols/access';
-import type { Access, HighlightKind } from '../../../../src/core/symbols/access';
+import type { Access, HighlightKind, SyntaxReadings } from '../../../../src/core/symbols/access';
 
 /** The access at the `|` in code (the reference is the name after it). */
 function access(code: string, highlight: HighlightKind, options: { member?: boolean; languageId?: string } = {}): Access {
@@ -190,5 +190,30 @@ describe('referenceAccess: whether a reference reads or writes the symbol search
     }
     assert.ok(files.length > 200 && compared > 500_000, `${files.length} files, ${compared} readings compared`);
     assert.ok(syntactic > 1000, `only ${syntactic} readings where the syntax overruled the highlight`);
+  });
+
+  it('what the syntax said is read back from the readings kept for the same text, without scanning it again', () => {
+    const effect = path.join('node_modules', 'effect', 'src');
+    let read = 0;
+    for (const file of ['Function.ts', 'Predicate.ts', 'Array.ts'].map((f) => path.join(effect, f))) {
+      const text = fs.readFileSync(file, 'utf8');
+      const readings: SyntaxReadings = new Map();
+      const first = accessReader(text, 'typescript', { readings });
+      const names = [...text.matchAll(/[$_\p{L}][$_\p{L}\p{N}]*/gu)].slice(0, 20_000);
+      const answers = names.map((m) => first(m.index, m[0].length, 'read', m.index % 2 === 0));
+      assert.ok(readings.size > 100, `${file}: ${readings.size} readings kept`);
+      const again = accessReader(text, 'typescript', { readings });
+      assert.deepEqual(
+        names.map((m) => again(m.index, m[0].length, 'read', m.index % 2 === 0)),
+        answers,
+      );
+      read += readings.size;
+    }
+    // A kept reading is what the reader answers: it does not scan for a reference it has one for.
+    const text = 'const { p } = obj;';
+    const readings: SyntaxReadings = new Map([[`${text.indexOf('p')}:1:1`, 'write']]);
+    assert.equal(accessReader(text, 'typescript')(text.indexOf('p'), 1, 'write', true), 'read', 'the syntax: a shorthand binding reads the member');
+    assert.equal(accessReader(text, 'typescript', { readings })(text.indexOf('p'), 1, 'write', true), 'write', 'the kept reading');
+    assert.ok(read > 300);
   });
 });
