@@ -15,7 +15,7 @@ import { mapConcurrently } from '../core/util/concurrency';
 import { cutAround } from '../core/util/wording';
 import { providerAnswered, requireLocationProvider } from '../core/symbols/providers';
 import { accessReader, MEMBER_KINDS } from '../core/symbols/access';
-import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations } from './shared/common';
+import { collectionOf, dedupeTargets, inputSchema, QUERY, queryAnnotations, targetsByPath } from './shared/common';
 import { findResidue, residueSchema } from '../core/symbols/residue';
 import type { Residue } from '../core/symbols/residue';
 import { encodeLine, lineReferences } from './shared/referenceRows';
@@ -154,7 +154,7 @@ export const findReferences = defineTool({
     else await requireLocationProvider(ctx, r.document, 'references', 'references', r.symbol.selectionRange.start);
     const decl = (t: HostTarget) => t.absPath === r.document.absolutePath && t.range.start === r.symbol.selectionRange.start;
     const all = dedupeTargets(found.filter((t) => input.includeDeclaration !== false || !decl(t)));
-    const grouped = byPath(all);
+    const grouped = targetsByPath(all);
     const documentCount = grouped.size;
     // The page's references: the list continues after the last reference of the last document the agent received.
     const folder = r.document.workspace;
@@ -172,7 +172,7 @@ export const findReferences = defineTool({
     const nameLength = declared.end - declared.start;
     const member = MEMBER_KINDS.has(r.symbol.kind);
     const folderId = r.document.workspace.shortId;
-    const byFile = byPath(all.slice(start));
+    const byFile = targetsByPath(all.slice(start));
     // The first n references, document by document.
     const plan: { absPath: string; targets: HostTarget[] }[] = [];
     let left = n;
@@ -298,17 +298,6 @@ export const findReferences = defineTool({
 
 /** Room find-references leaves beside its documents: the queried symbol, counts, a note, the envelope and a cursor (the residue gives way first). */
 const REFERENCES_RESERVE_BYTES = 1024;
-
-/** Targets by path, in the order of the first of each. */
-function byPath(targets: readonly HostTarget[]): Map<string, HostTarget[]> {
-  const out = new Map<string, HostTarget[]>();
-  for (const t of targets) {
-    const listed = out.get(t.absPath);
-    if (listed) listed.push(t);
-    else out.set(t.absPath, [t]);
-  }
-  return out;
-}
 
 /** A listed document as built (its lines before encoding too), or how many references lie outside the folders. */
 type BuiltDocument = { document?: ReferenceDocument; lines?: ReferenceLine[]; bytes?: number; outside?: number };

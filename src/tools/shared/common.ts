@@ -150,15 +150,21 @@ export const collectionOf = (items: JsonSchema): JsonSchema => ({
   required: ['items', 'hasMore', 'totalCount'],
 });
 
+/** Targets by path, in the order of the first of each. */
+export function targetsByPath(targets: readonly HostTarget[]): Map<string, HostTarget[]> {
+  const out = new Map<string, HostTarget[]>();
+  for (const t of targets) {
+    const listed = out.get(t.absPath);
+    if (listed) listed.push(t);
+    else out.set(t.absPath, [t]);
+  }
+  return out;
+}
+
 /** Locations a provider answered, in path and position order, each once. */
 export function dedupeTargets(targets: readonly HostTarget[]): HostTarget[] {
   // Grouped by path first: a reference list holds thousands of targets in a hundred paths, and comparing long paths is most of a sort.
-  const byPath = new Map<string, HostTarget[]>();
-  for (const t of targets) {
-    const group = byPath.get(t.absPath);
-    if (group) group.push(t);
-    else byPath.set(t.absPath, [t]);
-  }
+  const byPath = targetsByPath(targets);
   const out: HostTarget[] = [];
   for (const absPath of [...byPath.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
     let last: HostTarget | undefined;
