@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
@@ -9,7 +11,8 @@ import { activateExtension, invoke, workspaceRoot } from './helpers';
  * rxjs 7's sources opened cold, the agent's first calls made at once: every answer equals the
  * answer once the project has loaded, or says it is partial (complete: false), or refuses with
  * LanguageServiceStarting. A rename never stages fewer files than the loaded rename.
- * scripts/integration.mjs runs this suite in several fresh windows (each one cold).
+ * scripts/integration.mjs runs this suite in several fresh windows (each one cold), and says how
+ * many CPU-bound processes keep the machine busy through each test (AW_LOAD).
  */
 
 const DECLARATION = 'src/internal/util/isFunction.ts';
@@ -51,15 +54,31 @@ function verdict(tool: string, cold: Envelope, loaded: Envelope): Verdict {
   return 'equal';
 }
 
+/*
+ * Deadlines: on CI's busiest runs the project loaded 118 s into the test and the loaded answers took
+ * 90 s more, with retries. These leave each step about twice that; scripts/integration.mjs gives the
+ * window 16 minutes.
+ */
+const LOADED_WITHIN_MS = 360_000;
+const ANSWERED_WITHIN_MS = 200_000;
+const RENAMED_WITHIN_MS = 260_000;
+
 describe('realcode-cold: rxjs sources, the first calls in a freshly opened window', function () {
-  this.timeout(420_000);
+  this.timeout(LOADED_WITHIN_MS + RENAMED_WITHIN_MS + 60_000);
   const started = Date.now();
   const figures: Record<string, unknown> = { run: process.env.AW_RUN ?? '1' };
 
-  after(() => console.log(`      [realcode-cold] ${JSON.stringify(figures)}`));
+  let stopLoad = () => {};
+  after(() => {
+    stopLoad();
+    console.log(`      [realcode-cold] ${JSON.stringify(figures)}`);
+  });
 
   it('a rename, then eight questions at once: each cold answer equals the loaded one, or says it is partial, or refuses', async function () {
     await activateExtension();
+    const load = Number(process.env.AW_LOAD ?? 0);
+    stopLoad = busyProcesses(load);
+    figures.load = { processes: load, loadAverageBefore: Number(os.loadavg()[0].toFixed(1)) };
     // The agent's first actions: open the file, then the rename and the questions at once.
     const uri = vscode.Uri.file(path.join(workspaceRoot(), DECLARATION));
     const doc = await vscode.workspace.openTextDocument(uri);
@@ -80,15 +99,16 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     for (;;) {
       const refs = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position)) ?? [];
       if (new Set(refs.map((r) => r.uri.fsPath)).size >= 29) break;
-      assert.ok(Date.now() - started < 200_000, 'the project loaded');
+      assert.ok(Date.now() - started < LOADED_WITHIN_MS, `the project loaded within ${LOADED_WITHIN_MS / 1000} s: ${JSON.stringify(figures)}`);
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
-    figures.loadedAtMs = Date.now() - started;
+    const loadedAt = Date.now();
+    figures.loadedAtMs = loadedAt - started;
 
     // Loaded, on a machine this busy an answer may still miss its timeout while the service builds the
     // program it just loaded: it says LanguageServiceStarting, or partial, and asks to be asked again; the agent does.
     const retries: Record<string, number> = {};
-    const loaded = await Promise.all(QUESTIONS.map((q) => askAsAnAgent(q.tool, q.input, started + 330_000, retries)));
+    const loaded = await Promise.all(QUESTIONS.map((q) => askAsAnAgent(q.tool, q.input, loadedAt + ANSWERED_WITHIN_MS, retries)));
     figures.loadedRetries = retries;
     const verdicts: Record<string, Verdict> = {};
     QUESTIONS.forEach((q, i) => (verdicts[q.tool] = verdict(q.tool, cold[i], loaded[i])));
@@ -98,7 +118,7 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
       assert.notEqual(data?.complete, false, `${q.tool} is complete once loaded`);
     }
 
-    const loadedRename = await askAsAnAgent('rename-symbol', rename, started + 390_000, retries);
+    const loadedRename = await askAsAnAgent('rename-symbol', rename, loadedAt + RENAMED_WITHIN_MS, retries);
     assert.ok(loadedRename.ok, JSON.stringify(loadedRename).slice(0, 500));
     const files = (loadedRename.data as MutationData).documents.totalCount;
     assert.equal(files, 29, 'the loaded rename stages the 29 files that use isFunction');
@@ -129,6 +149,20 @@ async function askAsAnAgent(tool: string, input: object, deadline: number, retri
     retries[tool] = (retries[tool] ?? 0) + 1;
     await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   }
+}
+
+/**
+ * `count` CPU-bound processes until stopped. Each runs in a session of its own: the kernel's
+ * autogroups give one share of the CPU to each session, and VS Code's processes share one, so the
+ * window gets about 1 in count + 2, as CI's runs show it gets there (processes of the window's own
+ * session barely slowed it here). Each ends by itself once this window's extension host is gone,
+ * or after 8 minutes.
+ */
+function busyProcesses(count: number): () => void {
+  const busy = `const parent = process.ppid, end = Date.now() + 480_000; let n = 0;
+    while (Date.now() < end) if (++n % 1e6 === 0 && process.ppid !== parent) break;`;
+  const children = Array.from({ length: count }, () => spawn(process.execPath, ['-e', busy], { stdio: 'ignore', detached: true }));
+  return () => children.forEach((c) => c.kill('SIGKILL'));
 }
 
 function expectRollback(e: Envelope): void {
