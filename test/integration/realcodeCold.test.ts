@@ -87,7 +87,13 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     // What the raw provider says at that moment shows the window is cold (fewer than the 29 files).
     const rawFirst = (await vscode.commands.executeCommand<vscode.Location[]>('vscode.executeReferenceProvider', uri, position)) ?? [];
     figures.rawFirstFiles = new Set(rawFirst.map((r) => r.uri.fsPath)).size;
-    const [coldRename, ...cold] = await Promise.all([invoke('rename-symbol', rename), ...QUESTIONS.map((q) => invoke(q.tool, q.input))]);
+    const asked = Date.now();
+    figures.askedAtMs = asked - started;
+    // How long each cold call took to answer (or refuse): an agent waits that long.
+    const answeredInMs: Record<string, number> = {};
+    const timed = (tool: string, input: object) => invoke(tool, input).finally(() => (answeredInMs[tool] = Date.now() - asked));
+    const [coldRename, ...cold] = await Promise.all([timed('rename-symbol', rename), ...QUESTIONS.map((q) => timed(q.tool, q.input))]);
+    figures.coldAnsweredInMs = answeredInMs;
     figures.coldRename = {
       ok: coldRename.ok,
       ...(coldRename.ok ? { documents: (coldRename.data as MutationData).documents.totalCount } : { code: coldRename.error.code }),
