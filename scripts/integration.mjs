@@ -29,7 +29,7 @@ const SUITES = [
   { name: 'realcode', workspace: rxjsWorkspace, trusted: true },
   // The same sources in fresh windows, asked at once while TypeScript loads the project (a partial answer showed in 3 runs of 4),
   // the test keeping `load` CPU-bound processes running (AW_LOAD=n sets another number): a busy machine's cold answers.
-  // On CI a run has taken 6 to 7 minutes: 16 minutes before it counts as hung.
+  // On CI a run took 6 to 7 minutes when the load ran through VS Code's start too: 16 minutes before it counts as hung.
   { name: 'realcode-cold', workspace: rxjsWorkspace, trusted: true, runs: 3, load: 16, timeoutMs: 960_000 },
   // @loopback/rest's sources: symbol edits where declarations start with decorators, on a real code base.
   { name: 'realcode-decorators', workspace: () => codeBaseWorkspace('loopback'), trusted: true },
@@ -62,7 +62,7 @@ if (unknown.length > 0) {
   console.error(`No integration suite named ${unknown.join(', ')}; the suites: ${SUITES.map((s) => s.name).join(', ')}`);
   process.exit(2);
 }
-let failed = 0;
+const failed = [];
 for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.name))) {
   for (let run = 1; run <= (suite.runs ?? 1); run++) {
     const fixture = suite.workspace ? suite.workspace() : suite.generate ? generated(suite.name, suite.generate) : freshFixture(suite.fixture);
@@ -90,14 +90,16 @@ for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.na
         ...(suite.timeoutMs ? { timeoutMs: suite.timeoutMs } : {}),
       });
       console.log(`--- suite "${label} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-      if (code !== 0) failed++;
+      if (code !== 0) failed.push(label);
     } catch (error) {
       // A window that hung or died fails its suite; the suites after it still run.
       console.log(`--- suite "${label} FAILED in ${((Date.now() - started) / 1000).toFixed(1)} s: ${error instanceof Error ? error.message : error}`);
-      failed++;
+      failed.push(label);
     } finally {
       fixture.dispose();
     }
   }
 }
-process.exit(failed > 0 ? 1 : 0);
+// Said last, where a log cut to its tail still shows it.
+if (failed.length > 0) console.log(`\n--- ${failed.length} integration suite run(s) FAILED: ${failed.map((l) => `"${l}`).join(', ')}`);
+process.exit(failed.length > 0 ? 1 : 0);
