@@ -87,7 +87,7 @@ for (const suite of SUITES.filter((s) => only.length === 0 || only.includes(s.na
         env,
         userSettings,
         extensions,
-        ...(suite.timeoutMs ? { timeoutMs: suite.timeoutMs } : {}),
+        timeoutMs: suite.timeoutMs, // undefined: runExtensionTests' own default
       });
       console.log(`--- suite "${label} ${code === 0 ? 'passed' : `FAILED (exit ${code})`} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       if (code !== 0) failed.push(label);
