@@ -61,6 +61,8 @@ const contexts = await Promise.all([
   esbuild.context({ ...shared, entryPoints: ['src/mcp/stdioBridge.ts'], outfile: 'dist/mcp-stdio.js' }),
   // The diagnostics checker's worker thread: it requires at run time the TypeScript the host names (VS Code's own), never a bundled one.
   esbuild.context({ ...shared, entryPoints: ['src/checker/worker.ts'], outfile: 'dist/check-worker.js', external: [...shared.external, 'typescript'] }),
+  // The word scan's worker thread (a rename's residue, scanned while the language service computes the rename).
+  esbuild.context({ ...shared, entryPoints: ['src/host/wordScanWorker.ts'], outfile: 'dist/word-scan-worker.js' }),
 ]);
 
 if (watch) {

@@ -32,6 +32,7 @@ try {
     'dist/mcp-server.js',
     'dist/mcp-stdio.js',
     'dist/check-worker.js',
+    'dist/word-scan-worker.js',
     'README.md',
     'docs/reference/index.md',
     ...fs

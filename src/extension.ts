@@ -20,6 +20,7 @@ import type { McpControl } from './host/mcp';
 import { keptTransactionFiles, lastCommitFiles, readStorageText, writeStorageText } from './host/transactionFiles';
 import { readSettings, watchSettings } from './host/settings';
 import { VsCodeHost } from './host/vscodeHost';
+import { WordScanner } from './host/wordScan';
 import { ALL_TOOLS } from './tools';
 import { LanguageServiceCaches } from './core/documents/caches';
 import { ProjectReadiness } from './core/symbols/readiness';
@@ -42,6 +43,8 @@ export interface AgentWorkbenchApi {
     checksWarming(): boolean;
     /** How much work the last check did. */
     lastCheckStats(): CheckStats | undefined;
+    /** Files the word scan's worker thread has answered for (a rename's residue scanned ahead). */
+    wordScanFiles(): number;
     /** A call through this window's own chain and services (its transactions, review panel, checks) without vscode.lm's round trip: benches time the tools' own work. */
     invoke(name: string, input: unknown): Promise<string>;
   };
@@ -51,7 +54,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
   const started = Date.now();
   const version = (context.extension.packageJSON as { version: string }).version;
   const log = vscode.window.createOutputChannel('Agent Workbench', { log: true });
-  const host = new VsCodeHost(version);
+  const words = new WordScanner(vscode.Uri.joinPath(context.extensionUri, 'dist', 'word-scan-worker.js').fsPath);
+  context.subscriptions.push({ dispose: () => words.dispose() });
+  const host = new VsCodeHost(version, words);
   // The commit journal lives in the extension's global storage, never in the workspace.
   const journalFile = vscode.Uri.joinPath(context.globalStorageUri, 'commit-journal.json');
   const journal = new CommitJournal(
@@ -147,6 +152,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
       checksWarmed: () => services.checks.warmings(),
       checksWarming: () => services.checks.warming,
       lastCheckStats: () => checker.lastStats(),
+      wordScanFiles: () => words.filesAnswered,
       invoke: async (name, input) => (await runner.invoke(name, input)).text,
     },
   };

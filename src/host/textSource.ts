@@ -99,6 +99,12 @@ export class DiskSources {
     return allowed;
   }
 
+  /** Whether read would read the file itself (the settings allow plain UTF-8 and its language is known), were it plain UTF-8. */
+  readsPlainly(absPath: string): boolean {
+    this.index ??= new LanguageIndex(this.languages());
+    return this.allowsPlainUtf8(absPath) && this.index.languageOf(absPath) !== undefined;
+  }
+
   async read(absPath: string, maxBytes: number): Promise<TextSource | undefined> {
     return (await this.readWithBytes(absPath, maxBytes)).source;
   }

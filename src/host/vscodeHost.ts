@@ -2,6 +2,7 @@ import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
 import { findOpen } from './openDocuments';
+import type { WordScanner, WordScanResult } from './wordScan';
 import { PROBED_DECLARATIONS } from '../core/symbols/providers';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, EditorPort } from '../core/documents/editorPort';
 import type { CommitPlan } from '../core/transactions/plan';
@@ -174,7 +175,11 @@ function readContributions(): Contribution[] {
 
 /** The EditorPort the core runs on, implemented with the VS Code API. */
 export class VsCodeHost implements EditorPort {
-  constructor(readonly version: string) {}
+  /** words: where scanWords scans (a worker thread); without it scanWords leaves every file to the caller. */
+  constructor(
+    readonly version: string,
+    private readonly words?: WordScanner,
+  ) {}
 
   get editorVersion(): string {
     return vscode.version;
@@ -205,6 +210,16 @@ export class VsCodeHost implements EditorPort {
     } catch {
       return undefined;
     }
+  }
+
+  scanWords(name: string, files: readonly { absPath: string; languageId: string }[]): Promise<WordScanResult> {
+    const plain = files.filter((f) => findOpen(f.absPath) === undefined && this.disk.readsPlainly(f.absPath));
+    if (!this.words || plain.length === 0) return Promise.resolve(new Map());
+    return this.words.scan(
+      name,
+      plain.map((f) => [f.absPath, f.languageId]),
+      MAX_TEXT_DOCUMENT_BYTES,
+    );
   }
 
   async readDocument(absPath: string): Promise<HostDocument | undefined> {

@@ -193,6 +193,8 @@ describe('a real code base: rxjs 7 sources', function () {
     const symbol = {
       location: { selection: { document: { path: 'src/internal/Subscription.ts' }, selectedText: 'add', contextAfter: '(teardown: TeardownLogic)' } },
     };
+    const api = await activateExtension();
+    const scannedOffThread = api.testHooks.wordScanFiles();
     const started = Date.now();
     const rename = expectOk<MutationData & { residue: Residue }>(await invoke('rename-symbol', { symbol, newName: 'addTeardown' })).data;
     const renameMs = Date.now() - started;
@@ -204,6 +206,9 @@ describe('a real code base: rxjs 7 sources', function () {
       const lines = fs.readFileSync(abs('src/internal/Subscription.ts'), 'utf8').split('\n');
       assert.equal(lines[Number(check.line) - 1].indexOf('add', Number(check.column) - 1), Number(check.column) - 1, 'line and column point at the name');
       assert.ok(rename.residue.scanned.files > 200, `the sources were scanned: ${rename.residue.scanned.files} files`);
+      // The files nobody has open (most of them; earlier tests opened some) were read and scanned on the word scan's worker thread while TypeScript computed the rename.
+      const offThread = api.testHooks.wordScanFiles() - scannedOffThread;
+      assert.ok(offThread > rename.residue.scanned.files / 2, `scanned off the host's thread: ${offThread} of ${rename.residue.scanned.files} files`);
       assert.ok(
         rows.every((r) => r.kind !== 'access' || /\.\s*add\b/.test(String(r.text))),
         `every access row is an x.add the rename left: ${JSON.stringify(rows.filter((r) => r.kind === 'access'))}`,

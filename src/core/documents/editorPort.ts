@@ -86,6 +86,15 @@ export interface EditorPort {
   readFileText(absPath: string, maxBytes: number): Promise<string | undefined>;
   /** The bytes on disk; undefined when there is no such file. */
   readFileBytes(absPath: string): Promise<Uint8Array | undefined>;
+  /**
+   * The whole-word starts of name (wholeWords) in files as readDocument would read them, found off
+   * the host's thread: 'none' where there is none (the text is not given then). Files it cannot
+   * read that way (open in the editor, not plain UTF-8) are left out, for the caller to read.
+   */
+  scanWords?(
+    name: string,
+    files: readonly { absPath: string; languageId: string }[],
+  ): Promise<ReadonlyMap<string, { starts: readonly number[]; text: string } | 'none'>>;
   /** readDocument and readFileBytes together; a host may read a file nobody has open once for both. */
   readDocumentAndBytes?(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }>;
   /**

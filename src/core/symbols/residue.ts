@@ -315,6 +315,8 @@ export interface ResidueFile {
   known?: ReadonlySet<number>;
   /** The name's whole-word starts in text, when a scan ahead found them already. */
   starts?: readonly number[];
+  /** Scanned off the host's thread with no whole-word start: its text ('' here) was not kept. */
+  textless?: true;
 }
 
 interface Found {
@@ -382,8 +384,9 @@ type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor'
 
 /**
  * The folder's files of the symbol's language family, each as textOf or the editor gives it
- * (undefined: not scanned), with the name's starts. With `yieldMs`, the scan lets the thread's
- * other work run after each stretch of about that long: files the editor read before come back
+ * (undefined: not scanned), with the name's starts: off the host's thread where the host can
+ * (editor.scanWords), else here. With `yieldMs`, the scan here lets the thread's other work run
+ * after each stretch of about that long: files the editor read before come back
  * without I/O, so a scan of 625 files was one 25 ms run of promise callbacks that every other
  * extension on the host waited behind (growing with the folder).
  */
@@ -394,6 +397,18 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
   const candidates = [...new Set([...paths, ...(q.extraPaths ?? [])])]
     .map((p) => ({ path: p, languageId: index.languageOf(p) }))
     .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
+  const absPath = (c: { path: string }) => path.join(q.workspace.fsPath, c.path);
+  // The files nobody staged and no scan ahead read are scanned off the host's thread where the host can (the rest below).
+  const toHost = q.editor.scanWords ? candidates.filter((c) => q.textOf?.(c.path) === undefined && !q.ahead?.has(c.path)) : [];
+  const offThread =
+    toHost.length > 0
+      ? await q.editor
+          .scanWords?.(
+            q.name,
+            toHost.map((c) => ({ absPath: absPath(c), languageId: c.languageId })),
+          )
+          .catch(() => undefined)
+      : undefined;
   let ranSince = performance.now();
   const read = await mapConcurrently(candidates, FILES_AT_ONCE, async (c): Promise<ResidueFile | undefined> => {
     if (yieldMs !== undefined && performance.now() - ranSince > yieldMs) {
@@ -402,11 +417,14 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
     }
     const given = q.textOf?.(c.path);
     if (given === null) return undefined;
+    const off = given === undefined ? offThread?.get(absPath(c)) : undefined;
+    if (off === 'none') return { path: c.path, text: '', languageId: c.languageId, starts: [], textless: true };
+    if (off) return { path: c.path, text: off.text, languageId: c.languageId, starts: off.starts };
     const before = q.ahead?.get(c.path);
     // Read ahead moments ago and not staged since: as it was read then.
-    if (before && (given === undefined || given === before.text)) return before;
+    if (before && (given === undefined || (!before.textless && given === before.text))) return before;
     const edited = q.edited?.get(c.path);
-    if (before?.starts && given !== undefined && edited?.before === before.text) {
+    if (before?.starts && !before.textless && given !== undefined && edited?.before === before.text) {
       return {
         path: c.path,
         text: given,
@@ -414,7 +432,7 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
         starts: wholeWordsAfterEdits(before.text, before.starts, edited.edits, q.name, c.languageId),
       };
     }
-    const text = given ?? (await q.editor.readDocument(path.join(q.workspace.fsPath, c.path)))?.text;
+    const text = given ?? (await q.editor.readDocument(absPath(c)))?.text;
     if (text === undefined) return undefined;
     return { path: c.path, text, languageId: c.languageId, starts: wholeWords(text, q.name, c.languageId) };
   });

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { applyEdits } from '../../../../src/core/transactions/editorEdits';
-import { languageFamily, residueKinds, residueOf, scanAhead, wholeWords, wholeWordsAfterEdits } from '../../../../src/core/symbols/residue';
+import { findResidue, languageFamily, residueKinds, residueOf, scanAhead, wholeWords, wholeWordsAfterEdits } from '../../../../src/core/symbols/residue';
 import type { EditorPort } from '../../../../src/core/documents/editorPort';
 import type { Workspace } from '../../../../src/core/documents/workspaces';
 import type { HostTextEdit } from '../../../../src/core/documents/editorPort';
@@ -174,6 +174,84 @@ describe('core/symbols/residue: the name left where a language service did not l
     const found = await scan;
     assert.equal(other, false, 'the other work ran before the scan ended');
     assert.deepEqual([found?.size, found?.get('src/f7.ts')?.starts], [3000, [text.indexOf('add(1)')]]);
+  });
+
+  it('a scan leaves to the host the files it scans off its thread, reads the rest itself; what a scan ahead left textless is read again once staged', async () => {
+    const disk: Record<string, string> = {
+      '/ws/a.ts': 'add(1); // add\n',
+      '/ws/b.ts': 'const b = 1;\n',
+      '/ws/open.ts': 'add(2);\n',
+      '/ws/staged.ts': 'on disk\n',
+    };
+    const asked: string[][] = [];
+    const read: string[] = [];
+    const editor = {
+      languages: () => [{ id: 'typescript', aliases: [], extensions: ['.ts'], filenames: [], providedBy: [] }],
+      readDocument: async (p: string) => (read.push(p), { text: disk[p] }),
+      // As a host that cannot read open.ts off its thread (it is open in the editor).
+      scanWords: async (name: string, files: { absPath: string }[]) => {
+        asked.push(files.map((f) => f.absPath));
+        return new Map(
+          files
+            .filter((f) => !f.absPath.endsWith('open.ts'))
+            .map((f) => {
+              const starts = wholeWords(disk[f.absPath], name, 'typescript');
+              return [f.absPath, starts.length === 0 ? ('none' as const) : { starts, text: disk[f.absPath] }];
+            }),
+        );
+      },
+    } as unknown as EditorPort;
+    const workspace = { fsPath: '/ws', files: async () => ({ paths: ['a.ts', 'b.ts', 'open.ts', 'staged.ts', 'notes.md'] }) } as unknown as Workspace;
+    const staged: Record<string, string> = { 'staged.ts': 'add(3);\n' };
+    const textOf = (p: string) => staged[p];
+    const ahead = await scanAhead({ name: 'add', languageId: 'typescript', workspace, editor, textOf });
+    assert.deepEqual(asked, [['/ws/a.ts', '/ws/b.ts', '/ws/open.ts']], 'staged files and other languages are not sent');
+    assert.deepEqual(read, ['/ws/open.ts']);
+    assert.deepEqual(
+      [...(ahead ?? new Map<string, ResidueFile>()).values()].map((f) => [f.path, f.starts, f.textless ?? false]),
+      [
+        ['a.ts', [0, 11], false],
+        ['b.ts', [], true],
+        ['open.ts', [0], false],
+        ['staged.ts', [0], false],
+      ],
+    );
+    // b.ts is staged meanwhile with the name in it: its empty text from the scan ahead is not taken as its text.
+    staged['b.ts'] = 'add(4);\n';
+    const residue = await findResidue({ name: 'add', languageId: 'typescript', workspace, editor, textOf, ...(ahead ? { ahead } : {}) });
+    assert.deepEqual(
+      residue.items.map((r) => [r[0], r[1], r[2], r[3]]),
+      [
+        ['a.ts', 1, 1, 'other'],
+        ['b.ts', 1, 1, 'other'],
+        ['open.ts', 1, 1, 'other'],
+        ['staged.ts', 1, 1, 'other'],
+        ['a.ts', 1, 12, 'comment'],
+      ],
+    );
+    assert.equal(asked.length, 1, 'the scan after the answer reads on the host: it is what changed since');
+    // Without a scan ahead (find-references' residue), the files nobody staged go to the host's scan.
+    const again = await findResidue({ name: 'add', languageId: 'typescript', workspace, editor, textOf });
+    assert.deepEqual(asked[1], ['/ws/a.ts', '/ws/open.ts']);
+    assert.deepEqual(again.items, residue.items);
+  });
+
+  it('a scan ahead whose host scan fails reads every file itself', async () => {
+    const read: string[] = [];
+    const editor = {
+      languages: () => [{ id: 'typescript', aliases: [], extensions: ['.ts'], filenames: [], providedBy: [] }],
+      readDocument: async (p: string) => (read.push(p), { text: 'add();\n' }),
+      scanWords: async () => {
+        throw new Error('the worker died');
+      },
+    } as unknown as EditorPort;
+    const workspace = { fsPath: '/ws', files: async () => ({ paths: ['a.ts', 'b.ts'] }) } as unknown as Workspace;
+    const ahead = await scanAhead({ name: 'add', languageId: 'typescript', workspace, editor });
+    assert.deepEqual(read, ['/ws/a.ts', '/ws/b.ts']);
+    assert.deepEqual(
+      [...(ahead?.values() ?? [])].map((f) => f.starts),
+      [[0], [0]],
+    );
   });
 
   it('scans TypeScript and JavaScript together, any other language alone', () => {

@@ -1,0 +1,90 @@
+import { Worker } from 'node:worker_threads';
+
+/** Files to scan for a name, each with its language (word bounds differ by language). */
+export interface WordScanRequest {
+  id: number;
+  name: string;
+  files: [absPath: string, languageId: string][];
+  maxBytes: number;
+}
+
+/** Per file read: [absPath] when the name is not in it as a whole word, else its starts and the text they are in. Files not read are left out. */
+export interface WordScanAnswer {
+  id: number;
+  files: ([absPath: string] | [absPath: string, starts: number[], text: string])[];
+  error?: string;
+}
+
+export type WordScanResult = ReadonlyMap<string, { starts: number[]; text: string } | 'none'>;
+
+/** An idle worker ends after this long, and with it the texts it kept. */
+export const WORD_SCAN_IDLE_MS = 5 * 60_000;
+
+/**
+ * The host's side of the word scan (wordScanWorker.ts): one worker thread, started on the first
+ * scan and again after it ended. Measured on effect's 625 files while TypeScript computed a
+ * rename of 371 edits (2026-12-06): scanned on the host's own thread, even in 2 ms stretches, the
+ * rename provider's answer came about 30 ms later than the same command alone; scanned here it
+ * came as fast, and the scan was done in about 25 ms.
+ */
+export class WordScanner {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve(r: WordScanResult): void; reject(e: Error): void }>();
+  private idle: NodeJS.Timeout | undefined;
+  private disposed = false;
+  /** Files the worker answered for, in all. */
+  filesAnswered = 0;
+
+  constructor(
+    private readonly workerPath: string,
+    private readonly idleMs = WORD_SCAN_IDLE_MS,
+  ) {}
+
+  scan(name: string, files: [absPath: string, languageId: string][], maxBytes: number): Promise<WordScanResult> {
+    if (this.disposed) return Promise.reject(new Error('the word scanner is disposed'));
+    const id = this.nextId++;
+    const worker = this.ensureWorker();
+    clearTimeout(this.idle);
+    return new Promise<WordScanResult>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ id, name, files, maxBytes } satisfies WordScanRequest);
+    });
+  }
+
+  dispose(): void {
+    this.disposed = true;
+    this.end(new Error('the word scanner is disposed'));
+  }
+
+  private ensureWorker(): Worker {
+    if (this.worker) return this.worker;
+    const worker = new Worker(this.workerPath);
+    worker.unref();
+    worker.on('message', (answer: WordScanAnswer) => {
+      const waiter = this.waiting.get(answer.id);
+      this.waiting.delete(answer.id);
+      if (this.waiting.size === 0) this.idle = setTimeout(() => this.end(), this.idleMs).unref();
+      if (!waiter) return;
+      if (answer.error !== undefined) return waiter.reject(new Error(`the word scan failed: ${answer.error}`));
+      this.filesAnswered += answer.files.length;
+      waiter.resolve(new Map(answer.files.map((f) => [f[0], f.length === 1 ? 'none' : { starts: f[1], text: f[2] }])));
+    });
+    const failed = (error: Error) => {
+      if (this.worker === worker) this.end(error);
+    };
+    worker.on('error', failed);
+    worker.on('exit', (code) => failed(new Error(`the word scan's worker exited (code ${code})`)));
+    this.worker = worker;
+    return worker;
+  }
+
+  private end(error = new Error('the word scan ended')): void {
+    clearTimeout(this.idle);
+    const worker = this.worker;
+    this.worker = undefined;
+    for (const waiter of this.waiting.values()) waiter.reject(error);
+    this.waiting.clear();
+    void worker?.terminate();
+  }
+}
