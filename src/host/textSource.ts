@@ -13,7 +13,10 @@ import type { FileStamp } from './files';
  * so answers that touch a thousand files (a rename, references across a project) read the files
  * nobody has open straight from disk, exactly as VS Code would show them.
  */
-export type TextSource = Pick<vscode.TextDocument, 'uri' | 'version' | 'languageId' | 'eol' | 'isDirty' | 'getText' | 'offsetAt' | 'positionAt'>;
+export type TextSource = Pick<vscode.TextDocument, 'uri' | 'version' | 'languageId' | 'eol' | 'isDirty' | 'getText' | 'offsetAt' | 'positionAt'> & {
+  /** A file read from disk: its stamp when read. */
+  readonly stamp?: FileStamp;
+};
 
 export type SourceReader = (absPath: string) => Promise<TextSource | undefined>;
 
@@ -29,6 +32,7 @@ class DiskSource {
     readonly uri: vscode.Uri,
     private readonly text: string,
     readonly languageId: string,
+    readonly stamp: FileStamp,
   ) {
     this.lines = new LineIndex(text);
     this.eol = text.includes('\r\n') ? vscode.EndOfLine.CRLF : vscode.EndOfLine.LF;
@@ -130,7 +134,7 @@ export class DiskSources {
     }
     // A NUL byte: VS Code treats the file as binary.
     if (text.includes('\0')) return { bytes };
-    const kept = { source: new DiskSource(vscode.Uri.file(absPath), text, languageId), bytes, stat, languageId };
+    const kept = { source: new DiskSource(vscode.Uri.file(absPath), text, languageId, stat), bytes, stat, languageId };
     this.keep(absPath, kept);
     return kept;
   }

@@ -54,6 +54,7 @@ function toHostDocument(doc: TextSource, wasOpen: boolean): HostDocument {
     isDirty: doc.isDirty,
     source: wasOpen ? 'buffer' : 'disk',
     eol: doc.eol === vscode.EndOfLine.CRLF ? 'CRLF' : 'LF',
+    ...(doc.stamp !== undefined && !wasOpen ? { stamp: doc.stamp } : {}),
   };
 }
 

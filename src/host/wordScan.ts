@@ -8,14 +8,18 @@ export interface WordScanRequest {
   maxBytes: number;
 }
 
-/** Per file read: [absPath] when the name is not in it as a whole word, else its starts and the text they are in. Files not read are left out. */
+/**
+ * Per file read: [absPath] when the name is not in it as a whole word, else its starts and the
+ * stamp of what was scanned (texts are not sent: copying a rename's 160 files, 8 million
+ * characters, to the host's thread took it 25 to 50 ms). Files not read are left out.
+ */
 export interface WordScanAnswer {
   id: number;
-  files: ([absPath: string] | [absPath: string, starts: number[], text: string])[];
+  files: ([absPath: string] | [absPath: string, starts: number[], stamp: string])[];
   error?: string;
 }
 
-export type WordScanResult = ReadonlyMap<string, { starts: number[]; text: string } | 'none'>;
+export type WordScanResult = ReadonlyMap<string, { starts: number[]; stamp: string } | 'none'>;
 
 /** An idle worker ends after this long, and with it the texts it kept. */
 export const WORD_SCAN_IDLE_MS = 5 * 60_000;
@@ -68,7 +72,7 @@ export class WordScanner {
       if (!waiter) return;
       if (answer.error !== undefined) return waiter.reject(new Error(`the word scan failed: ${answer.error}`));
       this.filesAnswered += answer.files.length;
-      waiter.resolve(new Map(answer.files.map((f) => [f[0], f.length === 1 ? 'none' : { starts: f[1], text: f[2] }])));
+      waiter.resolve(new Map(answer.files.map((f) => [f[0], f.length === 1 ? 'none' : { starts: f[1], stamp: f[2] }])));
     });
     const failed = (error: Error) => {
       if (this.worker === worker) this.end(error);

@@ -60,7 +60,7 @@ export function scan(request: WordScanRequest): WordScanAnswer {
       if (kept.get(absPath) === file) keptBytes += file.text.length * 2;
     }
     const starts = wholeWords(file.text, request.name, languageId);
-    files.push(starts.length === 0 ? [absPath] : [absPath, starts, file.text]);
+    files.push(starts.length === 0 ? [absPath] : [absPath, starts, file.stamp]);
   }
   return { id: request.id, files };
 }

@@ -47,6 +47,8 @@ export interface HostDocument {
   eol: 'LF' | 'CRLF';
   /** Set when the file's bytes do not survive the encoding the editor reads it with (a Latin-1 file read as UTF-8): that encoding. */
   lossyEncoding?: string;
+  /** Read from disk: the file's stamp then (size, inode, times); the same stamp is the same text. */
+  stamp?: string;
 }
 
 export interface HostSymbol {
@@ -87,14 +89,15 @@ export interface EditorPort {
   /** The bytes on disk; undefined when there is no such file. */
   readFileBytes(absPath: string): Promise<Uint8Array | undefined>;
   /**
-   * The whole-word starts of name (wholeWords) in files as readDocument would read them, found off
-   * the host's thread: 'none' where there is none (the text is not given then). Files it cannot
-   * read that way (open in the editor, not plain UTF-8) are left out, for the caller to read.
+   * The whole-word starts of name (wholeWords) in files as readDocument would read them from disk,
+   * found off the host's thread, with the stamp of what was scanned (readDocument's stamp: the text
+   * is not sent over); 'none' where there is none. Files it cannot read that way (open in the
+   * editor, not plain UTF-8) are left out, for the caller to read.
    */
   scanWords?(
     name: string,
     files: readonly { absPath: string; languageId: string }[],
-  ): Promise<ReadonlyMap<string, { starts: readonly number[]; text: string } | 'none'>>;
+  ): Promise<ReadonlyMap<string, { starts: readonly number[]; stamp: string } | 'none'>>;
   /** readDocument and readFileBytes together; a host may read a file nobody has open once for both. */
   readDocumentAndBytes?(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }>;
   /**

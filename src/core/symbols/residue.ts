@@ -315,8 +315,9 @@ export interface ResidueFile {
   known?: ReadonlySet<number>;
   /** The name's whole-word starts in text, when a scan ahead found them already. */
   starts?: readonly number[];
-  /** Scanned off the host's thread with no whole-word start: its text ('' here) was not kept. */
+  /** Scanned off the host's thread: its text ('' here) is read on the host only where there are starts, while its stamp holds. */
   textless?: true;
+  stamp?: string;
 }
 
 interface Found {
@@ -409,6 +410,11 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
           )
           .catch(() => undefined)
       : undefined;
+  // A file found off the thread holding the name: its text as the editor reads it, while that is still what was scanned.
+  const withText = async (f: ResidueFile): Promise<ResidueFile | undefined> => {
+    const doc = await q.editor.readDocument(path.join(q.workspace.fsPath, f.path));
+    return doc?.stamp !== undefined && doc.stamp === f.stamp ? { path: f.path, text: doc.text, languageId: f.languageId, starts: f.starts ?? [] } : undefined;
+  };
   let ranSince = performance.now();
   const read = await mapConcurrently(candidates, FILES_AT_ONCE, async (c): Promise<ResidueFile | undefined> => {
     if (yieldMs !== undefined && performance.now() - ranSince > yieldMs) {
@@ -419,9 +425,12 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
     if (given === null) return undefined;
     const off = given === undefined ? offThread?.get(absPath(c)) : undefined;
     if (off === 'none') return { path: c.path, text: '', languageId: c.languageId, starts: [], textless: true };
-    if (off) return { path: c.path, text: off.text, languageId: c.languageId, starts: off.starts };
-    const before = q.ahead?.get(c.path);
-    // Read ahead moments ago and not staged since: as it was read then.
+    const found: ResidueFile | undefined = off && { path: c.path, text: '', languageId: c.languageId, starts: off.starts, textless: true, stamp: off.stamp };
+    // A scan ahead leaves reading the text to the scan after the language service answered.
+    if (found && yieldMs !== undefined) return found;
+    let before = found ?? q.ahead?.get(c.path);
+    if (before?.textless && before.starts && before.starts.length > 0) before = await withText(before);
+    // Read ahead moments ago (or off the thread just now) and not staged since: as it was read then.
     if (before && (given === undefined || (!before.textless && given === before.text))) return before;
     const edited = q.edited?.get(c.path);
     if (before?.starts && !before.textless && given !== undefined && edited?.before === before.text) {

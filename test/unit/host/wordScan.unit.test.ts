@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { stampNow } from '../../../src/host/files';
 import { WordScanner } from '../../../src/host/wordScan';
 
 // The compiled worker module; the bundle the extension starts (dist/word-scan-worker.js, which `node esbuild.mjs` writes) is checked at the end.
@@ -25,7 +26,7 @@ describe('host word scan: whole words off the host thread', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('answers each plain UTF-8 file: its whole-word starts and text, or none; the files VS Code would decode otherwise are left out', async () => {
+  it('answers each plain UTF-8 file: its whole-word starts and the stamp of what it scanned, or none; the files VS Code would decode otherwise are left out', async () => {
     const text = 'const addOne = add(1); // add\nconst é = add;\n';
     const a = file('a.ts', text);
     const b = file('b.ts', 'const addOne = 1;\n');
@@ -40,13 +41,13 @@ describe('host word scan: whole words off the host thread', () => {
     );
     assert.deepEqual([...found.keys()].sort(), [a, b].sort());
     const starts = [...text.matchAll(/\badd\b/g)].map((m) => m.index);
-    assert.deepEqual(found.get(a), { starts, text });
+    assert.deepEqual(found.get(a), { starts, stamp: stampNow(a) });
     assert.equal(found.get(b), 'none');
   });
 
   it('reads a file again once it changed, and leaves out one over maxBytes', async () => {
     const a = file('a.ts', 'add();\n');
-    assert.deepEqual(await scanner.scan('add', [[a, 'typescript']], 1 << 20), new Map([[a, { starts: [0], text: 'add();\n' }]]));
+    assert.deepEqual(await scanner.scan('add', [[a, 'typescript']], 1 << 20), new Map([[a, { starts: [0], stamp: stampNow(a) }]]));
     fs.writeFileSync(a, '// nothing here, longer than before\n');
     assert.deepEqual(await scanner.scan('add', [[a, 'typescript']], 1 << 20), new Map([[a, 'none']]));
     fs.writeFileSync(a, 'x; add();\n');
@@ -64,8 +65,8 @@ describe('host word scan: whole words off the host thread', () => {
       ],
       1 << 20,
     );
-    assert.deepEqual(found.get(a), { starts: [5], text: '#add add\n' });
-    assert.deepEqual(found.get(p), { starts: [1, 5], text: '#add add\n' });
+    assert.deepEqual(found.get(a), { starts: [5], stamp: stampNow(a) });
+    assert.deepEqual(found.get(p), { starts: [1, 5], stamp: stampNow(p) });
   });
 
   it('answers scans asked together each with its own files, and again after its idle worker ended', async () => {
@@ -77,12 +78,12 @@ describe('host word scan: whole words off the host thread', () => {
       assert.deepEqual(
         [x.get(a), y.get(b)],
         [
-          { starts: [0], text: 'add();\n' },
-          { starts: [0], text: 'sub();\n' },
+          { starts: [0], stamp: stampNow(a) },
+          { starts: [0], stamp: stampNow(b) },
         ],
       );
       await new Promise((resolve) => setTimeout(resolve, 200));
-      assert.deepEqual((await idle.scan('add', [[a, 'typescript']], 1 << 20)).get(a), { starts: [0], text: 'add();\n' });
+      assert.deepEqual((await idle.scan('add', [[a, 'typescript']], 1 << 20)).get(a), { starts: [0], stamp: stampNow(a) });
     } finally {
       idle.dispose();
     }
@@ -93,7 +94,7 @@ describe('host word scan: whole words off the host thread', () => {
     const bundled = new WordScanner(BUNDLE);
     try {
       const a = file('a.ts', 'add(); addOne();\n');
-      assert.deepEqual(await bundled.scan('add', [[a, 'typescript']], 1 << 20), new Map([[a, { starts: [0], text: 'add(); addOne();\n' }]]));
+      assert.deepEqual(await bundled.scan('add', [[a, 'typescript']], 1 << 20), new Map([[a, { starts: [0], stamp: stampNow(a) }]]));
     } finally {
       bundled.dispose();
     }

@@ -176,63 +176,69 @@ describe('core/symbols/residue: the name left where a language service did not l
     assert.deepEqual([found?.size, found?.get('src/f7.ts')?.starts], [3000, [text.indexOf('add(1)')]]);
   });
 
-  it('a scan leaves to the host the files it scans off its thread, reads the rest itself; what a scan ahead left textless is read again once staged', async () => {
-    const disk: Record<string, string> = {
-      '/ws/a.ts': 'add(1); // add\n',
-      '/ws/b.ts': 'const b = 1;\n',
-      '/ws/open.ts': 'add(2);\n',
-      '/ws/staged.ts': 'on disk\n',
+  it('a scan leaves to the host the files it scans off its thread and reads the rest itself; a file with the name is read after the answer, rescanned if it changed since', async () => {
+    const disk: Record<string, { text: string; stamp: string }> = {
+      '/ws/a.ts': { text: 'add(1); // add\n', stamp: 'a1' },
+      '/ws/b.ts': { text: 'const b = 1;\n', stamp: 'b1' },
+      '/ws/c.ts': { text: 'add(5);\n', stamp: 'c1' },
+      '/ws/open.ts': { text: 'add(2);\n', stamp: 'open1' },
+      '/ws/staged.ts': { text: 'on disk\n', stamp: 'staged1' },
     };
     const asked: string[][] = [];
     const read: string[] = [];
     const editor = {
       languages: () => [{ id: 'typescript', aliases: [], extensions: ['.ts'], filenames: [], providedBy: [] }],
-      readDocument: async (p: string) => (read.push(p), { text: disk[p] }),
-      // As a host that cannot read open.ts off its thread (it is open in the editor).
+      readDocument: async (p: string) => (read.push(p), { ...disk[p] }),
+      // As a host that cannot read open.ts off its thread (it is open in the editor): starts and stamps, no texts.
       scanWords: async (name: string, files: { absPath: string }[]) => {
         asked.push(files.map((f) => f.absPath));
         return new Map(
           files
             .filter((f) => !f.absPath.endsWith('open.ts'))
             .map((f) => {
-              const starts = wholeWords(disk[f.absPath], name, 'typescript');
-              return [f.absPath, starts.length === 0 ? ('none' as const) : { starts, text: disk[f.absPath] }];
+              const starts = wholeWords(disk[f.absPath].text, name, 'typescript');
+              return [f.absPath, starts.length === 0 ? ('none' as const) : { starts, stamp: disk[f.absPath].stamp }];
             }),
         );
       },
     } as unknown as EditorPort;
-    const workspace = { fsPath: '/ws', files: async () => ({ paths: ['a.ts', 'b.ts', 'open.ts', 'staged.ts', 'notes.md'] }) } as unknown as Workspace;
+    const workspace = { fsPath: '/ws', files: async () => ({ paths: ['a.ts', 'b.ts', 'c.ts', 'open.ts', 'staged.ts', 'notes.md'] }) } as unknown as Workspace;
     const staged: Record<string, string> = { 'staged.ts': 'add(3);\n' };
     const textOf = (p: string) => staged[p];
     const ahead = await scanAhead({ name: 'add', languageId: 'typescript', workspace, editor, textOf });
-    assert.deepEqual(asked, [['/ws/a.ts', '/ws/b.ts', '/ws/open.ts']], 'staged files and other languages are not sent');
-    assert.deepEqual(read, ['/ws/open.ts']);
+    assert.deepEqual(asked, [['/ws/a.ts', '/ws/b.ts', '/ws/c.ts', '/ws/open.ts']], 'staged files and other languages are not sent');
+    assert.deepEqual(read, ['/ws/open.ts'], 'ahead, only what the host left out is read here');
     assert.deepEqual(
       [...(ahead ?? new Map<string, ResidueFile>()).values()].map((f) => [f.path, f.starts, f.textless ?? false]),
       [
-        ['a.ts', [0, 11], false],
+        ['a.ts', [0, 11], true],
         ['b.ts', [], true],
+        ['c.ts', [0], true],
         ['open.ts', [0], false],
         ['staged.ts', [0], false],
       ],
     );
-    // b.ts is staged meanwhile with the name in it: its empty text from the scan ahead is not taken as its text.
+    // Meanwhile b.ts is staged with the name in it (its empty text from the scan ahead is not its text), and c.ts changes on disk.
     staged['b.ts'] = 'add(4);\n';
+    disk['/ws/c.ts'] = { text: 'x; add(6);\n', stamp: 'c2' };
+    read.length = 0;
     const residue = await findResidue({ name: 'add', languageId: 'typescript', workspace, editor, textOf, ...(ahead ? { ahead } : {}) });
     assert.deepEqual(
       residue.items.map((r) => [r[0], r[1], r[2], r[3]]),
       [
         ['a.ts', 1, 1, 'other'],
         ['b.ts', 1, 1, 'other'],
+        ['c.ts', 1, 4, 'other'],
         ['open.ts', 1, 1, 'other'],
         ['staged.ts', 1, 1, 'other'],
         ['a.ts', 1, 12, 'comment'],
       ],
     );
+    assert.deepEqual(read, ['/ws/a.ts', '/ws/c.ts', '/ws/c.ts'], 'the files found holding the name are read, c.ts again since it changed');
     assert.equal(asked.length, 1, 'the scan after the answer reads on the host: it is what changed since');
     // Without a scan ahead (find-references' residue), the files nobody staged go to the host's scan.
     const again = await findResidue({ name: 'add', languageId: 'typescript', workspace, editor, textOf });
-    assert.deepEqual(asked[1], ['/ws/a.ts', '/ws/open.ts']);
+    assert.deepEqual(asked[1], ['/ws/a.ts', '/ws/c.ts', '/ws/open.ts']);
     assert.deepEqual(again.items, residue.items);
   });
 
