@@ -1,3 +1,4 @@
+import { isUtf8 } from 'node:buffer';
 import * as fs from 'node:fs';
 import type { BigIntStats } from 'node:fs';
 import * as fsp from 'node:fs/promises';
@@ -38,6 +39,15 @@ export function readSmallFile(absPath: string, maxBytes: number): { bytes: Buffe
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/**
+ * Whether VS Code shows these bytes as their plain UTF-8 decoding: no byte-order mark (the editor
+ * reads that itself), valid UTF-8, and no NUL byte (VS Code treats the file as binary).
+ */
+export function isPlainUtf8(bytes: Uint8Array): boolean {
+  const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+  return !bom && isUtf8(bytes) && !bytes.includes(0);
 }
 
 /** The stamp of a file now (undefined when it is gone), to tell whether it changed since it was read. */

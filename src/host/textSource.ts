@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageIndex } from '../core/documents/languages';
 import { LineIndex } from '../core/documents/text';
-import { readFileStamped, stampNow } from './files';
+import { isPlainUtf8, readFileStamped, stampNow } from './files';
 import type { FileStamp } from './files';
 
 /**
@@ -125,15 +125,8 @@ export class DiskSources {
     const read = await readFileStamped(absPath, maxBytes);
     if (!read) return {};
     const { bytes, stat } = read;
-    if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { bytes };
-    let text: string;
-    try {
-      text = utf8.decode(bytes);
-    } catch {
-      return { bytes };
-    }
-    // A NUL byte: VS Code treats the file as binary.
-    if (text.includes('\0')) return { bytes };
+    if (!isPlainUtf8(bytes)) return { bytes };
+    const text = utf8.decode(bytes);
     const kept = { source: new DiskSource(vscode.Uri.file(absPath), text, languageId, stat), bytes, stat, languageId };
     this.keep(absPath, kept);
     return kept;

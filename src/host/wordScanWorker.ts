@@ -4,10 +4,9 @@
  * scanned while the language service computes the rename; on the host's thread the scan delayed
  * the rename's own round trips through the host (wordScan.ts says by how much).
  */
-import { isUtf8 } from 'node:buffer';
 import { TextDecoder } from 'node:util';
 import { parentPort } from 'node:worker_threads';
-import { readSmallFile, stampNow } from './files';
+import { isPlainUtf8, readSmallFile, stampNow } from './files';
 import { wholeWords } from '../core/symbols/residue';
 import type { WordScanAnswer, WordScanRequest } from './wordScan';
 
@@ -36,8 +35,7 @@ function fileOf(absPath: string, maxBytes: number): { stamp: string; bytes: Buff
   const read = readSmallFile(absPath, maxBytes);
   if (read === undefined || read === 'larger') return undefined;
   const { bytes, stat } = read;
-  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return undefined;
-  if (!isUtf8(bytes) || bytes.includes(0)) return undefined;
+  if (!isPlainUtf8(bytes)) return undefined;
   const file = { stamp: stat, bytes };
   kept.set(absPath, file);
   keptBytes += bytes.length;

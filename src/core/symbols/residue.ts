@@ -412,7 +412,7 @@ async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFil
       : undefined;
   // A file found off the thread holding the name: its text as the editor reads it, while that is still what was scanned.
   const withText = async (f: ResidueFile): Promise<ResidueFile | undefined> => {
-    const doc = await q.editor.readDocument(path.join(q.workspace.fsPath, f.path));
+    const doc = await q.editor.readDocument(absPath(f));
     return doc?.stamp !== undefined && doc.stamp === f.stamp ? { path: f.path, text: doc.text, languageId: f.languageId, starts: f.starts ?? [] } : undefined;
   };
   let ranSince = performance.now();
