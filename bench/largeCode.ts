@@ -499,6 +499,12 @@ async function measure(): Promise<void> {
       }),
     );
   }
+  if (part('rename')) {
+    const round = (list: number[]) => list.map((v) => Math.round(v));
+    console.log(
+      `[bench:large-code] rename samples (ms, in order): raw ${JSON.stringify(round(samples.rawRename))}; chain ${JSON.stringify(round(samples.chainStagePreview))}`,
+    );
+  }
   if (part('commit')) {
     console.log('[bench:large-code] commit against raw applyEdit + save, alternating names');
     await attempt('commit', async () => {

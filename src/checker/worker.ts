@@ -5,18 +5,19 @@
  * so does the word that a check run ahead (prepare) should give way.
  */
 import { createRequire } from 'node:module';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
 import { parentPort, workerData } from 'node:worker_threads';
 import type * as TS from 'typescript';
+import { lowerThreadPriority } from './threadPriority';
 import { Checker, systemReader } from './program';
 import { CHECK_NICE } from './protocol';
 import type { CheckerWorkerData, FromWorker, ToWorker } from './protocol';
 
 const port = parentPort;
 if (!port) throw new Error('the checker runs in a worker thread');
-lowerPriority();
+// A check gives way to what a person or an agent is waiting for (the language server, the extension host).
+lowerThreadPriority(CHECK_NICE);
 const data = workerData as CheckerWorkerData;
 const ts = createRequire(__filename)(data.typescriptPath) as typeof TS;
 const cancel = new Int32Array(data.cancel);
@@ -54,17 +55,3 @@ port.on('message', (message: ToWorker) => {
     post({ kind: 'error', id, message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 });
-
-/**
- * A check gives way to what a person or an agent is waiting for (the language server, the
- * extension host): on Linux a thread has a nice value of its own, so this lowers the check's
- * thread alone. Elsewhere the call would lower the whole extension host, so it is not made.
- */
-function lowerPriority(): void {
-  if (process.platform !== 'linux') return;
-  try {
-    os.setPriority(Math.min(19, os.getPriority() + CHECK_NICE));
-  } catch {
-    // Not allowed here (a container's policy): the check runs at the host's priority.
-  }
-}

@@ -214,13 +214,19 @@ export class VsCodeHost implements EditorPort {
   }
 
   scanWords(name: string, files: readonly { absPath: string; languageId: string }[]): Promise<WordScanResult> {
-    const plain = files.filter((f) => findOpen(f.absPath) === undefined && this.disk.readsPlainly(f.absPath));
+    const plain = this.scannable(files);
     if (!this.words || plain.length === 0) return Promise.resolve(new Map());
-    return this.words.scan(
-      name,
-      plain.map((f) => [f.absPath, f.languageId]),
-      MAX_TEXT_DOCUMENT_BYTES,
-    );
+    return this.words.scan(name, plain, MAX_TEXT_DOCUMENT_BYTES);
+  }
+
+  async readWordsAhead(files: readonly { absPath: string; languageId: string }[]): Promise<void> {
+    const plain = this.scannable(files);
+    if (this.words && plain.length > 0) await this.words.readAhead(plain, MAX_TEXT_DOCUMENT_BYTES);
+  }
+
+  /** What the word scan's worker reads: files nobody has open that DiskSources read as plain UTF-8. */
+  private scannable(files: readonly { absPath: string; languageId: string }[]): [absPath: string, languageId: string][] {
+    return files.filter((f) => findOpen(f.absPath) === undefined && this.disk.readsPlainly(f.absPath)).map((f) => [f.absPath, f.languageId]);
   }
 
   async readDocument(absPath: string): Promise<HostDocument | undefined> {

@@ -2,12 +2,16 @@
  * The word scan's worker thread (bundled as dist/word-scan-worker.js): finds a name's whole-word
  * starts in files read as plain UTF-8, off the extension host's thread. A rename's residue is
  * scanned while the language service computes the rename; on the host's thread the scan delayed
- * the rename's own round trips through the host (wordScan.ts says by how much).
+ * the rename's own round trips through the host (wordScan.ts says by how much). It runs at a lower
+ * priority: during a rename the language server needs a core, and the scan, on the other one,
+ * delayed its answer too.
  */
 import { TextDecoder } from 'node:util';
 import { parentPort } from 'node:worker_threads';
 import { isPlainUtf8, readSmallFile, stampNow } from './files';
+import { lowerThreadPriority } from '../checker/threadPriority';
 import { wholeWords } from '../core/symbols/residue';
+import { WORD_SCAN_NICE } from './wordScan';
 import type { WordScanAnswer, WordScanRequest } from './wordScan';
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -20,6 +24,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const KEPT_BYTES = 64 * 1024 * 1024;
 const kept = new Map<string, { stamp: string; bytes: Buffer; text?: string }>();
 let keptBytes = 0;
+/** Files read from disk (not found kept), for the answers' `read`. */
+let filesRead = 0;
 
 function drop(absPath: string): void {
   const k = kept.get(absPath);
@@ -32,6 +38,7 @@ function fileOf(absPath: string, maxBytes: number): { stamp: string; bytes: Buff
   const known = kept.get(absPath);
   if (known && known.bytes.length <= maxBytes && stampNow(absPath) === known.stamp) return known;
   drop(absPath);
+  filesRead++;
   const read = readSmallFile(absPath, maxBytes);
   if (read === undefined || read === 'larger') return undefined;
   const { bytes, stat } = read;
@@ -43,7 +50,22 @@ function fileOf(absPath: string, maxBytes: number): { stamp: string; bytes: Buff
   return file;
 }
 
+/**
+ * Reads the files ahead of a scan (a read of the folder at a low priority before any rename asks):
+ * up to what is kept, since reading more would only drop files read before.
+ */
+function readAhead(request: WordScanRequest): WordScanAnswer {
+  const before = filesRead;
+  for (const [absPath] of request.files) {
+    if (keptBytes >= KEPT_BYTES && !kept.has(absPath)) break;
+    fileOf(absPath, request.maxBytes);
+  }
+  return { id: request.id, files: [], read: filesRead - before };
+}
+
 export function scan(request: WordScanRequest): WordScanAnswer {
+  if (request.ahead) return readAhead(request);
+  const before = filesRead;
   const files: WordScanAnswer['files'] = [];
   const needle = Buffer.from(request.name, 'utf8');
   for (const [absPath, languageId] of request.files) {
@@ -60,9 +82,11 @@ export function scan(request: WordScanRequest): WordScanAnswer {
     const starts = wholeWords(file.text, request.name, languageId);
     files.push(starts.length === 0 ? [absPath] : [absPath, starts, file.stamp]);
   }
-  return { id: request.id, files };
+  return { id: request.id, files, read: filesRead - before };
 }
 
+// In its own thread (tests load scan() in theirs): lowered, then listening.
+if (parentPort) lowerThreadPriority(WORD_SCAN_NICE);
 parentPort?.on('message', (request: WordScanRequest) => {
   try {
     parentPort?.postMessage(scan(request));

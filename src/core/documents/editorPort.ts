@@ -98,6 +98,8 @@ export interface EditorPort {
     name: string,
     files: readonly { absPath: string; languageId: string }[],
   ): Promise<ReadonlyMap<string, { starts: readonly number[]; stamp: string } | 'none'>>;
+  /** Reads the files scanWords would read, ahead of a scan and in the background, so that the scan finds them read. */
+  readWordsAhead?(files: readonly { absPath: string; languageId: string }[]): Promise<void>;
   /** readDocument and readFileBytes together; a host may read a file nobody has open once for both. */
   readDocumentAndBytes?(absPath: string): Promise<{ doc: HostDocument | undefined; bytes: Uint8Array | undefined }>;
   /**

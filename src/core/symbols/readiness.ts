@@ -17,6 +17,7 @@ import { documentSymbolTree } from './symbols';
 import type { Workspace } from '../documents/workspaces';
 import type { Coverage } from './coverage';
 import { dirtyBuffers } from '../transactions/check';
+import { languageFamily, readResidueAhead } from './residue';
 
 export type { Coverage } from './coverage';
 
@@ -35,6 +36,13 @@ export const READINESS = {
    * LanguageServiceStarting, to ask again, not a Timeout, which says to narrow the question.
    */
   settleMs: 30_000,
+  /**
+   * A loaded service's folder is read for the residue's word scan this long after a call saw it
+   * loaded (after that call, most likely), and again at most this often: what the scan keeps is
+   * checked, not read again.
+   */
+  wordsAheadDelayMs: 1_000,
+  wordsAheadEveryMs: 60_000,
 };
 
 interface Probe {
@@ -71,6 +79,8 @@ export class ProjectReadiness implements Readiness {
   private readonly untestable = new Map<string, Untestable>();
   /** Per language: when a call first saw its service covering the project (a proof, or an answer that showed it). */
   private readonly loadedSeen = new Map<string, number>();
+  /** Per folder and language family: when its files were last read ahead for the residue's scan. */
+  private readonly wordsReadAt = new Map<string, number>();
   /** Per call: the languages noteDocument already noted. */
   private readonly noted = new WeakMap<ToolContext, Set<string>>();
 
@@ -79,6 +89,7 @@ export class ProjectReadiness implements Readiness {
     this.proofs.clear();
     this.untestable.clear();
     this.loadedSeen.clear();
+    this.wordsReadAt.clear();
   }
 
   /**
@@ -88,8 +99,10 @@ export class ProjectReadiness implements Readiness {
   async coverage(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
     const c = await this.verdict(ctx, doc, maxWaitMs);
     if (c.state === 'loading' || (c.state === 'loaded' && c.settling)) lateMeansStarting(ctx, c.languageId);
-    if (c.state === 'loaded') this.computeCheckAhead(ctx, doc, c.provedAt);
-    else if (c.state === 'unverifiable') this.computeCheckAhead(ctx, doc, undefined);
+    if (c.state === 'loaded') {
+      this.computeCheckAhead(ctx, doc, c.provedAt);
+      this.readWordsAhead(ctx, doc);
+    } else if (c.state === 'unverifiable') this.computeCheckAhead(ctx, doc, undefined);
     return c;
   }
 
@@ -110,6 +123,17 @@ export class ProjectReadiness implements Readiness {
     const first = this.loadedSeen.get(language);
     const notBefore = seenAt === undefined || first === undefined ? undefined : first + READINESS.settleMs;
     ctx.services.checks.warm(doc.workspace, doc.absolutePath, () => dirtyBuffers(ctx.editor, doc.workspace), { notBefore });
+  }
+
+  /** A rename's residue scans every file of the folder's language family: the first one finds them read. */
+  private readWordsAhead(ctx: ToolContext, doc: ResolvedDocument): void {
+    const languageId = doc.host.languageId;
+    const key = `${doc.workspace.id}\0${languageFamily(languageId).join(',')}`;
+    const at = this.wordsReadAt.get(key);
+    if (at !== undefined && Date.now() - at < READINESS.wordsAheadEveryMs) return;
+    this.wordsReadAt.set(key, Date.now());
+    const editor = ctx.editor;
+    setTimeout(() => void readResidueAhead({ languageId, workspace: doc.workspace, editor }), READINESS.wordsAheadDelayMs).unref?.();
   }
 
   private async verdict(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {

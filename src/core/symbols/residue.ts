@@ -383,6 +383,30 @@ export interface ResidueQuestion {
 
 type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor' | 'textOf' | 'extraPaths' | 'ahead' | 'edited'>;
 
+/** The folder's files (and extraPaths) of the symbol's language family, with their languages. */
+async function familyFiles(q: Pick<ResidueQuestion, 'languageId' | 'workspace' | 'editor' | 'extraPaths'>): Promise<{ path: string; languageId: string }[]> {
+  const family = languageFamily(q.languageId);
+  const index = new LanguageIndex(q.editor.languages());
+  const { paths } = await q.workspace.files();
+  return [...new Set([...paths, ...(q.extraPaths ?? [])])]
+    .map((p) => ({ path: p, languageId: index.languageOf(p) }))
+    .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
+}
+
+/**
+ * Has the host read the family's files ahead of any residue scan (editor.readWordsAhead), so
+ * that a window's first rename finds them read. Never rejects.
+ */
+export async function readResidueAhead(q: Pick<ResidueQuestion, 'languageId' | 'workspace' | 'editor'>): Promise<void> {
+  if (!q.editor.readWordsAhead) return;
+  try {
+    const files = await familyFiles(q);
+    await q.editor.readWordsAhead(files.map((f) => ({ absPath: path.join(q.workspace.fsPath, f.path), languageId: f.languageId })));
+  } catch {
+    // Read at the scan instead.
+  }
+}
+
 /**
  * The folder's files of the symbol's language family, each as textOf or the editor gives it
  * (undefined: not scanned), with the name's starts: off the host's thread where the host can
@@ -392,12 +416,7 @@ type Scan = Pick<ResidueQuestion, 'name' | 'languageId' | 'workspace' | 'editor'
  * extension on the host waited behind (growing with the folder).
  */
 async function scanFiles(q: Scan, yieldMs?: number): Promise<{ files: ResidueFile[]; languages: string[] }> {
-  const family = languageFamily(q.languageId);
-  const index = new LanguageIndex(q.editor.languages());
-  const { paths } = await q.workspace.files();
-  const candidates = [...new Set([...paths, ...(q.extraPaths ?? [])])]
-    .map((p) => ({ path: p, languageId: index.languageOf(p) }))
-    .filter((f): f is { path: string; languageId: string } => f.languageId !== undefined && family.includes(f.languageId));
+  const candidates = await familyFiles(q);
   const absPath = (c: { path: string }) => path.join(q.workspace.fsPath, c.path);
   // The files nobody staged and no scan ahead read are scanned off the host's thread where the host can (the rest below).
   const toHost = q.editor.scanWords ? candidates.filter((c) => q.textOf?.(c.path) === undefined && !q.ahead?.has(c.path)) : [];

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { stampNow } from '../../../src/host/files';
-import { WordScanner } from '../../../src/host/wordScan';
+import { WORD_SCAN_NICE, WordScanner } from '../../../src/host/wordScan';
 
 // The compiled worker module; the bundle the extension starts (dist/word-scan-worker.js, which `node esbuild.mjs` writes) is checked at the end.
 const WORKER = path.resolve(__dirname, '..', '..', '..', 'src', 'host', 'wordScanWorker.js');
@@ -52,6 +52,42 @@ describe('host word scan: whole words off the host thread', () => {
     assert.deepEqual(await scanner.scan('add', [[a, 'typescript']], 1 << 20), new Map([[a, 'none']]));
     fs.writeFileSync(a, 'x; add();\n');
     assert.deepEqual(await scanner.scan('add', [[a, 'typescript']], 4), new Map());
+  });
+
+  it('reads files ahead of a scan, which then reads none of them again unless one changed', async () => {
+    const a = file('a.ts', 'add();\n');
+    const b = file('b.ts', 'const two = 2;\n');
+    const files: [string, string][] = [a, b].map((p) => [p, 'typescript']);
+    await scanner.readAhead(files, 1 << 20);
+    assert.equal(scanner.filesRead, 2);
+    assert.deepEqual(
+      await scanner.scan('add', files, 1 << 20),
+      new Map<string, unknown>([
+        [a, { starts: [0], stamp: stampNow(a) }],
+        [b, 'none'],
+      ]),
+    );
+    assert.equal(scanner.filesRead, 2, 'both kept from the read ahead');
+    fs.writeFileSync(b, 'const two = add(1, 1);\n');
+    assert.deepEqual((await scanner.scan('add', files, 1 << 20)).get(b), { starts: [12], stamp: stampNow(b) });
+    assert.equal(scanner.filesRead, 3, 'the changed one read again');
+  });
+
+  it('scans at a lower priority than the extension host on Linux: its own thread only', async () => {
+    /** The nice value of each thread of this process (Linux keeps one per thread). */
+    const niceByThread = () =>
+      new Map(
+        (process.platform === 'linux' ? fs.readdirSync('/proc/self/task') : []).map((tid) => {
+          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+          return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+        }),
+      );
+    const before = niceByThread();
+    const main = os.getPriority();
+    await scanner.scan('add', [[file('a.ts', 'add();\n'), 'typescript']], 1 << 20);
+    const lowered = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, main + WORD_SCAN_NICE));
+    assert.equal(lowered.length, process.platform === 'linux' ? 1 : 0, `threads: ${JSON.stringify([...niceByThread()])}`);
+    assert.equal(os.getPriority(), main, 'the process (the extension host) keeps its priority');
   });
 
   it('applies the language word bounds: # binds a word in TypeScript, not in Python', async () => {

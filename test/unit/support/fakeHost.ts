@@ -161,6 +161,8 @@ export class FakeHost implements EditorPort {
   languageContributions: LanguageContribution[];
   /** Every host method called, in order, with its first argument (benchmarks and assertions). */
   readonly calls: { method: string; arg?: string }[] = [];
+  /** A host that reads files ahead for the word scan (the VS Code host's worker); none by default. */
+  readWordsAhead?: (files: readonly { absPath: string; languageId: string }[]) => Promise<void>;
 
   private readonly folderList: HostFolder[] = [];
   private readonly disk = new Map<string, DiskFile>();

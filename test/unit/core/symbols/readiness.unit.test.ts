@@ -1,3 +1,4 @@
+import * as path from 'node:path';
 import { readOutline } from '../../../../src/tools/symbols';
 import { readSearch } from '../../../../src/tools/search';
 import type { OutlineData } from '../../../../src/tools/symbols';
@@ -21,6 +22,8 @@ import type { Harness } from '../../support/harness';
  * One readiness check for every project-wide answer: a language service that answers from the
  * open files only (TypeScript while its project loads) is never taken at its word.
  */
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const BASE = 'export interface Shape {\n  area(): number;\n}\nexport class Circle implements Shape {\n  area(): number { return 1; }\n}\n';
 const OTHER = 'import { Circle } from "./base";\nexport class Big extends Circle {}\nexport function makeBig(): Big { return new Big(); }\n';
@@ -472,6 +475,51 @@ describe('readiness: project-wide answers from a service still loading its proje
       warmed.map((r) => r.files),
       [['src/base.ts'], ['src/other.ts'], ['src/other.ts']],
     );
+  });
+});
+
+describe('readiness: the residue read ahead', () => {
+  const saved = { ...READINESS };
+  afterEach(() => Object.assign(READINESS, saved));
+
+  it("a question in a loaded project has the host read the folder's files of the language family for a rename's residue: once a minute at most, not while loading", async () => {
+    Object.assign(READINESS, { maxWaitMs: 80, stepMs: 10, wordsAheadDelayMs: 20 });
+    const host = new FakeHost();
+    const folder = host.addFolder('app', {
+      'tsconfig.json': '{}',
+      'src/base.ts': BASE,
+      'src/other.ts': OTHER,
+      'web/page.js': 'export const page = 1;\n',
+      'notes.md': '# Circle\n',
+    });
+    const basePath = host.abs(folder, 'src/base.ts');
+    const otherPath = host.abs(folder, 'src/other.ts');
+    host.setSymbols(basePath, symbolsIn(BASE, [{ name: 'Circle', kind: 'Class', from: 'export class', to: '}\n}' }]));
+    host.setSymbols(otherPath, symbolsIn(OTHER, [{ name: 'Big', kind: 'Class', from: 'export class', to: '{}' }]));
+    let loaded = false;
+    const big = declared('Big', 'Class', otherPath, OTHER, 'class');
+    host.symbolProviders.workspaceSymbols = (q) => (loaded && 'big'.includes(q.toLowerCase()) ? [big] : []);
+    const circleAt = BASE.indexOf('Circle');
+    host.navigation.locations = () => [{ absPath: basePath, range: { start: circleAt, end: circleAt + 6 } }];
+    const reads: string[][] = [];
+    host.readWordsAhead = async (files) => {
+      reads.push(files.map((f) => `${path.relative(host.abs(folder, ''), f.absPath)}:${f.languageId}`).sort());
+    };
+    host.openDocument(basePath);
+    const h = await createHarness({ host });
+    const circle = { symbol: { location: { selection: { document: { path: 'src/base.ts' }, selectedText: 'Circle', contextBefore: 'class ' } } } };
+    await h.ok('find-references', circle);
+    await sleep(60);
+    assert.deepEqual(reads, [], 'not while the service loads its project');
+    loaded = true;
+    await h.ok('find-references', circle);
+    await h.ok('find-references', circle);
+    await sleep(60);
+    assert.deepEqual(reads, [['src/base.ts:typescript', 'src/other.ts:typescript', 'web/page.js:javascript']], 'once for two questions');
+    READINESS.wordsAheadEveryMs = 0;
+    await h.ok('find-references', circle);
+    await sleep(60);
+    assert.equal(reads.length, 2, 'again after wordsAheadEveryMs');
   });
 });
 
