@@ -98,11 +98,12 @@ export const renameSymbol = defineTool({
       const v = tm.stagedView(workspace, p);
       return v === 'gone' ? null : v?.text;
     };
-    // The folder is read and scanned for the residue while the language service computes the rename in its own process.
+    // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
+    const renamed = ctx.editor.renameEdits(absPath, offset, input.newName);
+    // Asked first, the rename is computed in the language service's own process while the folder is read and scanned for the residue.
     const guess = wordAt(doc?.text ?? '', offset);
     const ahead = guess ? scanAhead({ name: guess, languageId: resolvedDoc.host.languageId, workspace, editor: ctx.editor, textOf: stagedText }) : undefined;
-    // The host runs the providers' prepare-rename check before asking for edits; a refusal comes back with its reason.
-    const result = await ctx.editor.renameEdits(absPath, offset, input.newName);
+    const result = await renamed;
     const coverage = await coverageAfter(ctx, resolvedDoc, 'the rename');
     if (!result.ok) {
       throw refused(
