@@ -1,9 +1,9 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { CheckerClient } from '../../../src/checker/client';
 import { CHECK_NICE } from '../../../src/checker/protocol';
+import { assertNewThreadLowered } from '../support/threads';
 import type { CheckedResult, CheckResult } from '../../../src/checker/protocol';
 import { chain, fixture, STRICT_TSCONFIG, TYPESCRIPT_PATH } from './support';
 
@@ -47,21 +47,8 @@ describe('checker: the client and its worker thread', function () {
   });
 
   it('checks at a lower priority than the extension host on Linux: its own thread only', async () => {
-    /** The nice value of each thread of this process (Linux keeps one per thread; elsewhere the priority is left alone). */
-    const niceByThread = () =>
-      new Map(
-        (process.platform === 'linux' ? fs.readdirSync('/proc/self/task') : []).map((tid) => {
-          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-          return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-        }),
-      );
-    const before = niceByThread();
-    const main = os.getPriority();
     const { folder, client } = setUp(chain(4));
-    checked(await client.check({ folder, staged, buffers: {} }));
-    const lowered = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, main + CHECK_NICE));
-    assert.equal(lowered.length, process.platform === 'linux' ? 1 : 0, `threads: ${JSON.stringify([...niceByThread()])}`);
-    assert.equal(os.getPriority(), main, 'the process (the extension host) keeps its priority');
+    await assertNewThreadLowered(CHECK_NICE, async () => checked(await client.check({ folder, staged, buffers: {} })));
   });
 
   it("reports the warm worker's heap between checks, and nothing when no worker runs", async () => {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { stampNow } from '../../../src/host/files';
 import { WORD_SCAN_NICE, WordScanner } from '../../../src/host/wordScan';
+import { assertNewThreadLowered } from '../support/threads';
 
 // The compiled worker module; the bundle the extension starts (dist/word-scan-worker.js, which `node esbuild.mjs` writes) is checked at the end.
 const WORKER = path.resolve(__dirname, '..', '..', '..', 'src', 'host', 'wordScanWorker.js');
@@ -74,20 +75,7 @@ describe('host word scan: whole words off the host thread', () => {
   });
 
   it('scans at a lower priority than the extension host on Linux: its own thread only', async () => {
-    /** The nice value of each thread of this process (Linux keeps one per thread). */
-    const niceByThread = () =>
-      new Map(
-        (process.platform === 'linux' ? fs.readdirSync('/proc/self/task') : []).map((tid) => {
-          const stat = fs.readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
-          return [tid, Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
-        }),
-      );
-    const before = niceByThread();
-    const main = os.getPriority();
-    await scanner.scan('add', [[file('a.ts', 'add();\n'), 'typescript']], 1 << 20);
-    const lowered = [...niceByThread()].filter(([tid, nice]) => !before.has(tid) && nice === Math.min(19, main + WORD_SCAN_NICE));
-    assert.equal(lowered.length, process.platform === 'linux' ? 1 : 0, `threads: ${JSON.stringify([...niceByThread()])}`);
-    assert.equal(os.getPriority(), main, 'the process (the extension host) keeps its priority');
+    await assertNewThreadLowered(WORD_SCAN_NICE, () => scanner.scan('add', [[file('a.ts', 'add();\n'), 'typescript']], 1 << 20));
   });
 
   it('applies the language word bounds: # binds a word in TypeScript, not in Python', async () => {
