@@ -64,6 +64,9 @@ const MANY: Target[] = [
   { path: 'src/Latch.ts', name: 'open', before: 'export const ' },
 ];
 
+/** One transaction-check as the bench timed it, with what it answered. */
+type CheckTiming = { ms: number; state: string; complete: boolean | null; introduced?: number | null; checkedDocuments?: number | null };
+
 export interface LargeCodeResult {
   codeBase: { package: string; version: string; files: number; lines: number; largest: { path: string; lines: number; bytes: number } };
   windowOpen: {
@@ -91,14 +94,14 @@ export interface LargeCodeResult {
     warm: { ms: number; outcomes: unknown[] } | null;
     /** The first check's work: files computed per view, dependents covered as unaffected. */
     firstStats?: { recomputedBase: number; recomputedStaged: number; unaffected: number; durationMs: number } | null;
-    first: { ms: number; state: string; complete: boolean | null; introduced?: number | null; checkedDocuments?: number | null } | null;
+    first: CheckTiming | null;
     /**
      * The first checks of rounds 2 and on ($AW_LARGE_CODE_CHECK_ROUNDS, default 3): each a break
      * spelled anew (so the staged side is computed again, the current side staying warm), each
      * after a tsc of its own (check.tsc[i]); one round measured 0.6× to 1.04× of tsc across runs.
      */
-    more?: { ms: number; state: string; complete: boolean | null; introduced?: number | null; checkedDocuments?: number | null }[];
-    again: { ms: number; state: string; complete: boolean | null; introduced?: number | null; checkedDocuments?: number | null } | null;
+    more?: CheckTiming[];
+    again: CheckTiming | null;
   };
   memory: {
     gcForced: boolean;
@@ -385,7 +388,7 @@ async function measure(): Promise<void> {
       // Asked right after staging, as agents do (AW_LARGE_CODE_CHECK_PAUSE_MS waits first; the extension runs the check ahead 1.5 s after a staging).
       check.pauseMs = Number(process.env.AW_LARGE_CODE_CHECK_PAUSE_MS ?? 0);
       await sleep(check.pauseMs);
-      const checkOnce = async (): Promise<NonNullable<LargeCodeResult['check']['first']>> => {
+      const checkOnce = async (): Promise<CheckTiming> => {
         const t = performance.now();
         const data = dataOf<{ state: string; complete?: boolean; introduced?: { totalCount: number }; checkedDocuments?: number }>(
           ok('transaction-check', await invokeLm(tool('transaction-check'), {})),
