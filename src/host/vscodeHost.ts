@@ -1,7 +1,8 @@
 import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { findOpen } from './openDocuments';
+import { findOpen, openDocumentList } from './openDocuments';
+import type { OpenDocument } from './openDocuments';
 import type { WordScanner, WordScanResult } from './wordScan';
 import { PROBED_DECLARATIONS } from '../core/symbols/providers';
 import type { CommitOutcome, FeatureProbe, HostDocument, HostFolder, HostSymbol, LanguageContribution, EditorPort } from '../core/documents/editorPort';
@@ -317,10 +318,8 @@ export class VsCodeHost implements EditorPort {
     }));
   }
 
-  openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[] {
-    return vscode.workspace.textDocuments
-      .filter((d) => d.uri.scheme === 'file')
-      .map((d) => ({ absPath: d.uri.fsPath, languageId: d.languageId, isDirty: d.isDirty }));
+  openDocuments(): readonly OpenDocument[] {
+    return openDocumentList();
   }
 
   private noDocument(absPath: string): { ok: false; reason: string } {

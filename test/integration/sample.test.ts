@@ -42,13 +42,21 @@ describe('tools on the sample workspace', function () {
     });
 
     it('reports projects, languages with their services, and unsaved documents', async function () {
+      type Open = { openDocuments: { items: { path: string; languageId: string; isDirty: boolean }[] } };
       const doc = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'src/util.ts')));
       const editor = await vscode.window.showTextDocument(doc);
+      // The host keeps its list of open documents until one opens or closes: a later edit still shows, and so does a document opened again.
+      const clean = expectOk<Open>(await invoke('workspace-status', {})).data.openDocuments.items;
+      assert.equal(clean.find((d) => d.path === 'src/util.ts')?.isDirty, false, JSON.stringify(clean));
       await editor.edit((b) => b.insert(new vscode.Position(0, 0), '// typed by a person\n'));
+      // A language change closes the document and opens it again.
+      const readme = await vscode.workspace.openTextDocument(vscode.Uri.file(path.join(workspaceRoot(), 'README.md')));
+      assert.equal(clean.find((d) => d.path === 'README.md')?.languageId, 'markdown', JSON.stringify(clean));
+      await vscode.languages.setTextDocumentLanguage(readme, 'plaintext');
       const status = expectOk<{
         projects: { items: { path: string; kind: string }[] };
         languages: { items: { languageId: string; fileCount: number; languageServices: { extensionId: string }[] }[] };
-        openDocuments: { items: { path: string; isDirty: boolean }[] };
+        openDocuments: { items: { path: string; languageId: string; isDirty: boolean }[] };
         effectiveMode: string;
         transaction: null;
       }>(await invoke('workspace-status', {}));
@@ -59,6 +67,9 @@ describe('tools on the sample workspace', function () {
       assert.ok(ts.languageServices.some((s) => s.extensionId === 'vscode.typescript-language-features'));
       const util = status.data.openDocuments.items.find((d) => d.path === 'src/util.ts');
       assert.equal(util?.isDirty, true);
+      const relabelled = status.data.openDocuments.items.find((d) => d.path === 'README.md');
+      await vscode.languages.setTextDocumentLanguage(readme, 'markdown');
+      assert.equal(relabelled?.languageId, 'plaintext', 'a document opened again since the last answer is listed as it is now');
       assert.equal(status.data.effectiveMode, 'transactional');
       assert.equal(status.data.transaction, null);
     });

@@ -110,8 +110,8 @@ export interface EditorPort {
   commitFiles(plan: CommitPlan): Promise<CommitOutcome>;
   documentSymbols(absPath: string): Promise<HostSymbol[] | undefined>;
   languages(): LanguageContribution[];
-  /** Text documents the editor has open (file scheme), with their unsaved state. */
-  openDocuments(): { absPath: string; languageId: string; isDirty: boolean }[];
+  /** Text documents the editor has open (file scheme), with their unsaved state; the host may return the same array while none opens or closes. */
+  openDocuments(): readonly { readonly absPath: string; readonly languageId: string; readonly isDirty: boolean }[];
   /** Asks the language services of a document a few cheap questions to see which answer. */
   probeLanguageFeatures(absPath: string): Promise<Record<string, FeatureProbe>>;
   /**

@@ -53,7 +53,7 @@ interface Probe {
 interface Proof {
   probe: Probe;
   /** Open documents of the language when the proof was made. */
-  open: Set<string>;
+  open: ReadonlySet<string>;
   /** When it was made (Date.now()). */
   at: number;
 }
@@ -61,7 +61,7 @@ interface Proof {
 /** A language the check cannot test, remembered like a proof: until a document of the language opens. */
 interface Untestable {
   verdict: Extract<Coverage, { state: 'unverifiable' }>;
-  open: Set<string>;
+  open: ReadonlySet<string>;
 }
 
 /** A declaration at the start of a line (so not in a comment), in most languages' syntax. */
@@ -138,17 +138,12 @@ export class ProjectReadiness implements Readiness {
 
   private async verdict(ctx: ToolContext, doc: ResolvedDocument, maxWaitMs?: number): Promise<Coverage> {
     const language = doc.host.languageId;
-    const openOfLanguage = () =>
-      new Set(
-        ctx.editor
-          .openDocuments()
-          .filter((d) => d.languageId === language)
-          .map((d) => d.absPath),
-      );
+    const openOfLanguage = () => openOf(ctx.editor.openDocuments(), language);
     const proof = this.proofs.get(language);
     if (proof) {
       const open = openOfLanguage();
-      if ([...open].every((p) => proof.open.has(p))) return { state: 'loaded', languageId: language, provedAt: proof.at, settling: settling(proof) };
+      if (open === proof.open || [...open].every((p) => proof.open.has(p)))
+        return { state: 'loaded', languageId: language, provedAt: proof.at, settling: settling(proof) };
       if (!open.has(proof.probe.absPath) && (await found(ctx, proof.probe))) {
         const again = { probe: proof.probe, open, at: Date.now() };
         this.proofs.set(language, again);
@@ -158,7 +153,8 @@ export class ProjectReadiness implements Readiness {
     }
     const known = this.untestable.get(language);
     if (known) {
-      if ([...openOfLanguage()].every((p) => known.open.has(p))) return known.verdict;
+      const open = openOfLanguage();
+      if (open === known.open || [...open].every((p) => known.open.has(p))) return known.verdict;
       this.untestable.delete(language);
     }
     const untestable = (verdict: Extract<Coverage, { state: 'unverifiable' }>): Coverage => {
@@ -211,9 +207,10 @@ export class ProjectReadiness implements Readiness {
     const noted = this.noted.get(ctx) ?? new Set<string>();
     if (noted.has(languageId)) return;
     this.noted.set(ctx, noted.add(languageId));
-    if (this.untestable.has(languageId) || !ctx.editor.languages().some((l) => l.id === languageId && l.providedBy.length > 0)) return;
+    if (this.untestable.has(languageId)) return;
     const proof = this.proofs.get(languageId);
-    if (!proof || settling(proof)) lateMeansStarting(ctx, languageId);
+    if (proof && !settling(proof)) return;
+    if (ctx.editor.languages().some((l) => l.id === languageId && l.providedBy.length > 0)) lateMeansStarting(ctx, languageId);
   }
 
   /**
@@ -251,6 +248,16 @@ export class ProjectReadiness implements Readiness {
     if (c.state === 'loading') throw starting(c, `${what} would be computed from the open files only, so nothing was staged`);
     return c;
   }
+}
+
+/** The open documents of a language, kept while the host returns the same list (every query's verdict asks). */
+const openByList = new WeakMap<readonly object[], Map<string, ReadonlySet<string>>>();
+function openOf(list: readonly { readonly absPath: string; readonly languageId: string }[], language: string): ReadonlySet<string> {
+  let byLanguage = openByList.get(list);
+  if (!byLanguage) openByList.set(list, (byLanguage = new Map()));
+  let open = byLanguage.get(language);
+  if (!open) byLanguage.set(language, (open = new Set(list.filter((d) => d.languageId === language).map((d) => d.absPath))));
+  return open;
 }
 
 const settling = (proof: Proof): boolean => Date.now() - proof.at < READINESS.settleMs;

@@ -314,7 +314,15 @@ export function symbolsAt(
 ): { match: { symbol: HostSymbol; containers: HostSymbol[] }[]; byName: boolean } {
   const inName = (s: HostSymbol) => s.selectionRange.start <= start && end <= s.selectionRange.end;
   const inRange = (s: HostSymbol) => s.range.start <= start && end <= s.range.end;
-  const all = [...walkSymbols(roots)];
+  const all: { symbol: HostSymbol; containers: HostSymbol[] }[] = [];
+  // A plain walk: nested generators cost more than the comparisons on a large document's tree.
+  const walk = (list: readonly HostSymbol[], containers: HostSymbol[]): void => {
+    for (const symbol of list) {
+      all.push({ symbol, containers });
+      if (symbol.children.length > 0) walk(symbol.children, [...containers, symbol]);
+    }
+  };
+  walk(roots, []);
   const innermost = (hits: typeof all) => {
     const depth = Math.max(...hits.map((h) => h.containers.length));
     return hits.filter((h) => h.containers.length === depth);
