@@ -39,7 +39,7 @@ export function findOpen(absPath: string): vscode.TextDocument | undefined {
 export function openDocumentList(): readonly OpenDocument[] {
   const docs = documents();
   // A closed document whose close event has not been seen yet is not open.
-  if (list && ![...docs.values()].some((d) => d.isClosed)) return list;
+  if (list && !anyClosed(docs)) return list;
   list = Object.freeze(
     [...docs.values()]
       .filter((d) => !d.isClosed)
@@ -52,4 +52,9 @@ export function openDocumentList(): readonly OpenDocument[] {
       })),
   );
   return list;
+}
+
+function anyClosed(docs: Map<string, vscode.TextDocument>): boolean {
+  for (const d of docs.values()) if (d.isClosed) return true;
+  return false;
 }

@@ -142,8 +142,8 @@ export class ProjectReadiness implements Readiness {
     const proof = this.proofs.get(language);
     if (proof) {
       const open = openOfLanguage();
-      if (open === proof.open || [...open].every((p) => proof.open.has(p)))
-        return { state: 'loaded', languageId: language, provedAt: proof.at, settling: settling(proof) };
+      const unchanged = open === proof.open || [...open].every((p) => proof.open.has(p));
+      if (unchanged) return { state: 'loaded', languageId: language, provedAt: proof.at, settling: settling(proof) };
       if (!open.has(proof.probe.absPath) && (await found(ctx, proof.probe))) {
         const again = { probe: proof.probe, open, at: Date.now() };
         this.proofs.set(language, again);
