@@ -2,7 +2,7 @@ import type * as TS from 'typescript';
 import type { Declarations, Ts } from './view';
 
 /**
- * Which names a change exposes, file by file: the name-level form of exposingFiles. A file's
+ * Which names a change exposes, file by file, between the current and staged views. A file's
  * declarations (its .d.ts) are statements, each declaring names and mentioning others. A name
  * changes when the statements declaring it differ between the views, or mention a name that
  * changed (its own or, through an import or a re-export, one of an exposing file it refers to).

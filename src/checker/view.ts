@@ -158,52 +158,10 @@ export function reachesPastImporters(ts: Ts, sf: TS.SourceFile): boolean {
 }
 
 /**
- * The files that expose a change to their importers, between two versions of a program (a view
- * before and after an update, or the current and staged views). A file sees another only through
- * its declarations (what a .d.ts of it says), so a file whose text is unchanged can see the change
- * only by importing a file that exposes it: a changed file whose declarations differ (or cannot be
- * told), or any file whose declarations refer to an exposing one. Declarations are compared for
- * the changed files, then only for the files importing an exposing one.
- */
-export function exposingFiles(
-  changed: Iterable<string>,
-  declarations: (key: string) => [Declarations | null | undefined, Declarations | null | undefined],
-  importers: (key: string) => Iterable<string>,
-): Set<string> {
-  const exposing = new Set<string>();
-  const waiting = new Map<string, string[]>();
-  const queue: string[] = [];
-  const evaluated = new Set<string>();
-  const expose = (key: string) => {
-    if (exposing.has(key)) return;
-    exposing.add(key);
-    queue.push(key);
-  };
-  const evaluate = (key: string) => {
-    if (evaluated.has(key)) return;
-    evaluated.add(key);
-    const [before, after] = declarations(key);
-    if (before === undefined && after === undefined) return;
-    if (!before || !after || before.text !== after.text) return expose(key);
-    for (const ref of new Set([...before.refs, ...after.refs])) {
-      if (exposing.has(ref)) return expose(key);
-      waiting.set(ref, [...(waiting.get(ref) ?? []), key]);
-    }
-  };
-  for (const key of changed) evaluate(key);
-  while (queue.length > 0) {
-    const key = queue.pop()!;
-    for (const waiter of waiting.get(key) ?? []) expose(waiter);
-    for (const importer of importers(key)) evaluate(importer);
-  }
-  return exposing;
-}
-
-/**
  * One view (current or staged) of one project, kept warm between checks: its program (each
  * built on the previous one, sharing parsed files) and the diagnostics computed per file. After
- * an update, a file's diagnostics are kept unless its text changed or it imports a file exposing
- * a change (see exposingFiles); a change reaching past importers, other options or other files
+ * an update, a file's diagnostics are kept unless its text changed or it imports (at any depth)
+ * a changed file whose declarations differ; a change reaching past importers, other options or other files
  * existing start the view over. (TypeScript's builder programs do the same with declaration
  * signatures, but take the first edit after a cold start as a change of every file's shape, so a
  * one-line edit re-checked all importers of the file edited.)
@@ -309,13 +267,23 @@ export class View {
         if (sf && reachesPastImporters(this.ts, sf)) return this.drop();
       }
     }
-    const exposing = exposingFiles(
-      changed,
-      (key) => [this.declarationsIn(previous, key, previousShapes, stop), this.declarations(key, stop)],
-      (key) => (importers.get(key) ?? []).filter((k) => !changed.has(k)),
-    );
+    // A changed file whose declarations differ drops what every file importing it (at any depth)
+    // kept: telling which of them see the change would emit their declarations in both programs,
+    // most of a large project for a change many files import, while a check asks only for the
+    // files that may see the change from the current view (names.ts), which it computes anyway.
     const stale = new Set(changed);
-    for (const key of exposing) for (const importer of importers.get(key) ?? []) stale.add(importer);
+    const queue = [...changed].filter((key) => {
+      const before = this.declarationsIn(previous, key, previousShapes, stop);
+      const after = this.declarations(key, stop);
+      return (before !== undefined || after !== undefined) && (!before || !after || before.text !== after.text);
+    });
+    while (queue.length > 0) {
+      for (const importer of importers.get(queue.pop()!) ?? []) {
+        if (stale.has(importer)) continue;
+        stale.add(importer);
+        queue.push(importer);
+      }
+    }
     for (const key of stale) this.cache.delete(key);
     // Declarations of a file neither changed nor importing an exposing file are the same in the new program.
     for (const [key, shape] of previousShapes) if (!stale.has(key) && !this.shapes.has(key)) this.shapes.set(key, shape);
