@@ -274,6 +274,28 @@ describe('checker: the staged program against the current one', function () {
     console.log(`      first check ${first.stats.durationMs} ms, one-line re-check ${third.stats.durationMs} ms, shape change ${shape.stats.durationMs} ms`);
   });
 
+  it('a new break after a re-check answers as a fresh checker does: what the importers of a changed shape kept is dropped', () => {
+    const { run, folder } = setUp(chain(6));
+    const base = chain(6)['src/m0.ts'];
+    const fresh = (staged: CheckRequest['staged']) => checked(new Checker(ts, systemReader(ts), folder).check({ folder, buffers: {}, staged }));
+    const broken = (type: string) => ({
+      'src/m0.ts': base.replace('export function f0<T extends { k0: number }>', `export function f0<T extends { k0: ${type} }>`),
+    });
+    const first = checked(run({ staged: broken('string') }));
+    assert.deepEqual(brief(first), brief(fresh(broken('string'))));
+    assert.deepEqual(brief(first).introduced, ['src/m1.ts:2:31 TS2322']);
+    const edited = { ...broken('string'), 'src/m3.ts': chain(6)['src/m3.ts'].replace('prev({ k0: 1 })', 'prev({ k0: 2 })') };
+    assert.deepEqual(brief(checked(run({ staged: edited }))), brief(fresh(edited)));
+    // Another shape of m0: m1's kept diagnostics (of the string break) no longer hold.
+    const again = checked(run({ staged: broken('boolean') }));
+    assert.deepEqual(brief(again), brief(fresh(broken('boolean'))));
+    assert.deepEqual(brief(again).introduced, ['src/m1.ts:2:31 TS2322']);
+    // A shape m1's call fits again: the error m1 kept from the last break must not come back.
+    const widened = checked(run({ staged: broken('number | string') }));
+    assert.deepEqual(brief(widened), { introduced: [], resolved: [] });
+    assert.ok(widened.stats.recomputedStaged >= 2, `m0 and m1 computed again: ${JSON.stringify(widened.stats)}`);
+  });
+
   it("reads only through its reader, inside the folder or TypeScript's package, and writes nothing", () => {
     const f = fixture({
       'tsconfig.json': STRICT_TSCONFIG,
