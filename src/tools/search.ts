@@ -75,7 +75,7 @@ async function searchable(ctx: ToolContext, w: Workspace, languageId: string, sa
   const caches = ctx.services.caches;
   if (caches.featuresAnswered.has(`${languageId}\0workspaceSymbols`)) return true;
   if (caches.workspaceSymbolsAbsent.has(languageId)) return false;
-  const named = (roots: HostSymbol[] | undefined) => (roots ? [...walkSymbols(roots)].find((x) => /[\p{L}\p{N}]/u.test(x.symbol.name)) : undefined);
+  const named = (roots: HostSymbol[] | undefined) => (roots ? walkSymbols(roots).find((x) => /[\p{L}\p{N}]/u.test(x.symbol.name)) : undefined);
   const docs: ResolvedDocument[] = [];
   let first: ReturnType<typeof named>;
   for (const sample of samples) {

@@ -117,7 +117,7 @@ export const getDocumentOutline = defineTool({
   async run(input, ctx): Promise<OutlineData> {
     const doc = await ctx.document(input.document);
     const roots = await documentSymbolTree(ctx, doc);
-    const deep = [...walkSymbols(roots)].filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
+    const deep = walkSymbols(roots).filter((h) => input.maxDepth === undefined || input.maxDepth === null || h.containers.length <= input.maxDepth);
     const all = input.includeLocals ? deep : deep.filter((h) => !isLocal(h.symbol, h.containers));
     const localsLeftOut = deep.length - all.length;
     const page = paged(ctx, 'symbols', all, input.symbolsLimit, { paths: [doc.relativePath], key: walkedKey });

@@ -36,7 +36,9 @@ export async function providerAnswers(
   options: { except?: number; prefer?: (s: HostSymbol) => boolean } = {},
 ): Promise<boolean | undefined> {
   if (ctx.services.caches.featuresAnswered.has(key(doc, feature))) return true;
-  const all = [...walkSymbols(await documentSymbolTree(ctx, doc))].map((x) => x.symbol).filter((s) => s.selectionRange.start !== options.except);
+  const all = walkSymbols(await documentSymbolTree(ctx, doc))
+    .map((x) => x.symbol)
+    .filter((s) => s.selectionRange.start !== options.except);
   const prefer = options.prefer;
   const ordered = prefer ? [...all.filter((s) => prefer(s)), ...all.filter((s) => !prefer(s))] : all;
   const asked = ordered.slice(0, PROBED_DECLARATIONS);

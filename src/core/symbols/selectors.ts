@@ -94,7 +94,7 @@ export async function resolveSymbol(
     );
   }
   const line = doc.lines.positionAt(target.start).line;
-  const near = [...walkSymbols(roots)]
+  const near = walkSymbols(roots)
     .map((h) => ({ h, distance: Math.abs(doc.lines.positionAt(h.symbol.selectionRange.start).line - line) }))
     .sort((a, b) => a.distance - b.distance || a.h.symbol.selectionRange.start - b.h.symbol.selectionRange.start)
     .slice(0, 5)
@@ -401,7 +401,7 @@ function relativeTo(folders: readonly Workspace[], absPath: string): string {
 
 function notInDocument(doc: ResolvedDocument, roots: readonly HostSymbol[], wanted: string, kind: string | undefined, field: string): ToolError {
   const query = lastName(wanted).toLowerCase();
-  const all = [...walkSymbols(roots)].filter((h) => !isLocal(h.symbol, h.containers));
+  const all = walkSymbols(roots).filter((h) => !isLocal(h.symbol, h.containers));
   const score = (name: string) => (name.toLowerCase() === query ? 0 : name.toLowerCase().includes(query) || query.includes(name.toLowerCase()) ? 1 : 2);
   const near = all
     .map((h) => ({ h, s: score(h.symbol.name) }))

@@ -235,12 +235,17 @@ export function unsupportedFeature(doc: ResolvedDocument, feature: string, probe
   );
 }
 
-/** Every symbol of a tree with its containers, depth first in document order. */
-export function* walkSymbols(roots: readonly HostSymbol[], containers: HostSymbol[] = []): Generator<{ symbol: HostSymbol; containers: HostSymbol[] }> {
-  for (const symbol of roots) {
-    yield { symbol, containers };
-    yield* walkSymbols(symbol.children, [...containers, symbol]);
-  }
+/** Every symbol of a tree with its containers, depth first in document order (a plain walk: nested generators cost more than the work on a large document's tree). */
+export function walkSymbols(roots: readonly HostSymbol[]): { symbol: HostSymbol; containers: HostSymbol[] }[] {
+  const all: { symbol: HostSymbol; containers: HostSymbol[] }[] = [];
+  const walk = (list: readonly HostSymbol[], containers: HostSymbol[]): void => {
+    for (const symbol of list) {
+      all.push({ symbol, containers });
+      if (symbol.children.length > 0) walk(symbol.children, [...containers, symbol]);
+    }
+  };
+  walk(roots, []);
+  return all;
 }
 
 const FUNCTION_KINDS = new Set(['Function', 'Method', 'Constructor']);
@@ -314,15 +319,7 @@ export function symbolsAt(
 ): { match: { symbol: HostSymbol; containers: HostSymbol[] }[]; byName: boolean } {
   const inName = (s: HostSymbol) => s.selectionRange.start <= start && end <= s.selectionRange.end;
   const inRange = (s: HostSymbol) => s.range.start <= start && end <= s.range.end;
-  const all: { symbol: HostSymbol; containers: HostSymbol[] }[] = [];
-  // A plain walk: nested generators cost more than the comparisons on a large document's tree.
-  const walk = (list: readonly HostSymbol[], containers: HostSymbol[]): void => {
-    for (const symbol of list) {
-      all.push({ symbol, containers });
-      if (symbol.children.length > 0) walk(symbol.children, [...containers, symbol]);
-    }
-  };
-  walk(roots, []);
+  const all = walkSymbols(roots);
   const innermost = (hits: typeof all) => {
     const depth = Math.max(...hits.map((h) => h.containers.length));
     return hits.filter((h) => h.containers.length === depth);

@@ -183,7 +183,7 @@ class FakeService {
 
   /** Every symbol of every file with its file. */
   all(): { absPath: string; symbol: HostSymbol; containers: HostSymbol[] }[] {
-    return [...this.files].flatMap(([absPath, f]) => [...walkSymbols(f.symbols)].map((h) => ({ absPath, ...h })));
+    return [...this.files].flatMap(([absPath, f]) => walkSymbols(f.symbols).map((h) => ({ absPath, ...h })));
   }
 
   symbolAt(absPath: string, offset: number): HostSymbol | undefined {

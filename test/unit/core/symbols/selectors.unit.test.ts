@@ -93,7 +93,7 @@ describe('symbol selector: a symbol by its name path', () => {
       searched().flatMap((absPath) => {
         const { text, roots } = trees.get(absPath) ?? { text: '', roots: [] };
         const lines = new LineIndex(text);
-        return [...walkSymbols(roots)]
+        return walkSymbols(roots)
           .filter(({ symbol }) => symbol.name.toLowerCase().includes(query.toLowerCase()))
           .map(({ symbol, containers }): HostWorkspaceSymbol => ({
             name: symbol.name.replace(/^\((get|set)\) /, ''),

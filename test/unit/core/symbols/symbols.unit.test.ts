@@ -153,7 +153,7 @@ function moduleSymbols(text: string) {
 
 describe('core: locals', () => {
   it("are what bodies declare and what a variable initializer declares, not a module-level object literal's members", () => {
-    const walk = [...walkSymbols(moduleSymbols(MODULE))];
+    const walk = walkSymbols(moduleSymbols(MODULE));
     const name = (w: (typeof walk)[number]) => [...w.containers.map((c) => c.name), w.symbol.name].join('.');
     assert.deepEqual(walk.filter((w) => isLocal(w.symbol, w.containers)).map(name), [
       'run.trimmed',
