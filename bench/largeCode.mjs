@@ -208,10 +208,11 @@ export function summarize(codeBase, result, failures = []) {
   );
   pair(
     `rename hasProperty: staged and reviewed in one call (rename-symbol with includeDiff) against the raw rename provider`,
-    'rename.stageReview',
+    'rename.chainStageReview',
     'rename.rawRename',
     TARGETS.stagePreview,
     renameNote,
+    'rename.stageReview',
   );
   pair(
     `rename hasProperty: transaction-commit against applyEdit + saveAll of the same edit`,
@@ -220,7 +221,15 @@ export function summarize(codeBase, result, failures = []) {
     TARGETS.commit,
     renameNote,
   );
-  for (const id of ['rename.commit', 'rename.rawApplySave', 'rename.chainStagePreview', 'rename.stagePreview', 'rename.stageReview', 'rename.rawRename']) {
+  for (const id of [
+    'rename.commit',
+    'rename.rawApplySave',
+    'rename.chainStagePreview',
+    'rename.stagePreview',
+    'rename.chainStageReview',
+    'rename.stageReview',
+    'rename.rawRename',
+  ]) {
     const r = row(id);
     if (r?.status === 'failed') lines.push(`| ${cell(r.label)} | FAILED: ${cell(r.error.split('\n')[0])} |  |  |  | ✗ |`);
   }

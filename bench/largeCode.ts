@@ -444,6 +444,7 @@ async function measure(): Promise<void> {
     stageOnly: [],
     previewOnly: [],
     stageReview: [],
+    chainStageReview: [],
     commit: [],
     rawApplySave: [],
   };
@@ -492,6 +493,12 @@ async function measure(): Promise<void> {
             ok('transaction-preview (chain)', await api.testHooks.invoke('transaction-preview', {}));
             samples.chainStagePreview.push(performance.now() - started);
             samples.chainStageOnly.push(staged - started);
+            ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
+            await sleep(500);
+            // The same review in one call (rename-symbol answers each file's word diff), through the same chain.
+            const again = await offsetOf(RENAME, current);
+            const input = { symbol: symbolAt(RENAME, again.at, current), newName: other(current), includeDiff: true };
+            samples.chainStageReview.push(await timed(async () => ok('rename-symbol includeDiff (chain)', await api.testHooks.invoke('rename-symbol', input))));
             ok('transaction-rollback', await invokeLm(tool('transaction-rollback'), {}));
             await sleep(500);
           };
@@ -568,6 +575,8 @@ async function measure(): Promise<void> {
     stagePreview: 'rename-symbol + transaction-preview via vscode.lm (staged, nothing written)',
     stageOnly: 'of which rename-symbol via vscode.lm',
     previewOnly: 'of which transaction-preview via vscode.lm',
+    chainStageReview:
+      "rename-symbol with includeDiff through the window's ToolRunner.invoke (staged and reviewed in one call: word diffs within the output limit, nothing written)",
     stageReview: 'rename-symbol with includeDiff via vscode.lm (staged and reviewed in one call: word diffs within the output limit, nothing written)',
     rawApplySave: 'workspace.applyEdit + saveAll of the raw edit (raw)',
     commit:
