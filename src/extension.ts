@@ -12,6 +12,7 @@ import { WorkspaceRegistry } from './core/documents/workspaces';
 import { trackChanges } from './host/changeTracking';
 import { registerCommands } from './host/commands';
 import { injectCommitFault } from './host/commit';
+import { injectDocumentGone } from './host/providerCommands';
 import type { CommitFault } from './host/commit';
 import { registerReviewPanel } from './host/reviewPanel';
 import { registerTools } from './host/registration';
@@ -36,6 +37,8 @@ export interface AgentWorkbenchApi {
   /** For integration tests: make the next commit fail at one file, to prove it restores everything. */
   testHooks: {
     injectCommitFault(fault: CommitFault | undefined): void;
+    /** For integration tests: the next `times` runs of a provider command fail as when the extension host lost the document. */
+    injectDocumentGone(command: string, times: number): void;
     mcp: McpControl;
     /** The current views computed ahead (StagedChecks.warm), once settled: benches time the first check after them. */
     checksWarmed(): Promise<unknown[]>;
@@ -148,6 +151,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<AgentW
     startupMs: startup,
     testHooks: {
       injectCommitFault,
+      injectDocumentGone,
       mcp: mcp.control,
       checksWarmed: () => services.checks.warmings(),
       checksWarming: () => services.checks.warming,

@@ -3,6 +3,7 @@
  * converted to the plain types of EditorPort: offsets into each file's current text.
  */
 import * as vscode from 'vscode';
+import { tryProvider } from './providerCommands';
 import type { SourceReader, TextSource } from './textSource';
 import type {
   HostCall,
@@ -28,14 +29,6 @@ const COMMANDS: Record<HostLocationFeature, string> = {
   typeDefinition: 'vscode.executeTypeDefinitionProvider',
 };
 
-async function run<T>(command: string, ...args: unknown[]): Promise<T | undefined> {
-  try {
-    return await vscode.commands.executeCommand<T>(command, ...args);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Opens each target file once per request to turn positions into offsets. */
 class Documents {
   private readonly cache = new Map<string, Promise<TextSource | undefined>>();
@@ -57,7 +50,7 @@ class Documents {
 
 export async function locationsAt(doc: vscode.TextDocument, offset: number, feature: HostLocationFeature, open: Opener): Promise<HostTarget[] | undefined> {
   const position = doc.positionAt(offset);
-  const result = await run<(vscode.Location | vscode.LocationLink)[]>(COMMANDS[feature], doc.uri, position);
+  const result = await tryProvider<(vscode.Location | vscode.LocationLink)[]>(COMMANDS[feature], doc.uri, position);
   if (!result) return undefined;
   const docs = new Documents(open);
   const targets: HostTarget[] = [];
@@ -90,7 +83,7 @@ export async function callHierarchy(
   direction: 'incoming' | 'outgoing',
   open: Opener,
 ): Promise<HostHierarchy<HostCall>> {
-  const prepared = await run<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', doc.uri, doc.positionAt(offset));
+  const prepared = await tryProvider<vscode.CallHierarchyItem[]>('vscode.prepareCallHierarchy', doc.uri, doc.positionAt(offset));
   if (!prepared) return { roots: undefined, edges: [] };
   const docs = new Documents(open);
   const roots: HostHierarchyItem[] = [];
@@ -99,14 +92,14 @@ export async function callHierarchy(
     const item = await toItem(docs, root);
     if (item) roots.push(item);
     if (direction === 'incoming') {
-      for (const call of (await run<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', root)) ?? []) {
+      for (const call of (await tryProvider<vscode.CallHierarchyIncomingCall[]>('vscode.provideIncomingCalls', root)) ?? []) {
         const from = await toItem(docs, call.from);
         if (!from) continue;
         const ranges = await Promise.all(call.fromRanges.map((r) => docs.range(call.from.uri, r)));
         edges.push({ item: from, fromPath: call.from.uri.fsPath, fromRanges: ranges.filter((r): r is HostRange => r !== undefined) });
       }
     } else {
-      for (const call of (await run<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', root)) ?? []) {
+      for (const call of (await tryProvider<vscode.CallHierarchyOutgoingCall[]>('vscode.provideOutgoingCalls', root)) ?? []) {
         const to = await toItem(docs, call.to);
         if (!to) continue;
         const ranges = await Promise.all(call.fromRanges.map((r) => docs.range(root.uri, r)));
@@ -123,7 +116,7 @@ export async function typeHierarchy(
   direction: 'supertypes' | 'subtypes',
   open: Opener,
 ): Promise<HostHierarchy<HostHierarchyItem>> {
-  const prepared = await run<vscode.TypeHierarchyItem[]>('vscode.prepareTypeHierarchy', doc.uri, doc.positionAt(offset));
+  const prepared = await tryProvider<vscode.TypeHierarchyItem[]>('vscode.prepareTypeHierarchy', doc.uri, doc.positionAt(offset));
   if (!prepared) return { roots: undefined, edges: [] };
   const docs = new Documents(open);
   const roots: HostHierarchyItem[] = [];
@@ -131,7 +124,7 @@ export async function typeHierarchy(
   for (const root of prepared) {
     const item = await toItem(docs, root);
     if (item) roots.push(item);
-    const related = await run<vscode.TypeHierarchyItem[]>(direction === 'supertypes' ? 'vscode.provideSupertypes' : 'vscode.provideSubtypes', root);
+    const related = await tryProvider<vscode.TypeHierarchyItem[]>(direction === 'supertypes' ? 'vscode.provideSupertypes' : 'vscode.provideSubtypes', root);
     for (const r of related ?? []) {
       const converted = await toItem(docs, r);
       if (converted) edges.push(converted);

@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { executeProvider, isDocumentGone } from './providerCommands';
 import type { SourceReader } from './textSource';
 import type {
   HostCodeAction,
@@ -168,18 +169,13 @@ async function stable<T extends { documents: HostDocumentEdits[] }>(compute: () 
 export async function renameEdits(doc: vscode.TextDocument, offset: number, newName: string, open: Opener): Promise<HostOutcome<{ edit: HostWorkspaceEdit }>> {
   try {
     const edit = await stable(async () => {
-      const result = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>(
-        'vscode.executeDocumentRenameProvider',
-        doc.uri,
-        doc.positionAt(offset),
-        newName,
-      );
+      const result = await executeProvider<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, doc.positionAt(offset), newName);
       return result && result.size > 0 ? convertWorkspaceEdit(result, open) : undefined;
     });
     if (!edit) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered with edits.`, unsupported: true };
     return { ok: true, edit };
   } catch (error) {
-    return { ok: false, reason: messageOf(error) };
+    return { ok: false, reason: messageOf(error), ...(isDocumentGone(error) ? { interrupted: true } : {}) };
   }
 }
 
@@ -208,7 +204,7 @@ export function formattingOptions(doc: vscode.TextDocument): HostFormattingOptio
 async function setFileFormatting(doc: vscode.TextDocument): Promise<void> {
   if (vscode.window.visibleTextEditors.some((e) => e.document === doc)) return;
   try {
-    await vscode.commands.executeCommand('vscode.executeFormatRangeProvider', doc.uri, new vscode.Range(0, 0, 0, 0), formattingOptions(doc));
+    await executeProvider('vscode.executeFormatRangeProvider', doc.uri, new vscode.Range(0, 0, 0, 0), formattingOptions(doc));
   } catch {
     // A language without a range formatter: its code actions format as it otherwise would.
   }
@@ -221,8 +217,8 @@ export async function formatEdits(
   const options = formattingOptions(doc);
   const format = (o: HostFormattingOptions) =>
     range
-      ? vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatRangeProvider', doc.uri, toVsRange(doc, range), o)
-      : vscode.commands.executeCommand<vscode.TextEdit[] | undefined>('vscode.executeFormatDocumentProvider', doc.uri, o);
+      ? executeProvider<vscode.TextEdit[]>('vscode.executeFormatRangeProvider', doc.uri, toVsRange(doc, range), o)
+      : executeProvider<vscode.TextEdit[]>('vscode.executeFormatDocumentProvider', doc.uri, o);
   try {
     const result = await stable(async () => {
       let edits = await format(options);
@@ -242,7 +238,7 @@ export async function formatEdits(
     }
     return { ok: true, edit: result.documents[0], options };
   } catch (error) {
-    return { ok: false, reason: messageOf(error) };
+    return { ok: false, reason: messageOf(error), ...(isDocumentGone(error) ? { interrupted: true } : {}) };
   }
 }
 
@@ -259,7 +255,7 @@ export async function codeActions(
 ): Promise<HostOutcome<{ actions: HostCodeAction[] }>> {
   try {
     await setFileFormatting(doc);
-    const result = await vscode.commands.executeCommand<(vscode.CodeAction | vscode.Command)[] | undefined>(
+    const result = await executeProvider<(vscode.CodeAction | vscode.Command)[]>(
       'vscode.executeCodeActionProvider',
       doc.uri,
       toVsRange(doc, range),
@@ -296,6 +292,6 @@ export async function codeActions(
     }
     return { ok: true, actions };
   } catch (error) {
-    return { ok: false, reason: messageOf(error) };
+    return { ok: false, reason: messageOf(error), ...(isDocumentGone(error) ? { interrupted: true } : {}) };
   }
 }

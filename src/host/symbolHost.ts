@@ -3,18 +3,11 @@
  * the plain types of EditorPort (offsets into each file's current text).
  */
 import * as vscode from 'vscode';
+import { tryProvider } from './providerCommands';
 import type { HostHighlight, HostWorkspaceSymbol } from '../core/documents/editorPort';
 
-async function run<T>(command: string, ...args: unknown[]): Promise<T | undefined> {
-  try {
-    return await vscode.commands.executeCommand<T>(command, ...args);
-  } catch {
-    return undefined;
-  }
-}
-
 export async function workspaceSymbols(query: string): Promise<HostWorkspaceSymbol[] | undefined> {
-  const result = await run<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query);
+  const result = await tryProvider<vscode.SymbolInformation[]>('vscode.executeWorkspaceSymbolProvider', query);
   if (!result) return undefined;
   return result
     .filter((s) => s.location.uri.scheme === 'file')
@@ -31,13 +24,13 @@ export async function workspaceSymbols(query: string): Promise<HostWorkspaceSymb
 const HIGHLIGHT_KINDS: HostHighlight['kind'][] = ['text', 'read', 'write'];
 
 export async function documentHighlights(doc: vscode.TextDocument, offset: number): Promise<HostHighlight[] | undefined> {
-  const result = await run<vscode.DocumentHighlight[]>('vscode.executeDocumentHighlights', doc.uri, doc.positionAt(offset));
+  const result = await tryProvider<vscode.DocumentHighlight[]>('vscode.executeDocumentHighlights', doc.uri, doc.positionAt(offset));
   if (!result) return undefined;
   return result.map((h) => ({ range: { start: doc.offsetAt(h.range.start), end: doc.offsetAt(h.range.end) }, kind: HIGHLIGHT_KINDS[h.kind ?? 0] ?? 'text' }));
 }
 
 export async function hover(doc: vscode.TextDocument, offset: number): Promise<string[] | undefined> {
-  const result = await run<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, doc.positionAt(offset));
+  const result = await tryProvider<vscode.Hover[]>('vscode.executeHoverProvider', doc.uri, doc.positionAt(offset));
   if (!result) return undefined;
   const texts: string[] = [];
   for (const h of result) {

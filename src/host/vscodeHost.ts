@@ -1,6 +1,7 @@
 import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
+import { tryProvider } from './providerCommands';
 import { findOpen, openDocumentList } from './openDocuments';
 import type { OpenDocument } from './openDocuments';
 import type { WordScanner, WordScanResult } from './wordScan';
@@ -68,15 +69,6 @@ function toHostSymbol(doc: vscode.TextDocument, s: vscode.DocumentSymbol): HostS
     selectionRange: { start: doc.offsetAt(s.selectionRange.start), end: doc.offsetAt(s.selectionRange.end) },
     children: [...s.children].sort((a, b) => a.range.start.compareTo(b.range.start)).map((c) => toHostSymbol(doc, c)),
   };
-}
-
-/** Runs an execute*Provider command; undefined when it fails (no provider, or the provider threw). */
-async function execute<T>(command: string, ...args: unknown[]): Promise<T | undefined> {
-  try {
-    return await vscode.commands.executeCommand<T>(command, ...args);
-  } catch {
-    return undefined;
-  }
 }
 
 const probe = (result: unknown): FeatureProbe => {
@@ -295,7 +287,7 @@ export class VsCodeHost implements EditorPort {
   async documentSymbols(absPath: string): Promise<HostSymbol[] | undefined> {
     const doc = await this.open(absPath);
     if (!doc) return undefined;
-    const result = await execute<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', doc.uri);
+    const result = await tryProvider<(vscode.DocumentSymbol | vscode.SymbolInformation)[]>('vscode.executeDocumentSymbolProvider', doc.uri);
     if (!result) return undefined;
     const symbols = result.filter((s): s is vscode.DocumentSymbol => 'children' in s);
     return symbols.sort((a, b) => a.range.start.compareTo(b.range.start)).map((s) => toHostSymbol(doc, s));
@@ -389,7 +381,7 @@ export class VsCodeHost implements EditorPort {
     const doc = await this.open(absPath);
     if (!doc) return {};
     const uri = doc.uri;
-    const symbols = await execute<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
+    const symbols = await tryProvider<vscode.DocumentSymbol[]>('vscode.executeDocumentSymbolProvider', uri);
     // Up to PROBED_DECLARATIONS declarations, depth first, as the tools ask (core/symbols/providers.ts): a provider answers at some of them.
     const declared: vscode.Position[] = [];
     const walk = (level: readonly vscode.DocumentSymbol[]) => {
@@ -404,19 +396,19 @@ export class VsCodeHost implements EditorPort {
     const anywhere = async (command: string): Promise<unknown[] | undefined> => {
       let last: unknown[] | undefined;
       for (const position of declared.length > 0 ? declared : [at]) {
-        last = await execute<unknown[]>(command, uri, position);
+        last = await tryProvider<unknown[]>(command, uri, position);
         if (last && last.length > 0) return last;
       }
       return last;
     };
     const [folding, hover, definition, references, rename, legend, formatting] = await Promise.all([
-      execute<unknown[]>('vscode.executeFoldingRangeProvider', uri),
-      execute<unknown[]>('vscode.executeHoverProvider', uri, at),
+      tryProvider<unknown[]>('vscode.executeFoldingRangeProvider', uri),
+      tryProvider<unknown[]>('vscode.executeHoverProvider', uri, at),
       anywhere('vscode.executeDefinitionProvider'),
       anywhere('vscode.executeReferenceProvider'),
       probeRename(doc, at),
-      execute<unknown>('vscode.provideDocumentSemanticTokensLegend', uri),
-      execute<unknown[]>('vscode.executeFormatDocumentProvider', uri, { tabSize: 2, insertSpaces: true }),
+      tryProvider<unknown>('vscode.provideDocumentSemanticTokensLegend', uri),
+      tryProvider<unknown[]>('vscode.executeFormatDocumentProvider', uri, { tabSize: 2, insertSpaces: true }),
     ]);
     return {
       documentSymbols: probe(symbols),

@@ -93,6 +93,30 @@ describe('semantic mutations in a real VS Code: rename-symbol, format-document, 
     assert.equal(await stagedText('needsImport.ts'), originals['needsImport.ts'], 'an unresolved name in another file is not renamed');
   });
 
+  it('a document the editor dropped while a provider ran is opened again and asked again; dropped for good, the rename says to retry, not to change the request', async () => {
+    const api = await activateExtension();
+    const rename = { symbol: { location: selection('shapes.ts', 'areaOf') }, newName: 'surfaceOf' };
+    // As VS Code answers when the extension host lost the document ("Unable to retrieve document from URI"), once.
+    api.testHooks.injectDocumentGone('vscode.executeDocumentRenameProvider', 1);
+    const staged = expectOk<SemanticMutationData>(await invoke('rename-symbol', rename));
+    assert.deepEqual(staged.data.staged, { edits: 7, fileOperations: 0 });
+    await rollback();
+    const references = { symbol: { location: selection('shapes.ts', 'areaOf') }, referencesLimit: 100 };
+    const plain = expectOk<ReferencesData>(await invoke('find-references', references));
+    api.testHooks.injectDocumentGone('vscode.executeReferenceProvider', 1);
+    const again = expectOk<ReferencesData>(await invoke('find-references', references));
+    assert.deepEqual([again.data.totalReferences, again.data.complete], [plain.data.totalReferences, true]);
+    assert.ok(plain.data.totalReferences >= 7, JSON.stringify(plain.data));
+    // Still gone after it was opened again: nothing staged, and the agent is told to call again.
+    api.testHooks.injectDocumentGone('vscode.executeDocumentRenameProvider', 5);
+    const gone = expectError(await invoke('rename-symbol', rename), 'Cancelled');
+    api.testHooks.injectDocumentGone('vscode.executeDocumentRenameProvider', 0);
+    assert.equal(gone.continuation?.kind, 'RetryRequest');
+    assert.match(gone.error.message, /the editor dropped a document .*Unable to retrieve document from URI '.*shapes\.ts'.*Nothing was staged/);
+    const preview = expectOk<{ transaction: unknown }>(await invoke('transaction-preview', {}));
+    assert.equal(preview.data.transaction, null);
+  });
+
   it('rename-symbol refuses what the provider refuses, with its reason', async () => {
     const keyword = expectError(await invoke('rename-symbol', { symbol: { location: selection('shapes.ts', 'return') }, newName: 'x' }), 'InvalidRequest');
     assert.match(keyword.error.message, /You cannot rename this element/);

@@ -175,8 +175,8 @@ export interface HostRange {
   end: number;
 }
 
-/** A language-service answer, or why there is none (`unsupported` when no provider exists). */
-export type HostOutcome<T> = ({ ok: true } & T) | { ok: false; reason: string; unsupported?: boolean };
+/** A language-service answer, or why there is none (`unsupported` when no provider exists; `interrupted` when the editor lost the document while it was asked, and again once reopened). */
+export type HostOutcome<T> = ({ ok: true } & T) | { ok: false; reason: string; unsupported?: boolean; interrupted?: boolean };
 
 /** One replacement, as offsets into the text it was computed on. */
 export interface HostTextEdit {

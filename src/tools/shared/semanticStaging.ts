@@ -1,6 +1,6 @@
 /** What the semantic mutations share: staging a language service's edit, its answer, and refusals. */
 import type { ToolContext } from '../../core/documents/context';
-import { resolveExternally, revise, ToolError } from '../../core/chain/envelope';
+import { resolveExternally, retry, revise, ToolError } from '../../core/chain/envelope';
 import type { HostOutcome } from '../../core/documents/editorPort';
 import { truncate } from '../../core/documents/paths';
 import { collectionOutput } from '../../core/chain/schemas';
@@ -24,6 +24,13 @@ export function refused(outcome: Extract<HostOutcome<object>, { ok: false }>, wh
       'UnsupportedLanguageFeature',
       `No ${what} is available for ${languageId} documents: ${outcome.reason}`,
       resolveExternally('Install or enable a language extension that provides it, or make the change with edit-text.'),
+    );
+  }
+  if (outcome.interrupted) {
+    return new ToolError(
+      'Cancelled',
+      `The ${what} was interrupted: the editor dropped a document it was asked about (${outcome.reason}), also after it was opened again. Nothing was staged.`,
+      retry('Call again: the document is opened again on each call.'),
     );
   }
   return new ToolError('InvalidRequest', `The ${what} refused: ${outcome.reason}`, revise(revision));
