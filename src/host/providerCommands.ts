@@ -2,9 +2,9 @@
  * VS Code's execute*Provider commands, run from one place. A command about a document the extension
  * host no longer holds fails with "Unable to retrieve document from URI": the window drops a
  * model nobody shows a while after an extension opened it, and reloads one whose file changed on
- * disk. That says nothing about the code (a rename on effect's sources answered it once in 80, and
- * the agent was told to fix its request), so the document is opened again and the command asked
- * again.
+ * disk. That says nothing about the code (a bench run of about 110 renames on effect's sources met
+ * it once, and the agent was told to fix its request), so the document is opened again and the
+ * command asked again.
  */
 import * as vscode from 'vscode';
 
