@@ -33,6 +33,13 @@ function messageOf(error: unknown): string {
   return text.trim() || 'The language service gave no reason.';
 }
 
+/** A provider's failure as an outcome: interrupted when the extension host lost the document (providerCommands.ts). */
+const failed = (error: unknown): { ok: false; reason: string; interrupted?: boolean } => ({
+  ok: false,
+  reason: messageOf(error),
+  ...(isDocumentGone(error) ? { interrupted: true } : {}),
+});
+
 const toRange = (doc: vscode.TextDocument, range: vscode.Range): HostRange => ({ start: doc.offsetAt(range.start), end: doc.offsetAt(range.end) });
 const toVsRange = (doc: vscode.TextDocument, range: HostRange): vscode.Range => new vscode.Range(doc.positionAt(range.start), doc.positionAt(range.end));
 
@@ -175,7 +182,7 @@ export async function renameEdits(doc: vscode.TextDocument, offset: number, newN
     if (!edit) return { ok: false, reason: `No rename provider for ${doc.languageId} documents answered with edits.`, unsupported: true };
     return { ok: true, edit };
   } catch (error) {
-    return { ok: false, reason: messageOf(error), ...(isDocumentGone(error) ? { interrupted: true } : {}) };
+    return failed(error);
   }
 }
 
@@ -238,7 +245,7 @@ export async function formatEdits(
     }
     return { ok: true, edit: result.documents[0], options };
   } catch (error) {
-    return { ok: false, reason: messageOf(error), ...(isDocumentGone(error) ? { interrupted: true } : {}) };
+    return failed(error);
   }
 }
 
@@ -292,6 +299,6 @@ export async function codeActions(
     }
     return { ok: true, actions };
   } catch (error) {
-    return { ok: false, reason: messageOf(error), ...(isDocumentGone(error) ? { interrupted: true } : {}) };
+    return failed(error);
   }
 }

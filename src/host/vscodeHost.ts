@@ -1,7 +1,7 @@
 import { realpathSync } from 'node:fs';
 import * as fs from 'node:fs/promises';
 import * as vscode from 'vscode';
-import { tryProvider } from './providerCommands';
+import { executeProvider, tryProvider } from './providerCommands';
 import { findOpen, openDocumentList } from './openDocuments';
 import type { OpenDocument } from './openDocuments';
 import type { WordScanner, WordScanResult } from './wordScan';
@@ -88,7 +88,7 @@ async function probeRename(doc: vscode.TextDocument, at: vscode.Position): Promi
   const spot = offsetTouchingNoWord(doc.getText());
   for (const position of spot === undefined ? [at] : [doc.positionAt(spot), at]) {
     try {
-      const edit = await vscode.commands.executeCommand<vscode.WorkspaceEdit | undefined>('vscode.executeDocumentRenameProvider', doc.uri, position, 'probe');
+      const edit = await executeProvider<vscode.WorkspaceEdit>('vscode.executeDocumentRenameProvider', doc.uri, position, 'probe');
       if (edit && edit.size > 0) return 'available';
     } catch {
       return 'available';
