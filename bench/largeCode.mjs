@@ -254,7 +254,7 @@ export function summarize(codeBase, result, failures = []) {
           c.first.introduced != null ? `, ${c.first.introduced} errors introduced in ${c.first.checkedDocuments} documents covered` : ''
         }${
           c.firstStats
-            ? `, computed ${c.firstStats.recomputedBase} files in the current view and ${c.firstStats.recomputedStaged} in the staged one, ${c.firstStats.unaffected} dependents unaffected`
+            ? `, computed ${c.firstStats.recomputedBase} files in the current view and ${c.firstStats.recomputedStaged} in the staged one (${c.firstStats.inPart ?? 0} of them in part), ${c.firstStats.unaffected} dependents unaffected`
             : ''
         }; tsc reports ${errors} errors of the sources themselves; ${
           c.warm?.outcomes?.some(Boolean)

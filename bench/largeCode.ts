@@ -92,8 +92,8 @@ export interface LargeCodeResult {
      * computed; null when none ran (switched off, or the worker had it warm already).
      */
     warm: { ms: number; outcomes: unknown[] } | null;
-    /** The first check's work: files computed per view, dependents covered as unaffected. */
-    firstStats?: { recomputedBase: number; recomputedStaged: number; unaffected: number; durationMs: number } | null;
+    /** The first check's work: files computed per view (of them, dependents checked in part), dependents covered as unaffected. */
+    firstStats?: { recomputedBase: number; recomputedStaged: number; unaffected: number; inPart?: number; durationMs: number } | null;
     first: CheckTiming | null;
     /**
      * The first checks of rounds 2 and on ($AW_LARGE_CODE_CHECK_ROUNDS, default 3): each a break

@@ -194,7 +194,7 @@ export class CheckerClient {
       reasons: ['time-limit'],
       projects: [],
       typescriptVersion: this.typescriptVersion,
-      stats: { recomputedBase: 0, recomputedStaged: 0, unaffected: 0, durationMs: 0 },
+      stats: { recomputedBase: 0, recomputedStaged: 0, unaffected: 0, inPart: 0, durationMs: 0 },
     };
   }
 

@@ -54,10 +54,20 @@ const keyOf = (d: Positioned) => `${d.code ?? ''}\u0000${d.message}`;
  * differ: pairs are made closest first, a current line mapped into the staged text. The same
  * matching serves any language service's diagnostics around a commit (host/diagnosticsWatch.ts).
  */
-export function diagnosticsDelta<D extends Positioned>(documents: readonly DocumentDiagnostics<D>[]): Delta<D> {
+export function diagnosticsDelta<D extends Positioned>(
+  documents: readonly DocumentDiagnostics<D>[],
+  /**
+   * Whether two messages say the same in other words: a diagnostic left unmatched in each view, at
+   * the same place with the same code and such messages, is the same one (the checker: a union's
+   * members printed in another order, as a type checker prints them in the order it created them).
+   */
+  sameMessage?: (a: string, b: string) => boolean,
+): Delta<D> {
   const introduced: D[] = [];
   const resolved: D[] = [];
   for (const doc of documents) {
+    const introducedHere: D[] = [];
+    const resolvedHere: D[] = [];
     const map = doc.baseText !== undefined && doc.stagedText !== undefined ? lineMapping(doc.baseText, doc.stagedText) : identity;
     const groups = new Map<string, { base: D[]; staged: D[] }>();
     const group = (d: D) => {
@@ -70,8 +80,8 @@ export function diagnosticsDelta<D extends Positioned>(documents: readonly Docum
     for (const d of doc.staged) group(d).staged.push(d);
     for (const { base, staged } of groups.values()) {
       if (base.length === 0 || staged.length === 0) {
-        resolved.push(...base);
-        introduced.push(...staged);
+        resolvedHere.push(...base);
+        introducedHere.push(...staged);
         continue;
       }
       const pairs: { b: number; s: number; cost: number }[] = [];
@@ -91,9 +101,20 @@ export function diagnosticsDelta<D extends Positioned>(documents: readonly Docum
         usedBase.add(p.b);
         usedStaged.add(p.s);
       }
-      base.forEach((d, i) => usedBase.has(i) || resolved.push(d));
-      staged.forEach((d, i) => usedStaged.has(i) || introduced.push(d));
+      base.forEach((d, i) => usedBase.has(i) || resolvedHere.push(d));
+      staged.forEach((d, i) => usedStaged.has(i) || introducedHere.push(d));
     }
+    const reworded = new Set<D>();
+    if (sameMessage) {
+      for (const sd of introducedHere) {
+        const bd = resolvedHere.find(
+          (b) => !reworded.has(b) && b.code === sd.code && map(b.line) === sd.line && b.column === sd.column && sameMessage(b.message, sd.message),
+        );
+        if (bd) reworded.add(bd).add(sd);
+      }
+    }
+    resolved.push(...resolvedHere.filter((d) => !reworded.has(d)));
+    introduced.push(...introducedHere.filter((d) => !reworded.has(d)));
   }
   const order = (x: D, y: D) => (x.path < y.path ? -1 : x.path > y.path ? 1 : x.line - y.line || x.column - y.column);
   return { introduced: introduced.sort(order), resolved: resolved.sort(order) };

@@ -1,4 +1,5 @@
 import type * as TS from 'typescript';
+import { WORDS } from './statements';
 import type { Declarations, Ts } from './view';
 
 /**
@@ -35,9 +36,9 @@ export function exposedNames(
   declarations: (key: string) => [Declarations | null | undefined, Declarations | null | undefined],
   importers: (key: string) => Iterable<string>,
   /**
-   * For a file whose text is the same in both views: whether it may see what its imports expose
-   * (mayUseExposed over its text). One that cannot has the same declarations in both views, so
-   * they are never emitted for it (emitting them type-checks what it exports).
+   * For a file whose text is the same in both views: whether its declarations may differ (it may
+   * see what its imports expose, by mayUseExposed over its text, in a statement it exports). One
+   * whose cannot are never emitted (emitting them type-checks what it exports).
    */
   maySee?: (key: string, exposed: ReadonlyMap<string, Exposed>) => boolean,
 ): Map<string, Exposed> {
@@ -175,6 +176,11 @@ export function unionsSorted(ts: Ts, text: string): string {
   return print(sf);
 }
 
+/** A diagnostic's message with the unions of the types it quotes ('...') in one order (see unionsSorted). */
+export function typesSorted(ts: Ts, message: string): string {
+  return message.replace(/'([^'\n]*)'/g, (whole, type: string) => (type.includes('|') ? `'${unionsSorted(ts, `type T = ${type};`)}'` : whole));
+}
+
 /** A view keeps a file's declarations while the file and what it imports are unchanged: so are their statements. */
 const statementsCache = new WeakMap<Declarations, Statement[]>();
 
@@ -236,11 +242,8 @@ function parseStatements(ts: Ts, text: string): Statement[] {
   });
 }
 
-/** Identifier-like words of a text (comments and strings included: a name there may still be used, as in obj["name"]). */
-const WORDS = /[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/g;
-
-/** What mayUseExposed reads of a dependent's text. */
-interface TextFacts {
+/** What mayUseExposed reads of a dependent. */
+interface FileFacts {
   /** It takes a module whole: re-exports with `export *`, `import()`, `require()`, or uses a namespace or default import other than by member access. */
   wholeModule: boolean;
   words: ReadonlySet<string>;
@@ -251,48 +254,82 @@ interface TextFacts {
  * uses an import of an exposing file as a whole (a namespace or default import not followed by a
  * member access, as in `f(NS)` or `typeof NS`; `import()`, `require()`), or re-exports with `export *`.
  */
-export function mayUseExposed(file: { readonly text: string } | undefined, exposedOfImports: Exposed[]): boolean {
+export function mayUseExposed(ts: Ts, file: TS.SourceFile | undefined, exposedOfImports: Exposed[]): boolean {
   const live = exposedOfImports.filter((e) => size(e) > 0);
   if (live.length === 0) return false;
   if (live.some((e) => e === 'all')) return true;
-  const facts = file ? factsOf(file) : NO_TEXT;
+  const facts = file ? factsOf(ts, file) : NO_FACTS;
   if (facts.wholeModule) return true;
   for (const e of live) for (const n of e as ReadonlySet<string>) if (facts.words.has(n)) return true;
   return false;
 }
 
-const NO_TEXT: TextFacts = { wholeModule: false, words: new Set() };
+/**
+ * The names a dependent may see (those its imports expose), when they can be told by name: undefined
+ * when an import exposes everything or the dependent uses a module whole (mayUseExposed's other reasons).
+ */
+export function namesSeen(ts: Ts, file: TS.SourceFile, exposedOfImports: Exposed[]): ReadonlySet<string> | undefined {
+  if (exposedOfImports.some((e) => e === 'all') || factsOf(ts, file).wholeModule) return undefined;
+  return new Set(exposedOfImports.flatMap((e) => [...(e as ReadonlySet<string>)]));
+}
 
-/** A parsed file's text never changes, and a view keeps the file while it is unchanged: so are its facts. */
-const factsCache = new WeakMap<object, TextFacts>();
+const NO_FACTS: FileFacts = { wholeModule: false, words: new Set() };
 
-function factsOf(file: { readonly text: string }): TextFacts {
+/** A parsed file never changes, and a view keeps the file while it is unchanged: so are its facts. */
+const factsCache = new WeakMap<TS.SourceFile, FileFacts>();
+
+function factsOf(ts: Ts, file: TS.SourceFile): FileFacts {
   let facts = factsCache.get(file);
-  if (!facts) factsCache.set(file, (facts = textFacts(file.text)));
+  if (!facts) {
+    // Module specifiers name files, not declarations (`from './make'` does not use make()).
+    const code = file.text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
+    factsCache.set(file, (facts = { wholeModule: usesModuleWhole(ts, file), words: new Set(code.match(WORDS) ?? []) }));
+  }
   return facts;
 }
 
-function textFacts(text: string): TextFacts {
-  // Module specifiers name files, not declarations (`from './make'` does not use make()).
-  const code = text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
-  const words = new Set(code.match(WORDS) ?? []);
-  return { wholeModule: usesModuleWhole(text), words };
+/** Read from the syntax tree, so that a comment or string spelling `export *` or a namespace's name is not a use. */
+function usesModuleWhole(ts: Ts, sf: TS.SourceFile): boolean {
+  const locals = new Set<string>();
+  const namespaces = new Set<string>();
+  for (const s of sf.statements) {
+    // Re-exported whole (export *, export * as NS), or taken by import X = require().
+    if (ts.isExportDeclaration(s) && s.moduleSpecifier && (!s.exportClause || ts.isNamespaceExport(s.exportClause))) return true;
+    if (ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference)) return true;
+    const clause = ts.isImportDeclaration(s) ? s.importClause : undefined;
+    if (clause?.name) locals.add(clause.name.text);
+    if (clause?.namedBindings && ts.isNamespaceImport(clause.namedBindings)) {
+      locals.add(clause.namedBindings.name.text);
+      namespaces.add(clause.namedBindings.name.text);
+    }
+  }
+  let whole = false;
+  const visit = (n: TS.Node): void => {
+    if (whole) return;
+    if (ts.isImportDeclaration(n)) return;
+    if (
+      ts.isImportTypeNode(n) ||
+      (ts.isCallExpression(n) && (n.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(n.expression) && n.expression.text === 'require'))) ||
+      (ts.isIdentifier(n) && locals.has(n.text) && usedWhole(ts, n, namespaces.has(n.text)))
+    ) {
+      whole = true;
+      return;
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(sf);
+  return whole;
 }
 
-function usesModuleWhole(text: string): boolean {
-  // Re-exported whole, or a module taken whole by import() or require().
-  if (/\bexport\s*\*|\bimport\s*\(|\brequire\s*\(/.test(text)) return true;
-  // Namespace and default imports used whole: every use of the local must be a member access.
-  const locals = [
-    ...[...text.matchAll(/\bimport\s+(?:type\s+)?\*\s+as\s+([\w$]+)/g)].map((m) => m[1]),
-    ...[...text.matchAll(/\bimport\s+(?:type\s+)?([\w$]+)\s*(?:,|\bfrom\b|=)/g)].map((m) => m[1]),
-  ];
-  for (const local of new Set(locals)) {
-    const escaped = local.replace(/\$/g, '\\$');
-    const all = text.match(new RegExp(`(?<![\\w$.])${escaped}(?![\\w$])`, 'g'))?.length ?? 0;
-    const members = text.match(new RegExp(`(?<![\\w$.])${escaped}\\s*\\??\\.(?!\\.)`, 'g'))?.length ?? 0;
-    const declared = text.match(new RegExp(`\\bimport\\s+(?:type\\s+)?(?:\\*\\s+as\\s+)?${escaped}(?![\\w$])`, 'g'))?.length ?? 0;
-    if (all - members - declared > 0) return true;
-  }
-  return false;
+/** Whether an identifier spelled like a namespace or default import is a use of it other than a member access (`NS.x`, `NS.T`). */
+function usedWhole(ts: Ts, id: TS.Identifier, namespace: boolean): boolean {
+  const p = id.parent;
+  // A member access, or the member's own name (`x.NS`).
+  if (ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) return false;
+  // A namespace import has no type meaning: `Iterable<A>` beside `import * as Iterable` names the global type.
+  if (namespace && ts.isTypeReferenceNode(p) && p.typeName === id) return false;
+  if (ts.isShorthandPropertyAssignment(p) || ts.isExportSpecifier(p)) return true;
+  // A declaration's or property's own name: not a use (a local declared so shadows the import, and its uses count).
+  const named = p as TS.Node & { name?: TS.Node; propertyName?: TS.Node };
+  return named.name !== id && named.propertyName !== id;
 }

@@ -1,7 +1,8 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
-import { exposedNames, mayUseExposed, type Exposed } from './names';
+import { exposedNames, mayUseExposed, namesSeen, typesSorted, type Exposed } from './names';
+import { touchedStatements, type Touched } from './statements';
 import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity, WarmRequest, WarmResult } from './protocol';
 import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
 import type { FileReader, TextSource, Ts } from './view';
@@ -83,6 +84,7 @@ export class Checker {
     const projectsUsed: string[] = [];
     let recomputedBase = 0;
     let recomputedStaged = 0;
+    let inPart = 0;
     /** Dependents covered without computing their diagnostics: nothing they import shows them a change. */
     const unaffected = new Set<string>();
     const interrupted: Project[] = [];
@@ -140,12 +142,15 @@ export class Checker {
         interrupted.push(project);
         recomputedBase += project.base.diagnostics(fresh, stop, base, toResult);
         recomputedStaged += project.staged.diagnostics(fresh, stop, stagedDiagnostics, toResult);
-        const skip =
-          dependents.length > 0 && this.options.unaffectedDependents !== false ? this.unaffected(project, graph, changed, dependents, stop) : new Set<string>();
+        const { skip, parts } =
+          dependents.length > 0 && this.options.unaffectedDependents !== false
+            ? this.unaffected(project, graph, changed, dependents, stop)
+            : { skip: new Set<string>(), parts: new Map<string, Touched>() };
         skip.forEach((k) => unaffected.add(k));
+        inPart += parts.size;
         const rest = dependents.filter((f) => !skip.has(canon(f)));
-        recomputedBase += project.base.diagnostics(rest, stop, base, toResult);
-        recomputedStaged += project.staged.diagnostics(rest, stop, stagedDiagnostics, toResult);
+        recomputedBase += project.base.diagnostics(rest, stop, base, toResult, parts);
+        recomputedStaged += project.staged.diagnostics(rest, stop, stagedDiagnostics, toResult, parts);
         interrupted.pop();
       }
     } catch (error) {
@@ -178,7 +183,7 @@ export class Checker {
       documents.push({ path: rel(file), base: b, staged: s, baseText: baseTexts.read(file), stagedText: stagedTexts.read(file) });
     }
     if (checked.length < checkedOrder.length) reasons.add('time-limit');
-    const { introduced, resolved } = diagnosticsDelta(documents);
+    const { introduced, resolved } = diagnosticsDelta(documents, (a, b) => typesSorted(ts, a) === typesSorted(ts, b));
     return {
       outcome: 'checked',
       introduced,
@@ -188,7 +193,7 @@ export class Checker {
       reasons: [...reasons],
       projects: projectsUsed,
       typescriptVersion: ts.version,
-      stats: { recomputedBase, recomputedStaged, unaffected: unaffected.size, durationMs: Math.round(performance.now() - started) },
+      stats: { recomputedBase, recomputedStaged, unaffected: unaffected.size, inPart, durationMs: Math.round(performance.now() - started) },
     };
   }
 
@@ -369,18 +374,28 @@ export class Checker {
   }
 
   /**
-   * The dependents whose diagnostics are the same in both views without computing them. A file
-   * sees another only through its declarations (what a .d.ts of it says), so a dependent whose
-   * text is unchanged can see the change only by importing a file that "exposes" it: one whose
-   * declarations differ between the views (or cannot be told), or refer to a file that exposes it.
-   * Declarations are emitted for the changed files and then only for the unchanged files that
-   * import an exposing one; they are read by name (names.ts): a dependent that mentions none of
-   * the names its imports expose, and uses no such import whole, cannot see the change either. Nothing is left out (empty set) when a changed file can reach past
-   * its importers: a script or declaration file (global scope), a module augmentation or ambient
-   * module, JavaScript (inferred from use) or another language; or when the views' options differ.
+   * The dependents whose diagnostics are the same in both views without computing them, and of the
+   * others, those that can be checked in part. A file sees another only through its declarations
+   * (what a .d.ts of it says), so a dependent whose text is unchanged can see the change only by
+   * importing a file that "exposes" it: one whose declarations differ between the views (or
+   * cannot be told), or refer to a file that exposes it. Declarations are emitted for the changed
+   * files and then only for the unchanged files that import an exposing one; they are read by name
+   * (names.ts): a dependent that mentions none of the names its imports expose, and uses no such
+   * import whole, cannot see the change either. One that does is checked in its statements that
+   * mention those names (statements.ts: `parts`), and when none of them is exported, its own
+   * declarations are the same in both views and are not emitted. Nothing is left out (empty
+   * sets) when a changed file can reach past its importers: a script or declaration file (global
+   * scope), a module augmentation or ambient module, JavaScript (inferred from use) or another
+   * language; or when the views' options differ.
    */
-  private unaffected(project: Project, graph: ImportGraph, changed: Set<string>, dependents: string[], stop: Stop): Set<string> {
-    const none = new Set<string>();
+  private unaffected(
+    project: Project,
+    graph: ImportGraph,
+    changed: Set<string>,
+    dependents: string[],
+    stop: Stop,
+  ): { skip: Set<string>; parts: Map<string, Touched> } {
+    const none = { skip: new Set<string>(), parts: new Map<string, Touched>() };
     const { base, staged } = project;
     if (JSON.stringify(base.program!.getCompilerOptions()) !== JSON.stringify(staged.program!.getCompilerOptions())) return none;
     for (const key of changed) {
@@ -389,9 +404,17 @@ export class Checker {
         if (sf && reachesPastImporters(this.ts, sf)) return none;
       }
     }
+    const fileOf = (key: string) => staged.program!.getSourceFile(graph.names.get(key) ?? key);
+    const seenBy = (key: string, exposed: ReadonlyMap<string, Exposed>) =>
+      [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
     const maySee = (key: string, exposed: ReadonlyMap<string, Exposed>) => {
-      const seen = [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
-      return seen.length > 0 && mayUseExposed(staged.program!.getSourceFile(graph.names.get(key) ?? key), seen);
+      const seen = seenBy(key, exposed);
+      return seen.length > 0 && mayUseExposed(this.ts, fileOf(key), seen);
+    };
+    const partOf = (key: string, exposed: ReadonlyMap<string, Exposed>): Touched | undefined => {
+      const sf = fileOf(key);
+      const names = sf && !changed.has(key) ? namesSeen(this.ts, sf, seenBy(key, exposed)) : undefined;
+      return names && sf ? touchedStatements(this.ts, sf, names) : undefined;
     };
     const exposed = exposedNames(
       this.ts,
@@ -401,14 +424,20 @@ export class Checker {
         return [base.declarations(name, stop), staged.declarations(name, stop)];
       },
       (key) => [...(graph.importers.get(key) ?? [])].filter((k) => !changed.has(k)),
-      (key, now) => maySee(key, now),
+      (key, now) => maySee(key, now) && partOf(key, now)?.exported !== false,
     );
     const skip = new Set<string>();
+    const parts = new Map<string, Touched>();
     for (const dependent of dependents) {
       const key = this.canon(dependent);
-      if (!changed.has(key) && !maySee(key, exposed)) skip.add(key);
+      if (changed.has(key)) continue;
+      if (!maySee(key, exposed)) skip.add(key);
+      else {
+        const part = partOf(key, exposed);
+        if (part) parts.set(key, part);
+      }
     }
-    return skip;
+    return { skip, parts };
   }
 
   /** Who imports whom among the folder's files, in either view. */

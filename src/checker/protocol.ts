@@ -81,9 +81,10 @@ export interface CheckedResult {
   typescriptVersion: string;
   /**
    * How much work this check did: files whose semantic diagnostics were computed (not served warm),
-   * per view; dependents covered as unaffected, without computing theirs; time spent.
+   * per view; dependents covered as unaffected, without computing theirs; dependents computed in
+   * part (their statements that may see the change); time spent.
    */
-  stats: { recomputedBase: number; recomputedStaged: number; unaffected: number; durationMs: number };
+  stats: { recomputedBase: number; recomputedStaged: number; unaffected: number; inPart: number; durationMs: number };
 }
 
 export interface CancelledResult {

@@ -2,6 +2,7 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import type { CheckedDiagnostic } from './protocol';
+import { inStatements, type Touched } from './statements';
 
 export type Ts = typeof TS;
 
@@ -167,8 +168,11 @@ export function reachesPastImporters(ts: Ts, sf: TS.SourceFile): boolean {
  * one-line edit re-checked all importers of the file edited.)
  */
 export class View {
-  /** Syntactic and semantic diagnostics per file (canonical path), with the parsed file they belong to. */
-  private readonly cache = new Map<string, { sf: TS.SourceFile; diagnostics: readonly TS.Diagnostic[] }>();
+  /**
+   * Syntactic and semantic diagnostics per file (canonical path), with the parsed file they belong
+   * to; `part` names the statements checked when not the whole file was (their positions).
+   */
+  private readonly cache = new Map<string, { sf: TS.SourceFile; diagnostics: readonly TS.Diagnostic[]; part?: string }>();
   private existenceKey = '';
   private optionsKey = '';
   private imports = new WeakMap<TS.SourceFile, string[]>();
@@ -343,12 +347,17 @@ export class View {
     return shape;
   }
 
-  /** Diagnostics of the files asked, kept or computed; answers how many were computed. */
+  /**
+   * Diagnostics of the files asked, kept or computed; answers how many were computed. A file with
+   * `parts` is checked in those statements alone (TypeScript's region check) and answers only the
+   * diagnostics lying in them, whether its check was whole or in part.
+   */
   diagnostics(
     wanted: readonly string[],
     stop: Stop,
     into: Map<string, CheckedDiagnostic[]>,
     toResult: (d: readonly TS.Diagnostic[], file: TS.SourceFile) => CheckedDiagnostic[],
+    parts?: ReadonlyMap<string, Touched>,
   ): number {
     const program = this.program!;
     let recomputed = 0;
@@ -357,13 +366,21 @@ export class View {
       const sf = program.getSourceFile(file);
       if (!sf) continue;
       const key = this.canon(file);
+      const touched = parts?.get(key);
+      const part = touched?.statements.map((s) => s.pos).join(',');
       let entry = this.cache.get(key);
-      if (!entry || entry.sf !== sf) {
-        entry = { sf, diagnostics: [...program.getSyntacticDiagnostics(sf, stop), ...program.getSemanticDiagnostics(sf, stop)] };
+      if (!entry || entry.sf !== sf || (entry.part !== undefined && entry.part !== part)) {
+        // The program's internal third parameter, nodesToCheck (TypeScript 5.6 and later; an earlier one checks the whole file).
+        const semantic = program.getSemanticDiagnostics as (
+          sf: TS.SourceFile,
+          ct: TS.CancellationToken,
+          nodes?: readonly TS.Node[],
+        ) => readonly TS.Diagnostic[];
+        entry = { sf, diagnostics: [...program.getSyntacticDiagnostics(sf, stop), ...semantic.call(program, sf, stop, touched?.statements)], part };
         this.cache.set(key, entry);
         recomputed++;
       }
-      into.set(key, toResult(entry.diagnostics, sf));
+      into.set(key, toResult(touched ? entry.diagnostics.filter((d) => inStatements(touched.statements, d)) : entry.diagnostics, sf));
     }
     return recomputed;
   }

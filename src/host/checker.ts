@@ -130,9 +130,9 @@ export function stagedChecker(
         const result = await (await clientFor(request.folder, stagedPaths(request.staged))).check(request, signal);
         if (result.outcome === 'cancelled') return result;
         last = result.stats;
-        const { recomputedBase, recomputedStaged, unaffected, durationMs } = result.stats;
+        const { recomputedBase, recomputedStaged, unaffected, inPart, durationMs } = result.stats;
         log?.info(
-          `Checked ${result.checked.length} documents in ${durationMs} ms: ${recomputedBase} computed in the current view, ${recomputedStaged} in the staged one, ${unaffected} unaffected.`,
+          `Checked ${result.checked.length} documents in ${durationMs} ms: ${recomputedBase} computed in the current view, ${recomputedStaged} in the staged one (${inPart} of them in part), ${unaffected} unaffected.`,
         );
         return { ...result, reasons: [...result.reasons] };
       },

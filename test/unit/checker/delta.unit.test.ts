@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as ts from 'typescript';
 import { diagnosticsDelta, lineMapping } from '../../../src/checker/delta';
+import { typesSorted } from '../../../src/checker/names';
 import type { CheckedDiagnostic } from '../../../src/checker/protocol';
 
 const d = (line: number, code = 2322, message = "Type 'number' is not assignable to type 'string'.", column = 7, path = 'a.ts'): CheckedDiagnostic => ({
@@ -60,6 +62,25 @@ describe('checker: diagnostics delta', () => {
     const result = diagnosticsDelta([{ path: 'a.ts', base: [d(3, 2304, "Cannot find name 'a'.")], staged: [d(3, 2304, "Cannot find name 'b'.")] }]);
     assert.equal(result.introduced.length, 1);
     assert.equal(result.resolved.length, 1);
+  });
+
+  it("the same diagnostic in other words (a union's members in another order) is the same one, in the same place only", () => {
+    const same = (a: string, b: string) => typesSorted(ts, a) === typesSorted(ts, b);
+    const was = `Property 'value' does not exist on type 'Option<{ readonly kind: "user" | "role"; } | Exit<"a" | "b">>'.`;
+    const now = `Property 'value' does not exist on type 'Option<Exit<"b" | "a"> | { readonly kind: "role" | "user"; }>'.`;
+    const other = `Property 'value' does not exist on type 'Option<{ readonly kind: "user" | "tool"; } | Exit<"a" | "b">>'.`;
+    const base = 'a\nb\nc\n';
+    const staged = 'a\nB\nb\nc\n';
+    const delta = (s: CheckedDiagnostic) =>
+      diagnosticsDelta([{ path: 'a.ts', base: [d(2, 2339, was)], staged: [s], baseText: base, stagedText: staged }], same);
+    assert.deepEqual(delta(d(3, 2339, now)), { introduced: [], resolved: [] }, 'the line moved with the edit above it');
+    assert.equal(delta(d(3, 2339, other)).introduced.length, 1, 'another type');
+    assert.equal(delta(d(4, 2339, now)).introduced.length, 1, 'another place');
+    assert.equal(
+      diagnosticsDelta([{ path: 'a.ts', base: [d(2, 2339, was)], staged: [d(3, 2339, now)], baseText: base, stagedText: staged }]).introduced.length,
+      1,
+      'without sameMessage',
+    );
   });
 
   it('keeps documents apart: the same error moving to another file is introduced there and resolved here', () => {

@@ -219,4 +219,97 @@ describe('checker: dependents that cannot see the change', function () {
       assert.deepEqual(brief(pruned).introduced.sort(), ['src/stars.ts:2:1 TS2308', 'src/useDef.ts:2:14 TS2322', 'src/whole.ts:2:7 TS2741']);
     });
   });
+  // A dependent that may see the change is checked in its statements that mention an exposed name
+  // and in those mentioning what these change (statements.ts); the answer is still a whole check's.
+  describe('checked in part: the statements that may see the change', () => {
+    const predicate = 'export function isStr(u: unknown): u is string {\n  return typeof u === "string";\n}\nexport const unrelated = 1;\n';
+    const toNumber = predicate.replace('u is string', 'u is number').replace('"string"', '"number"');
+
+    it('a helper whose type follows the change carries it to the statements using it', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/use.ts':
+            "import { isStr, unrelated } from './predicate';\nconst helper = (u: unknown) => (isStr(u) ? u : 'x');\nexport const n: string = helper(1);\nexport const m = unrelated + 1;\n",
+        },
+        { 'src/predicate.ts': predicate.replace('u is string', 'u is number') },
+      );
+      assert.deepEqual(brief(pruned).introduced, ['src/use.ts:3:14 TS2322']);
+      assert.equal(pruned.stats.inPart, 1);
+    });
+
+    it('a narrowing by an earlier statement reaches a statement that names nothing changed', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/narrow.ts':
+            "import { isStr } from './predicate';\ndeclare const input: unknown;\nconst value: unknown = input;\nif (!isStr(value)) throw new Error('no');\nexport const size: number = value.length;\n",
+        },
+        { 'src/predicate.ts': toNumber },
+      );
+      assert.deepEqual(brief(pruned).introduced, ['src/narrow.ts:5:35 TS2339']);
+      assert.equal(pruned.stats.inPart, 1);
+    });
+
+    it('a statement whose declared types are written out stops the change: its importers are covered', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/typed.ts': "import { isStr } from './predicate';\nexport const check = (u: unknown): boolean => isStr(u);\nexport const other = 2;\n",
+          'src/user.ts': "import { check } from './typed';\nexport const c: boolean = check(1);\n",
+        },
+        { 'src/predicate.ts': toNumber },
+      );
+      assert.deepEqual(brief(pruned).introduced, []);
+      assert.deepEqual(pruned.checked, ['src/predicate.ts', 'src/typed.ts', 'src/user.ts']);
+      assert.equal(pruned.stats.inPart, 1);
+      assert.equal(pruned.stats.unaffected, 1, 'user.ts: the declarations of typed.ts cannot differ, so they are not even emitted');
+    });
+
+    it('unused locals (reported by whole checks only) are neither introduced nor resolved, with the current view computed whole ahead', () => {
+      const files = {
+        'tsconfig.json': JSON.stringify({
+          compilerOptions: { strict: true, noUnusedLocals: true, target: 'ES2022', module: 'commonjs', noEmit: true },
+          include: ['src'],
+        }),
+        'src/predicate.ts': predicate,
+        'src/use.ts': "import { isStr } from './predicate';\nexport function f(): number {\n  const unused = 1;\n  return isStr(2) ? 1 : 0;\n}\n",
+      };
+      const f = fixture(files);
+      disposers.push(f.dispose);
+      const checker = new Checker(ts, systemReader(ts), f.folder);
+      assert.equal(checker.warm({ folder: f.folder, files: ['src/use.ts'], buffers: {} }).outcome, 'warmed');
+      const result = checked(checker.check({ folder: f.folder, buffers: {}, staged: { 'src/predicate.ts': toNumber } }));
+      assert.deepEqual(brief(result).introduced, []);
+      assert.deepEqual(brief(result).resolved, []);
+      assert.equal(result.stats.inPart, 1);
+    });
+
+    it('a @ts-expect-error the change makes unused is reported: that file is checked whole', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/expect.ts':
+            "import { isStr } from './predicate';\nconst v: unknown = 1;\n// @ts-expect-error not a string\nexport const n: number = isStr(v) ? v : 0;\n",
+        },
+        { 'src/predicate.ts': toNumber },
+      );
+      assert.deepEqual(brief(pruned).introduced, ['src/expect.ts:3:1 TS2578']);
+      assert.equal(pruned.stats.inPart, 0);
+    });
+
+    it('a namespace import spelled as a global type is not a use of the namespace', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/Iterable.ts': 'export const first = <A>(it: Iterable<A>): A | undefined => {\n  for (const a of it) return a;\n  return undefined;\n};\n',
+          'src/ns.ts':
+            "import * as Iterable from './Iterable';\nimport { isStr } from './predicate';\nexport const all = (it: Iterable<unknown>): unknown => Iterable.first(it);\nexport const s: string = isStr(1) ? 'a' : 'b';\n",
+        },
+        { 'src/predicate.ts': toNumber },
+      );
+      assert.deepEqual(brief(pruned).introduced, []);
+      assert.equal(pruned.stats.inPart, 1);
+    });
+  });
 });
