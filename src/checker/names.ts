@@ -176,9 +176,15 @@ export function unionsSorted(ts: Ts, text: string): string {
   return print(sf);
 }
 
-/** A diagnostic's message with the unions of the types it quotes ('...') in one order (see unionsSorted). */
+/**
+ * A diagnostic's message as the delta compares a diagnostic left unmatched in each view: the
+ * unions of the types it quotes in one order (see unionsSorted), and a type the checker cut short
+ * (`...`) as a mark alone, since which members it printed before the cut follows the same order.
+ */
 export function typesSorted(ts: Ts, message: string): string {
-  return message.replace(/'([^'\n]*)'/g, (whole, type: string) => (type.includes('|') ? `'${unionsSorted(ts, `type T = ${type};`)}'` : whole));
+  return message.replace(/'([^'\n]*)'/g, (whole, type: string) =>
+    type.includes('...') ? "'…'" : type.includes('|') ? `'${unionsSorted(ts, `type T = ${type};`)}'` : whole,
+  );
 }
 
 /** A view keeps a file's declarations while the file and what it imports are unchanged: so are their statements. */
