@@ -12,7 +12,7 @@ export const WORDS = /[A-Za-z_$\u00a0-\uffff][\w$\u00a0-\uffff]*/g;
  */
 export interface Touched {
   readonly statements: readonly TS.Statement[];
-  /** Whether one of them is exported: when none is, the file's declarations are the same in both views. */
+  /** Whether one of them is exported and may change what it declares: when none is, the file's declarations are the same in both views. */
   readonly exported: boolean;
 }
 
