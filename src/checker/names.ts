@@ -1,5 +1,4 @@
 import type * as TS from 'typescript';
-import { WORDS } from './statements';
 import type { Declarations, Ts } from './view';
 
 /**
@@ -11,7 +10,7 @@ import type { Declarations, Ts } from './view';
  * ambient module, or declarations that could not be emitted) exposes every name: 'all'.
  *
  * A dependent whose text is unchanged sees the change only through a name it mentions (or a
- * namespace it uses whole, or a re-export it makes: see mayUseExposed), so one that mentions none
+ * namespace it uses whole, or a re-export it makes: see seenNames), so one that mentions none
  * of the exposed names of the files it imports is covered without computing its diagnostics.
  */
 export type Exposed = ReadonlySet<string> | 'all';
@@ -37,7 +36,7 @@ export function exposedNames(
   importers: (key: string) => Iterable<string>,
   /**
    * For a file whose text is the same in both views: whether its declarations may differ (it may
-   * see what its imports expose, by mayUseExposed over its text, in a statement it exports). One
+   * see what its imports expose, by seenNames, in a statement it exports). One
    * whose cannot are never emitted (emitting them type-checks what it exports).
    */
   maySee?: (key: string, exposed: ReadonlyMap<string, Exposed>) => boolean,
@@ -248,92 +247,130 @@ function parseStatements(ts: Ts, text: string): Statement[] {
   });
 }
 
-/** What mayUseExposed reads of a dependent. */
+/** How a dependent refers to one module it imports (by its specifier). */
+interface ModuleUse {
+  /** Names it imports (named imports, `export { N } from`), each with the local names it binds. */
+  named: Map<string, string[]>;
+  /** Names read as members of a namespace import of it (`NS.N`, `NS.T`). */
+  members: Set<string>;
+  /** Taken whole: a namespace import used other than by member access, `export *`, `import()`, `require()`. */
+  whole: boolean;
+}
+
+/** What seenNames reads of a dependent, from its syntax tree. */
 interface FileFacts {
-  /** It takes a module whole: re-exports with `export *`, `import()`, `require()`, or uses a namespace or default import other than by member access. */
-  wholeModule: boolean;
-  words: ReadonlySet<string>;
+  modules: Map<string, ModuleUse>;
+  /** An `import()` or `require()` of a specifier computed at run time: any module, whole. */
+  anyWhole: boolean;
 }
 
 /**
- * Whether a dependent may see a name the files it imports expose: its text mentions one, or it
- * uses an import of an exposing file as a whole (a namespace or default import not followed by a
- * member access, as in `f(NS)` or `typeof NS`; `import()`, `require()`), or re-exports with `export *`.
+ * What a dependent may see of what the modules it imports expose (`exposedOf` a specifier: in
+ * either view): undefined for nothing, 'all' when it cannot be told by name (a module exposing
+ * everything, or taken whole), else the names it reads: those it imports by name (with the local
+ * names they bind) and those it reads as members of a namespace import. A name spelled anywhere
+ * else (a property of another object, a comment) is not one of these modules' names. A default
+ * import sees only the module's default export, whose change exposes everything.
  */
-export function mayUseExposed(ts: Ts, file: TS.SourceFile | undefined, exposedOfImports: Exposed[]): boolean {
-  const live = exposedOfImports.filter((e) => size(e) > 0);
-  if (live.length === 0) return false;
-  if (live.some((e) => e === 'all')) return true;
-  const facts = file ? factsOf(ts, file) : NO_FACTS;
-  if (facts.wholeModule) return true;
-  for (const e of live) for (const n of e as ReadonlySet<string>) if (facts.words.has(n)) return true;
-  return false;
+export function seenNames(ts: Ts, file: TS.SourceFile, exposedOf: (specifier: string) => Exposed[]): ReadonlySet<string> | 'all' | undefined {
+  const facts = factsOf(ts, file);
+  const names = new Set<string>();
+  let any = false;
+  for (const [specifier, use] of facts.modules) {
+    const exposures = exposedOf(specifier).filter((e) => size(e) > 0);
+    if (exposures.length === 0) continue;
+    any = true;
+    if (use.whole || exposures.some((e) => e === 'all')) return 'all';
+    for (const e of exposures as ReadonlySet<string>[]) {
+      for (const n of e) {
+        const locals = use.named.get(n);
+        if (locals) [n, ...locals].forEach((l) => names.add(l));
+        if (use.members.has(n)) names.add(n);
+      }
+    }
+  }
+  if (facts.anyWhole && any) return 'all';
+  return names.size > 0 ? names : undefined;
 }
-
-/**
- * The names a dependent may see (those its imports expose), when they can be told by name: undefined
- * when an import exposes everything or the dependent uses a module whole (mayUseExposed's other reasons).
- */
-export function namesSeen(ts: Ts, file: TS.SourceFile, exposedOfImports: Exposed[]): ReadonlySet<string> | undefined {
-  if (exposedOfImports.some((e) => e === 'all') || factsOf(ts, file).wholeModule) return undefined;
-  return new Set(exposedOfImports.flatMap((e) => [...(e as ReadonlySet<string>)]));
-}
-
-const NO_FACTS: FileFacts = { wholeModule: false, words: new Set() };
 
 /** A parsed file never changes, and a view keeps the file while it is unchanged: so are its facts. */
 const factsCache = new WeakMap<TS.SourceFile, FileFacts>();
 
 function factsOf(ts: Ts, file: TS.SourceFile): FileFacts {
   let facts = factsCache.get(file);
-  if (!facts) {
-    // Module specifiers name files, not declarations (`from './make'` does not use make()).
-    const code = file.text.replace(/(\bfrom\s*|\bimport\s*\(\s*|\brequire\s*\(\s*|\bimport\s+)(['"])[^'"\n]*\2/g, '$1""');
-    factsCache.set(file, (facts = { wholeModule: usesModuleWhole(ts, file), words: new Set(code.match(WORDS) ?? []) }));
-  }
+  if (!facts) factsCache.set(file, (facts = readFacts(ts, file)));
   return facts;
 }
 
-/** Read from the syntax tree, so that a comment or string spelling `export *` or a namespace's name is not a use. */
-function usesModuleWhole(ts: Ts, sf: TS.SourceFile): boolean {
-  const locals = new Set<string>();
-  const namespaces = new Set<string>();
+function readFacts(ts: Ts, sf: TS.SourceFile): FileFacts {
+  const modules = new Map<string, ModuleUse>();
+  const useOf = (specifier: string) => {
+    let use = modules.get(specifier);
+    if (!use) modules.set(specifier, (use = { named: new Map(), members: new Set(), whole: false }));
+    return use;
+  };
+  const namespaces = new Map<string, ModuleUse>();
   for (const s of sf.statements) {
-    // Re-exported whole (export *, export * as NS), or taken by import X = require().
-    if (ts.isExportDeclaration(s) && s.moduleSpecifier && (!s.exportClause || ts.isNamespaceExport(s.exportClause))) return true;
-    if (ts.isImportEqualsDeclaration(s) && ts.isExternalModuleReference(s.moduleReference)) return true;
-    const clause = ts.isImportDeclaration(s) ? s.importClause : undefined;
-    if (clause?.name) locals.add(clause.name.text);
-    if (clause?.namedBindings && ts.isNamespaceImport(clause.namedBindings)) {
-      locals.add(clause.namedBindings.name.text);
-      namespaces.add(clause.namedBindings.name.text);
+    const specifier =
+      (ts.isImportDeclaration(s) || ts.isExportDeclaration(s)) && s.moduleSpecifier && ts.isStringLiteral(s.moduleSpecifier)
+        ? s.moduleSpecifier.text
+        : undefined;
+    if (specifier === undefined) continue;
+    const use = useOf(specifier);
+    if (ts.isExportDeclaration(s)) {
+      if (!s.exportClause || ts.isNamespaceExport(s.exportClause)) use.whole = true;
+      else {
+        for (const e of s.exportClause.elements) {
+          const name = (e.propertyName ?? e.name).text;
+          use.named.set(name, use.named.get(name) ?? []);
+        }
+      }
+      continue;
+    }
+    const clause = (s as TS.ImportDeclaration).importClause;
+    // A default import's name reads the module's `default`, which exposes everything when it changes.
+    if (clause?.name) use.named.set('default', [...(use.named.get('default') ?? []), clause.name.text]);
+    const bindings = clause?.namedBindings;
+    if (bindings && ts.isNamespaceImport(bindings)) namespaces.set(bindings.name.text, use);
+    else if (bindings) {
+      for (const e of bindings.elements) {
+        const imported = (e.propertyName ?? e.name).text;
+        use.named.set(imported, [...(use.named.get(imported) ?? []), e.name.text]);
+      }
     }
   }
-  let whole = false;
+  let anyWhole = false;
+  const wholeBy = (argument: TS.Node | undefined) => {
+    if (argument && ts.isStringLiteralLike(argument)) useOf(argument.text).whole = true;
+    else anyWhole = true;
+  };
   const visit = (n: TS.Node): void => {
-    if (whole) return;
-    if (ts.isImportDeclaration(n)) return;
-    if (
-      ts.isImportTypeNode(n) ||
-      (ts.isCallExpression(n) && (n.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(n.expression) && n.expression.text === 'require'))) ||
-      (ts.isIdentifier(n) && locals.has(n.text) && usedWhole(ts, n, namespaces.has(n.text)))
+    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) return;
+    if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) wholeBy(n.moduleReference.expression);
+    else if (ts.isImportTypeNode(n)) wholeBy(ts.isLiteralTypeNode(n.argument) ? n.argument.literal : undefined);
+    else if (
+      ts.isCallExpression(n) &&
+      (n.expression.kind === ts.SyntaxKind.ImportKeyword || (ts.isIdentifier(n.expression) && n.expression.text === 'require'))
     ) {
-      whole = true;
-      return;
+      wholeBy(n.arguments[0]);
+    } else if (ts.isIdentifier(n) && namespaces.has(n.text)) {
+      const use = namespaces.get(n.text)!;
+      const p = n.parent;
+      if (ts.isPropertyAccessExpression(p) && p.expression === n) use.members.add(p.name.text);
+      else if (ts.isQualifiedName(p) && p.left === n) use.members.add(p.right.text);
+      else if (usedWhole(ts, n)) use.whole = true;
     }
     ts.forEachChild(n, visit);
   };
   visit(sf);
-  return whole;
+  return { modules, anyWhole };
 }
 
-/** Whether an identifier spelled like a namespace or default import is a use of it other than a member access (`NS.x`, `NS.T`). */
-function usedWhole(ts: Ts, id: TS.Identifier, namespace: boolean): boolean {
+/** Whether an identifier spelled like a namespace import, not read as `NS.x`, is a use of it whole. */
+function usedWhole(ts: Ts, id: TS.Identifier): boolean {
   const p = id.parent;
-  // A member access, or the member's own name (`x.NS`).
-  if (ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p)) return false;
-  // A namespace import has no type meaning: `Iterable<A>` beside `import * as Iterable` names the global type.
-  if (namespace && ts.isTypeReferenceNode(p) && p.typeName === id) return false;
+  // A member's own name (`x.NS`); a namespace import has no type meaning (`Iterable<A>` beside `import * as Iterable` names the global type).
+  if (ts.isPropertyAccessExpression(p) || ts.isQualifiedName(p) || (ts.isTypeReferenceNode(p) && p.typeName === id)) return false;
   if (ts.isShorthandPropertyAssignment(p) || ts.isExportSpecifier(p)) return true;
   // A declaration's or property's own name: not a use (a local declared so shadows the import, and its uses count).
   const named = p as TS.Node & { name?: TS.Node; propertyName?: TS.Node };

@@ -1,7 +1,7 @@
 import * as path from 'node:path';
 import type * as TS from 'typescript';
 import { diagnosticsDelta, type DocumentDiagnostics } from './delta';
-import { exposedNames, mayUseExposed, namesSeen, typesSorted, type Exposed } from './names';
+import { exposedNames, seenNames, typesSorted, type Exposed } from './names';
 import { touchedStatements, type Touched } from './statements';
 import type { CheckedDiagnostic, CheckRequest, CheckResult, IncompleteReason, Severity, WarmRequest, WarmResult } from './protocol';
 import { DEFAULT_MAX_DEPENDENTS, GaveWay, JSCONFIG_DEFAULTS, SourceFiles, Stop, View, looseOptions, reachesPastImporters, slashes } from './view';
@@ -405,16 +405,19 @@ export class Checker {
       }
     }
     const fileOf = (key: string) => staged.program!.getSourceFile(graph.names.get(key) ?? key);
-    const seenBy = (key: string, exposed: ReadonlyMap<string, Exposed>) =>
-      [...(graph.imports.get(key) ?? [])].flatMap((imported) => exposed.get(imported) ?? []);
-    const maySee = (key: string, exposed: ReadonlyMap<string, Exposed>) => {
-      const seen = seenBy(key, exposed);
-      return seen.length > 0 && mayUseExposed(this.ts, fileOf(key), seen);
-    };
-    const partOf = (key: string, exposed: ReadonlyMap<string, Exposed>): Touched | undefined => {
+    /** What a dependent's imports show it, each specifier resolved in both views. */
+    const seen = (key: string, exposed: ReadonlyMap<string, Exposed>) => {
       const sf = fileOf(key);
-      const names = sf && !changed.has(key) ? namesSeen(this.ts, sf, seenBy(key, exposed)) : undefined;
-      return names && sf ? touchedStatements(this.ts, sf, names) : undefined;
+      if (!sf || ![...(graph.imports.get(key) ?? [])].some((imported) => exposed.has(imported))) return undefined;
+      return seenNames(this.ts, sf, (specifier) =>
+        [...new Set([base.resolve(specifier, sf.fileName), staged.resolve(specifier, sf.fileName)])].flatMap((k) => (k && exposed.get(k)) || []),
+      );
+    };
+    const maySee = (key: string, exposed: ReadonlyMap<string, Exposed>) => seen(key, exposed) !== undefined;
+    const partOf = (key: string, exposed: ReadonlyMap<string, Exposed>): Touched | undefined => {
+      const names = changed.has(key) ? undefined : seen(key, exposed);
+      const sf = fileOf(key);
+      return names && names !== 'all' && sf ? touchedStatements(this.ts, sf, names) : undefined;
     };
     const exposed = exposedNames(
       this.ts,

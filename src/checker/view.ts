@@ -308,17 +308,23 @@ export class View {
     return found;
   }
 
-  /** The files a text at `fileName` imports or references, resolved as the program resolves them. */
-  private resolveImports(text: string, fileName: string): string[] {
+  /** The file (canonical path) a module specifier in `fileName` resolves to, as the program resolves it. */
+  resolve(specifier: string, fileName: string): string | undefined {
     const options = this.program!.getCompilerOptions();
     this.resolutionCache ??= this.ts.createModuleResolutionCache(this.folder, this.canon, options);
+    const resolved = this.ts.resolveModuleName(specifier, fileName, options, this.moduleHost!, this.resolutionCache).resolvedModule;
+    return resolved ? this.canon(slashes(resolved.resolvedFileName)) : undefined;
+  }
+
+  /** The files a text at `fileName` imports or references, resolved as the program resolves them. */
+  private resolveImports(text: string, fileName: string): string[] {
     const info = this.ts.preProcessFile(text, true, true);
     // TypeScript's pre-processor skips `export * as ns from '...'`: a namespace re-export imports its module too.
     const specifiers = [...info.importedFiles.map((f) => f.fileName), ...[...text.matchAll(NAMESPACE_REEXPORT)].map((m) => m[2])];
     const found: string[] = [];
     for (const specifier of new Set(specifiers)) {
-      const resolved = this.ts.resolveModuleName(specifier, fileName, options, this.moduleHost!, this.resolutionCache).resolvedModule;
-      if (resolved) found.push(this.canon(slashes(resolved.resolvedFileName)));
+      const resolved = this.resolve(specifier, fileName);
+      if (resolved) found.push(resolved);
     }
     for (const ref of info.referencedFiles) found.push(this.canon(path.posix.resolve(path.posix.dirname(fileName), slashes(ref.fileName))));
     return found;

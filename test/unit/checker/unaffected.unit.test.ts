@@ -298,6 +298,25 @@ describe('checker: dependents that cannot see the change', function () {
       assert.equal(pruned.stats.inPart, 0);
     });
 
+    it("a name spelled as a property of another object or in a comment is not the module's: that dependent is covered", () => {
+      const mapper = 'export function map(xs: number[]): number[] {\n  return xs;\n}\nexport const other = 1;\n';
+      const { pruned } = both(
+        {
+          'src/mapper.ts': mapper,
+          'src/arrays.ts': "import { other } from './mapper';\n// map is not called here\nexport const xs: number[] = [other].map((x) => x);\n",
+          'src/named.ts': "import { map } from './mapper';\nexport const ys: number[] = map([1]);\n",
+          'src/ns.ts': "import * as M from './mapper';\nexport const zs: number[] = M.map([2]);\n",
+        },
+        {
+          'src/mapper.ts': mapper
+            .replace('export function map(xs: number[]): number[]', 'export function map(xs: number[]): string[]')
+            .replace('return xs;', 'return xs.map(String);'),
+        },
+      );
+      assert.deepEqual(brief(pruned).introduced, ['src/named.ts:2:14 TS2322', 'src/ns.ts:2:14 TS2322']);
+      assert.equal(pruned.stats.unaffected, 1, "arrays.ts: its .map is an array's");
+    });
+
     it('a namespace import spelled as a global type is not a use of the namespace', () => {
       const { pruned } = both(
         {
