@@ -22,6 +22,10 @@ interface Statement {
   mentions: Set<string>;
   /** `export * from`: every name of the module it names. */
   star: boolean;
+  /** `import * as NS from`, `import NS = require()`: NS holds every name of the module it names. */
+  namespace?: boolean;
+  /** Names it mentions other than in a member access (`NS.x`): `export { NS }`, `typeof NS`. */
+  bare: Set<string>;
   /** Cannot be told apart by name: its change exposes everything. */
   opaque: boolean;
 }
@@ -36,8 +40,8 @@ export function exposedNames(
   importers: (key: string) => Iterable<string>,
   /**
    * For a file whose text is the same in both views: whether its declarations may differ (it may
-   * see what its imports expose, by seenNames, in a statement it exports). One
-   * whose cannot are never emitted (emitting them type-checks what it exports).
+   * see what its imports expose, by seenNames, in a statement it exports). The declarations of a
+   * file it answers false for are never emitted (emitting them type-checks what it exports).
    */
   maySee?: (key: string, exposed: ReadonlyMap<string, Exposed>) => boolean,
 ): Map<string, Exposed> {
@@ -80,16 +84,20 @@ export function exposedNames(
     if (names === 'all') return 'all';
     const statements = p.same ? after : [...p.before!, ...after];
     const active = new Set<string>([...names, ...incoming]);
+    const whole = new Set<string>();
     if (incoming.size > 0) {
       for (const s of statements.filter((x) => x.star)) {
         for (const n of [...incoming, ...s.declares]) names.add(n);
         s.declares.forEach((n) => active.add(n));
       }
+      // A namespace of a module exposing a name shows it to a statement using the namespace whole
+      // (`export { NS }`, `typeof NS`); one reading `NS.name` mentions the name itself.
+      statements.filter((x) => x.namespace).forEach((x) => x.declares.forEach((n) => whole.add(n)));
     }
     for (let grew = true; grew;) {
       grew = false;
       for (const s of statements) {
-        const touched = [...s.mentions].some((m) => active.has(m));
+        const touched = [...s.mentions].some((m) => active.has(m)) || (!s.namespace && [...s.bare].some((m) => whole.has(m)));
         if (!touched) continue;
         if (s.opaque) return 'all';
         for (const n of s.declares) {
@@ -200,12 +208,16 @@ function parseStatements(ts: Ts, text: string): Statement[] {
   const sf = ts.createSourceFile('declarations.d.ts', text, ts.ScriptTarget.Latest, true);
   return sf.statements.map((node) => {
     const mentions = new Set<string>();
+    const bare = new Set<string>();
     const walk = (n: TS.Node) => {
-      if (ts.isIdentifier(n)) mentions.add(n.text);
+      if (ts.isIdentifier(n)) {
+        mentions.add(n.text);
+        if (!ts.isQualifiedName(n.parent) && !ts.isPropertyAccessExpression(n.parent)) bare.add(n.text);
+      }
       ts.forEachChild(n, walk);
     };
     walk(node);
-    const s: Statement = { text: node.getText(sf), declares: [], mentions, star: false, opaque: false };
+    const s: Statement = { text: node.getText(sf), declares: [], mentions, bare, star: false, opaque: false };
     if (ts.isVariableStatement(node)) {
       for (const d of node.declarationList.declarations) {
         if (ts.isIdentifier(d.name)) s.declares.push(d.name.text);
@@ -228,10 +240,13 @@ function parseStatements(ts: Ts, text: string): Statement[] {
       const clause = node.importClause;
       if (clause?.name) s.declares.push(clause.name.text);
       const bindings = clause?.namedBindings;
-      if (bindings && ts.isNamespaceImport(bindings)) s.declares.push(bindings.name.text);
-      else if (bindings) for (const e of bindings.elements) s.declares.push(e.name.text);
+      if (bindings && ts.isNamespaceImport(bindings)) {
+        s.declares.push(bindings.name.text);
+        s.namespace = true;
+      } else if (bindings) for (const e of bindings.elements) s.declares.push(e.name.text);
     } else if (ts.isImportEqualsDeclaration(node)) {
       s.declares.push(node.name.text);
+      s.namespace = ts.isExternalModuleReference(node.moduleReference);
     } else if (ts.isExportDeclaration(node)) {
       const clause = node.exportClause;
       if (!clause) s.star = true;
@@ -345,7 +360,8 @@ function readFacts(ts: Ts, sf: TS.SourceFile): FileFacts {
     else anyWhole = true;
   };
   const visit = (n: TS.Node): void => {
-    if (ts.isImportDeclaration(n) || ts.isExportDeclaration(n)) return;
+    // Read above; `export { NS }` of a local is a use, read here.
+    if (ts.isImportDeclaration(n) || (ts.isExportDeclaration(n) && n.moduleSpecifier)) return;
     if (ts.isImportEqualsDeclaration(n) && ts.isExternalModuleReference(n.moduleReference)) wholeBy(n.moduleReference.expression);
     else if (ts.isImportTypeNode(n)) wholeBy(ts.isLiteralTypeNode(n.argument) ? n.argument.literal : undefined);
     else if (

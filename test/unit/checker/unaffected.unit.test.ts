@@ -317,6 +317,19 @@ describe('checker: dependents that cannot see the change', function () {
       assert.equal(pruned.stats.unaffected, 1, "arrays.ts: its .map is an array's");
     });
 
+    it('a namespace import re-exported by name is taken whole: its importers see every name', () => {
+      const { pruned } = both(
+        {
+          'src/predicate.ts': predicate,
+          'src/bundle.ts': "import * as P from './predicate';\nexport { P };\n",
+          'src/user.ts': "import { P } from './bundle';\nexport const s: string = P.isStr(1) ? 'a' : 'b';\nexport const t = P.unrelated;\n",
+        },
+        { 'src/predicate.ts': predicate.replace('export const unrelated = 1;', 'export const unrelated = "1";') },
+      );
+      assert.deepEqual(brief(pruned).checked, ['src/predicate.ts', 'src/bundle.ts', 'src/user.ts']);
+      assert.equal(pruned.stats.unaffected, 0, 'bundle.ts takes the namespace whole; user.ts reads P');
+    });
+
     it('a namespace import spelled as a global type is not a use of the namespace', () => {
       const { pruned } = both(
         {
