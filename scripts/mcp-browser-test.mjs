@@ -453,8 +453,18 @@ try {
           },
         },
       );
-      await assert.rejects(rename, /Esc|abort/i);
+      const outcome = await rename.then(
+        (resolved) => ({ resolved }),
+        (rejected) => ({ rejected }),
+      );
       const clientEnded = Date.now();
+      if (!outcome.rejected) {
+        const log = agentLog(trusted).split('\n').slice(-12).join('\n');
+        assert.fail(
+          `the call answered ${clientEnded - sent} ms after it was sent, after ${progress} progress notification(s), before any cancel: ${JSON.stringify(outcome.resolved).slice(0, 1200)}\n${log}`,
+        );
+      }
+      assert.match(String(outcome.rejected.message), /Esc|abort/i);
       assert.ok(abortedAt, 'the call was still running when it was cancelled (the server sent progress first)');
       assert.ok(clientEnded - abortedAt < 1000, `the client's call ended ${clientEnded - abortedAt} ms after the cancel`);
       // The window's own record of the call (Output › Agent Workbench): it ended as Cancelled, promptly.

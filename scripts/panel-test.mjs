@@ -66,6 +66,26 @@ let failures = 0;
 let passes = 0;
 const results = [];
 
+/** The transactions the extension keeps in its global storage for a window reload (src/host/transactionFiles.ts). */
+function keptTransactions() {
+  const found = [];
+  const walk = (dir) => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith('.json') && path.basename(dir) === 'transactions' && p.includes('agent-workbench')) {
+        try {
+          found.push(JSON.parse(fs.readFileSync(p, 'utf8')));
+        } catch {
+          // Being written (it is renamed over when whole).
+        }
+      }
+    }
+  };
+  walk(server.dataDir);
+  return found;
+}
+
 async function test(name, fn) {
   if (grep && !grep.test(name)) return;
   const started = Date.now();
@@ -807,8 +827,12 @@ try {
       ['move-file', 'by the agent'],
       ['edit-text', 'by the agent'],
     ]);
-    // The transaction is written to the extension's storage once its changes pause for a second; give that write a moment.
-    await sleep(1500);
+    // The transaction is written to the extension's storage once its changes pause for a second: the reload waits for that write.
+    await waitFor(
+      "the transaction kept in the extension's storage at revision 2",
+      () => keptTransactions().some((t) => t.current === 2 && t.revisions?.length === 2),
+      30_000,
+    );
     // The new window's extension host listens on the bridge's port: this one stops listening first, however long it lives on.
     assert.equal(await bridge('/release'), true);
     await page.reload();

@@ -13,7 +13,7 @@ import type { Readiness, ResolvedDocument, ToolContext } from '../documents/cont
 import { retry, ToolError } from '../chain/envelope';
 import type { HostSymbol } from '../documents/editorPort';
 import type { JsonSchema } from '../chain/schemas';
-import { documentSymbolTree } from './symbols';
+import { documentSymbolTree, SYMBOLS_READINESS } from './symbols';
 import type { Workspace } from '../documents/workspaces';
 import type { Coverage } from './coverage';
 import { dirtyBuffers } from '../transactions/check';
@@ -187,7 +187,9 @@ export class ProjectReadiness implements Readiness {
       }
       // Nothing found: a service that searches no workspace symbols at all can never pass the test.
       // Not remembered: a service still starting may not search yet either.
-      if (round === 0 && (await within(searchesSymbols(ctx, doc), Math.max(left(), READINESS.firstProbeMs))) === false) {
+      // Its own wait for a document symbol provider is bounded: the search after it is given a probe's time.
+      const symbolsWait = Math.min(SYMBOLS_READINESS.waitMs, Math.max(left(), READINESS.firstProbeMs));
+      if (round === 0 && (await within(searchesSymbols(ctx, doc, symbolsWait), symbolsWait + READINESS.firstProbeMs)) === false) {
         return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
       }
       // No proof in the first round: a call that runs out of time while the probes go on says so.
@@ -379,9 +381,18 @@ async function found(ctx: ToolContext, p: Probe): Promise<boolean> {
   return ((await ctx.editor.workspaceSymbols(p.name)) ?? []).some((s) => s.absPath === p.absPath);
 }
 
-/** Whether workspace symbol search covers the document's language: it finds the document's own first declaration. */
-async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean> {
-  const first = (await documentSymbolTree(ctx, doc, 0).catch(() => [] as HostSymbol[]))[0];
+/**
+ * Whether workspace symbol search covers the document's language: it finds the document's own
+ * first declaration. 'starting' while the language's extension is still activating: its providers
+ * are not registered yet, so every search finds nothing, and that says nothing about the service.
+ */
+async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument, waitMs: number): Promise<boolean | 'starting'> {
+  let first: HostSymbol | undefined;
+  try {
+    first = (await documentSymbolTree(ctx, doc, waitMs))[0];
+  } catch (e) {
+    return e instanceof ToolError && e.code === 'LanguageServiceStarting' ? 'starting' : false;
+  }
   return first !== undefined && ((await ctx.editor.workspaceSymbols(first.name)) ?? []).some((s) => s.absPath === doc.absolutePath);
 }
 

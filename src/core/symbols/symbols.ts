@@ -168,7 +168,7 @@ export async function documentSymbolTree(ctx: ToolContext, doc: ResolvedDocument
     const services = () => ctx.editor.languages().find((l) => l.id === language)?.providedBy ?? [];
     if (services().length > 0 && doc.host.text.trim() !== '') {
       const deadline = Date.now() + waitMs;
-      while (symbols === undefined && Date.now() < deadline) {
+      while (symbols === undefined && Date.now() < deadline && !ctx.cancelled) {
         await sleep(SYMBOLS_READINESS.stepMs);
         symbols = await ctx.editor.documentSymbols(doc.absolutePath);
       }

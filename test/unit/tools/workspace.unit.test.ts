@@ -284,6 +284,9 @@ describe('tools: get-solution-structure', () => {
   it('probes each language on its sample document', async () => {
     const h = await twoRoots();
     h.host.setFeatureProbes('typescript', { documentSymbols: 'available', hover: 'noResult' });
+    // As the probe says: the document symbol provider answers (these files declare nothing it lists).
+    const appFolder = h.host.folders()[0];
+    for (const file of Object.keys(appFiles()).filter((f) => f.endsWith('.ts'))) h.host.setSymbols(h.host.abs(appFolder, file), []);
     const result = await h.ok<{
       workspaces: Collection<{
         workspace: WorkspaceInfo;

@@ -209,6 +209,29 @@ describe('readiness: project-wide answers from a service still loading its proje
     assert.equal(staged.revision.revision, 1);
   });
 
+  it("a rename asked while the language's extension is still activating (no provider registered yet) is refused as loading, never taken as a language without workspace symbol search", async () => {
+    const ts = host.languageContributions.find((l) => l.id === 'typescript');
+    assert.ok(ts);
+    ts.providedBy = [{ extensionId: 'vscode.typescript-language-features', active: false }];
+    const symbols = host.symbolProviders.workspaceSymbols;
+    host.symbolProviders.workspaceSymbols = () => [];
+    const tree = (await host.documentSymbols(basePath)) ?? [];
+    host.setSymbols(basePath, undefined);
+    host.semantics.rename = () => ({ [basePath]: [{ start: BASE.indexOf('Circle'), length: 6, newText: 'Round' }] });
+    // The extension finishes activating while the call waits: its providers answer from the open files (the project still loads).
+    setTimeout(() => {
+      ts.providedBy = [{ extensionId: 'vscode.typescript-language-features', active: true }];
+      host.setSymbols(basePath, tree);
+      host.symbolProviders.workspaceSymbols = symbols;
+    }, 30);
+    const refused = await h.fail('rename-symbol', { ...circle, newName: 'Round' }, 'LanguageServiceStarting');
+    assert.match(refused.error.message, /still loading the project/);
+    assert.equal(host.callCount('renameEdits'), 0, 'the rename was not asked of a service still loading');
+    assert.equal(h.transactions.active(h.registry.all()[0].id), undefined, 'nothing staged');
+    loaded = true;
+    await h.ok('rename-symbol', { ...circle, newName: 'Round' });
+  });
+
   it('a rename cancelled while it waits for a loading service answers Cancelled at once and stops probing the service, staging nothing', async () => {
     Object.assign(READINESS, { maxWaitMs: 5_000 });
     host.semantics.rename = () => ({ [basePath]: [{ start: BASE.indexOf('Circle'), length: 6, newText: 'Round' }] });
