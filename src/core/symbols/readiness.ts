@@ -13,7 +13,7 @@ import type { Readiness, ResolvedDocument, ToolContext } from '../documents/cont
 import { retry, ToolError } from '../chain/envelope';
 import type { HostSymbol } from '../documents/editorPort';
 import type { JsonSchema } from '../chain/schemas';
-import { documentSymbolTree, SYMBOLS_READINESS } from './symbols';
+import { documentSymbolTree } from './symbols';
 import type { Workspace } from '../documents/workspaces';
 import type { Coverage } from './coverage';
 import { dirtyBuffers } from '../transactions/check';
@@ -172,6 +172,7 @@ export class ProjectReadiness implements Readiness {
     // A busy service can take seconds per search: each one is cut at what is left of the wait.
     const left = () => Math.max(0, budget - (Date.now() - started));
     const loading = (): Coverage => ({ state: 'loading', languageId: language, waitedMs: Date.now() - started });
+    let searches: boolean | 'starting' | undefined;
     for (let round = 0; ; round++) {
       const open = openOfLanguage();
       for (const p of probes) {
@@ -186,11 +187,11 @@ export class ProjectReadiness implements Readiness {
         if (round > 0 && left() === 0) return loading();
       }
       // Nothing found: a service that searches no workspace symbols at all can never pass the test.
-      // Not remembered: a service still starting may not search yet either.
-      // Its own wait for a document symbol provider is bounded: the search after it is given a probe's time.
-      const symbolsWait = Math.min(SYMBOLS_READINESS.waitMs, Math.max(left(), READINESS.firstProbeMs));
-      if (round === 0 && (await within(searchesSymbols(ctx, doc, symbolsWait), symbolsWait + READINESS.firstProbeMs)) === false) {
-        return { state: 'unverifiable', why: 'no-search', reason: `the ${language} service has no workspace symbol search to test it with` };
+      // Not remembered: a service still starting may not search yet either. Asked again while its extension activates.
+      if (round === 0 || searches === 'starting') {
+        searches = await within(searchesSymbols(ctx, doc), round === 0 ? Math.max(left(), READINESS.firstProbeMs) : left());
+        const reason = `the ${language} service has no workspace symbol search to test it with`;
+        if (searches === false) return { state: 'unverifiable', why: 'no-search', reason };
       }
       // No proof in the first round: a call that runs out of time while the probes go on says so.
       if (round === 0) lateMeansStarting(ctx, language);
@@ -386,10 +387,10 @@ async function found(ctx: ToolContext, p: Probe): Promise<boolean> {
  * first declaration. 'starting' while the language's extension is still activating: its providers
  * are not registered yet, so every search finds nothing, and that says nothing about the service.
  */
-async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument, waitMs: number): Promise<boolean | 'starting'> {
+async function searchesSymbols(ctx: ToolContext, doc: ResolvedDocument): Promise<boolean | 'starting'> {
   let first: HostSymbol | undefined;
   try {
-    first = (await documentSymbolTree(ctx, doc, waitMs))[0];
+    first = (await documentSymbolTree(ctx, doc, 0))[0];
   } catch (e) {
     return e instanceof ToolError && e.code === 'LanguageServiceStarting' ? 'starting' : false;
   }
