@@ -22,6 +22,8 @@ const SUITES = [
   { name: 'check-tsdk', fixture: 'check', trusted: true, settings: { 'typescript.tsdk': path.join(REPO_ROOT, 'node_modules', 'typescript', 'lib') } },
   // A generated workspace (scripts/synthetic-workspace.mjs) instead of a fixture copy: big enough that the TypeScript server loads for seconds.
   { name: 'coldstart', generate: { files: 4000, uses: 3 }, trusted: true },
+  // The first call of a cold window is a rename: asked before the TypeScript extension activated.
+  { name: 'coldstart-rename', generate: { files: 4000, uses: 3 }, trusted: true },
   // A generated workspace whose Entity has 1,603 references: find-references walked by cursor.
   { name: 'cursor', generate: { files: 400, uses: 3 }, trusted: true },
   { name: 'transactions-untrusted', fixture: 'transactions', trusted: false },

@@ -832,7 +832,11 @@ try {
       "the transaction kept in the extension's storage at revision 2",
       () => keptTransactions().some((t) => t.current === 2 && t.revisions?.length === 2),
       30_000,
-    );
+    ).catch(async (error) => {
+      const kept = keptTransactions().map((t) => ({ id: t.id, current: t.current, revisions: t.revisions?.length }));
+      const status = await call('server-status', {}).catch((e) => String(e));
+      throw new Error(`${error.message}; kept: ${JSON.stringify(kept)}; server-status recovery: ${JSON.stringify(status?.data?.recovery ?? status)}`);
+    });
     // The new window's extension host listens on the bridge's port: this one stops listening first, however long it lives on.
     assert.equal(await bridge('/release'), true);
     await page.reload();

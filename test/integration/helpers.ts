@@ -241,3 +241,26 @@ export async function outlineLocals(file: string): Promise<OutlineLocals> {
   );
   return { kept: kept.symbols.items, leftOut, bytes };
 }
+
+/**
+ * A call asked again while it answers LanguageServiceStarting (after the seconds its continuation
+ * names), or while it answers partial and says to ask again (find-callers' time ran short on a busy
+ * machine), until the deadline.
+ */
+export async function askAsAnAgent(tool: string, input: object, deadline: number, retries: Record<string, number>): Promise<Envelope> {
+  for (;;) {
+    const e = await invoke(tool, input);
+    if (Date.now() > deadline) return e;
+    let seconds: number;
+    if (e.ok) {
+      const data = e.data as { complete?: boolean; note?: string };
+      if (data.complete !== false || !/Ask again/.test(data.note ?? '')) return e;
+      seconds = Number(/Ask again in (\d+) seconds/.exec(data.note ?? '')?.[1] ?? 1);
+    } else {
+      if (e.error.code !== 'LanguageServiceStarting' || e.continuation?.kind !== 'RetryRequest') return e;
+      seconds = Number(/Ask again in (\d+) seconds/.exec(e.continuation.instruction ?? '')?.[1] ?? 5);
+    }
+    retries[tool] = (retries[tool] ?? 0) + 1;
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  }
+}

@@ -13,6 +13,7 @@ const SUITES: Record<string, string[]> = {
   navigation: ['navigation.test.js', 'navigation2.test.js', 'referenceAccess.test.js', 'navigationNames.test.js'],
   transactions: ['transactions.test.js', 'mutations.test.js'],
   coldstart: ['coldstart.test.js'],
+  'coldstart-rename': ['coldstartRename.test.js'],
   cursor: ['cursor.test.js'],
   'transactions-untrusted': ['transactionsUntrusted.test.js'],
   realcode: ['realcode.test.js', 'realcodeEdits.test.js'],

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Envelope } from '../../src/core/chain/envelope';
 import type { MutationData } from '../../src/core/transactions/types';
-import { activateExtension, invoke, workspaceRoot } from './helpers';
+import { activateExtension, askAsAnAgent, invoke, workspaceRoot } from './helpers';
 
 /*
  * rxjs 7's sources opened cold, the agent's first calls made at once: every answer equals the
@@ -133,29 +133,6 @@ describe('realcode-cold: rxjs sources, the first calls in a freshly opened windo
     expectRollback(await invoke('transaction-rollback', {}));
   });
 });
-
-/**
- * A call asked again while it answers LanguageServiceStarting (after the seconds its continuation
- * names), or while it answers partial and says to ask again (find-callers' time ran short on a busy
- * machine), until the deadline.
- */
-async function askAsAnAgent(tool: string, input: object, deadline: number, retries: Record<string, number>): Promise<Envelope> {
-  for (;;) {
-    const e = await invoke(tool, input);
-    if (Date.now() > deadline) return e;
-    let seconds: number;
-    if (e.ok) {
-      const data = e.data as { complete?: boolean; note?: string };
-      if (data.complete !== false || !/Ask again/.test(data.note ?? '')) return e;
-      seconds = Number(/Ask again in (\d+) seconds/.exec(data.note ?? '')?.[1] ?? 1);
-    } else {
-      if (e.error.code !== 'LanguageServiceStarting' || e.continuation?.kind !== 'RetryRequest') return e;
-      seconds = Number(/Ask again in (\d+) seconds/.exec(e.continuation.instruction ?? '')?.[1] ?? 5);
-    }
-    retries[tool] = (retries[tool] ?? 0) + 1;
-    await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
-  }
-}
 
 /**
  * `count` CPU-bound processes until stopped. Each runs in a session of its own: the kernel's
