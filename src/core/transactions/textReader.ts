@@ -13,23 +13,6 @@ export interface Reader {
   lineEnd(from: number): number;
   /** commonPrefix(original, this text, max, o, u). */
   prefixWith(original: string, max: number, o: number, u: number): number;
-  /** How many '\n' the text holds; originalBreaks, how many original holds (a staged text counts only what its edits changed). */
-  lineBreaks(originalBreaks: () => number): number;
-}
-
-/** '\n' in text from `from` to `to`, counted without copying it. */
-function breaksIn(text: string, from: number, to: number): number {
-  let n = 0;
-  for (let at = text.indexOf('\n', from); at !== -1 && at < to; at = text.indexOf('\n', at + 1)) n++;
-  return n;
-}
-
-export const lineBreaks = (text: string): number => breaksIn(text, 0, text.length);
-
-/** Lines in a text holding `breaks` line breaks, as splitLinesKeepEnds counts them. */
-export function linesOf(text: string | Reader, breaks: number): number {
-  if (text.length === 0) return 0;
-  return text.slice(text.length - 1) === '\n' ? breaks : breaks + 1;
 }
 
 export function stringReader(text: string): Reader {
@@ -38,7 +21,6 @@ export function stringReader(text: string): Reader {
     slice: (from, to) => text.slice(from, to),
     lineEnd: (from) => text.indexOf('\n', from),
     prefixWith: (original, max, o, u) => commonPrefix(original, text, max, o, u),
-    lineBreaks: () => lineBreaks(text),
   };
 }
 
@@ -98,19 +80,6 @@ export function segmentReader(original: string, segments: readonly Segment[]): R
         if (q < room) break;
       }
       return p;
-    },
-    lineBreaks: (originalBreaks) => {
-      // Original's breaks, less those in the ranges no piece keeps, plus the inserted texts' (base pieces in order, as staging makes them).
-      let n = 0;
-      let cursor = 0;
-      for (const p of pieces) {
-        if (p.base === undefined) n += breaksIn(p.text, 0, p.length);
-        else if (p.base >= cursor) {
-          n -= breaksIn(original, cursor, p.base);
-          cursor = p.base + p.length;
-        } else return pieces.reduce((all, q, k) => all + breaksIn(q.text, from(k), from(k) + q.length), 0);
-      }
-      return n + originalBreaks() - breaksIn(original, cursor, original.length);
     },
   };
 }

@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { diffTexts, diffTextsWhole, formatUnifiedDiff, lineCounts, splitLinesKeepEnds } from '../../../../src/core/transactions/diff';
-import { lineBreaks, segmentReader } from '../../../../src/core/transactions/textReader';
+import { segmentReader } from '../../../../src/core/transactions/textReader';
 import { applyOffsetEdits, replaceSegments } from '../../../../src/core/transactions/segments';
 import type { Segment } from '../../../../src/core/transactions/segments';
 import type { DiffHunk } from '../../../../src/core/transactions/diff';
@@ -262,6 +262,30 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     }
   });
 
+  it('diffs short texts (a few hundred lines, over 4 KB) a group of changes at a time as walking them whole, any edit, any context', () => {
+    const random = seeded(7);
+    const common = ['}', '', '  return x;', '{'];
+    for (let round = 0; round < 200; round++) {
+      const size = 60 + random(400);
+      const base = Array.from({ length: size }, (_, i) => (random(3) === 0 ? common[random(common.length)] : `const v${i} = f(${i});`));
+      const lines = [...base];
+      const at = Array.from({ length: 1 + random(4) }, () => random(lines.length)).sort((a, b) => b - a);
+      for (const i of at) {
+        const kind = random(4);
+        if (kind === 0) lines[i] += ' // renamed';
+        else if (kind === 1) lines.splice(i, 1 + random(8));
+        else if (kind === 2) lines.splice(i, 0, ...Array.from({ length: 1 + random(8) }, () => common[random(common.length)]));
+        else lines.splice(Math.min(lines.length, i + 3 + random(10)), 0, ...lines.splice(i, 1 + random(4)));
+      }
+      const eol = round % 4 === 3 ? '\r\n' : '\n';
+      const original = base.join(eol) + (round % 3 === 0 ? '' : eol);
+      const updated = lines.join(eol) + (round % 5 === 0 ? '' : eol);
+      for (const context of [0, 3]) {
+        assert.deepEqual(diffTexts(original, updated, context), diffTextsWhole(original, updated, context), `round ${round}, context ${context}`);
+      }
+    }
+  });
+
   it('counts and diffs a staged text read through its segments as the joined text, and reads it as the string reads (random rounds of edits)', () => {
     const random = seeded(3);
     const dir = path.join('node_modules', 'rxjs', 'src', 'internal', 'operators');
@@ -269,7 +293,7 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
     const texts = all.slice(0, 40);
     const pieces = ['subscriber', 'x', '\n', '\r\n', '}\n', '', 'sink'];
     let compared = 0;
-    // Texts over 64 KB are diffed a group of changes at a time, the others whole.
+    // Texts over 4 KB are diffed a group of changes at a time, the others whole.
     for (const original of [...texts, texts.join(''), all.join(''), all.join('').replace(/\n/g, '\r\n'), '', 'one line, no break']) {
       for (let k = 0; k < 6; k++) {
         let text = original;
@@ -288,10 +312,6 @@ describe('diff (unified hunks against GNU patch and diff)', () => {
         const reader = segmentReader(original, segments);
         assert.equal(reader.length, text.length);
         assert.equal(reader.slice(0), text);
-        assert.equal(
-          reader.lineBreaks(() => lineBreaks(original)),
-          lineBreaks(text),
-        );
         for (let probe = 0; probe < 5; probe++) {
           const a = random(text.length + 1);
           const b = a + random(200);
