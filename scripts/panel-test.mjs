@@ -68,22 +68,15 @@ const results = [];
 
 /** The transactions the extension keeps in its global storage for a window reload (src/host/transactionFiles.ts). */
 function keptTransactions() {
-  const found = [];
-  const walk = (dir) => {
-    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-      const p = path.join(dir, e.name);
-      if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith('.json') && path.basename(dir) === 'transactions' && p.includes('agent-workbench')) {
-        try {
-          found.push(JSON.parse(fs.readFileSync(p, 'utf8')));
-        } catch {
-          // Being written (it is renamed over when whole).
-        }
-      }
+  const dir = path.join(server.dataDir, 'server-data', 'data', 'User', 'globalStorage', 'agent-workbench.agent-workbench', 'transactions');
+  return (fs.existsSync(dir) ? fs.readdirSync(dir) : []).flatMap((name) => {
+    try {
+      return name.endsWith('.json') ? [JSON.parse(fs.readFileSync(path.join(dir, name), 'utf8'))] : [];
+    } catch {
+      // Being written (it is renamed over when whole).
+      return [];
     }
-  };
-  walk(server.dataDir);
-  return found;
+  });
 }
 
 async function test(name, fn) {
